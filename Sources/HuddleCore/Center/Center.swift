@@ -1,0 +1,288 @@
+public import Foundation
+public import HuddleLocalization
+
+/// One device's Notification Center: the apps it knows, their delivered notifications, and the groups
+/// they stack into (behavior.md sections 1 to 3 and 8).
+///
+/// A value type: copy it to keep a snapshot. Changes return what they changed, so that a live layer
+/// (``LiveCenter``) can tell subscribers without diffing.
+public struct Center: Sendable {
+    struct AppState: Sendable {
+        var registration: AppRegistration
+        var notifications: [String: DeliveredNotification] = [:]
+        var groups: [GroupID.Kind: GroupState] = [:]
+    }
+
+    private(set) var apps: [String: AppState] = [:]
+    private(set) var order = CenterOrder()
+    private var lastSequence: UInt64 = 0
+    /// The number of groups, kept so the order knows when to compact.
+    private var groupCount = 0
+
+    public init() {}
+
+    // MARK: Apps
+
+    /// Registers an app, or replaces the registration of one already known (keeping its notifications,
+    /// and regrouping them if the grouping setting changed).
+    /// - Throws: ``CenterError`` when one of the registration's categories is invalid.
+    public mutating func register(_ registration: AppRegistration) throws(CenterError) {
+        let app = registration.bundleIdentifier
+        try CategoryValidation.validate(Array(registration.categories.values), app: app)
+        guard let existing = apps[app] else {
+            apps[app] = AppState(registration: registration)
+            return
+        }
+        let regroup = existing.registration.settings.grouping != registration.settings.grouping
+        apps[app]?.registration = registration
+        if regroup { regroupNotifications(of: app) }
+    }
+
+    /// The registration of an app, if the center knows it.
+    public func registration(for app: String) -> AppRegistration? {
+        apps[app]?.registration
+    }
+
+    /// The apps the center knows, sorted.
+    public var registeredApps: [String] { apps.keys.sorted() }
+
+    /// Replaces an app's whole set of categories (`setNotificationCategories`).
+    /// - Throws: ``CenterError`` naming the category and conversion when a summary format or placeholder
+    ///   is not allowed (behavior.md section 6); nothing changes then.
+    public mutating func setCategories(_ categories: [NotificationCategory], for app: String) throws(CenterError) {
+        guard apps[app] != nil else { throw .unknownApp(app) }
+        try CategoryValidation.validate(categories, app: app)
+        var byIdentifier: [String: NotificationCategory] = [:]
+        for category in categories { byIdentifier[category.identifier] = category }
+        apps[app]?.registration.categories = byIdentifier
+    }
+
+    /// Changes an app's settings. Notifications already delivered regroup at once when grouping changes.
+    public mutating func setSettings(_ settings: AppSettings, for app: String) throws(CenterError) {
+        guard let state = apps[app] else { throw .unknownApp(app) }
+        let regroup = state.registration.settings.grouping != settings.grouping
+        apps[app]?.registration.settings = settings
+        if regroup { regroupNotifications(of: app) }
+    }
+
+    /// Replaces an app's localized strings.
+    public mutating func setLocalizations(_ localizations: LocalizationBundle, for app: String) throws(CenterError) {
+        guard apps[app] != nil else { throw .unknownApp(app) }
+        apps[app]?.registration.localizations = localizations
+    }
+
+    // MARK: Delivering
+
+    /// Delivers a notification.
+    ///
+    /// A request whose identifier the app already has replaces that notification: the old one leaves its
+    /// group, and the new one arrives now, possibly in another group. A request with nothing to show (no
+    /// title, subtitle or body: a background or badge-only push) leaves the center unchanged.
+    /// - Returns: what changed, or `nil` when the request had nothing to show.
+    /// - Complexity: amortized O(1) when `date` is the newest in the center.
+    @discardableResult
+    public mutating func deliver(
+        _ request: NotificationRequest, app: String, at date: Date
+    ) throws(CenterError) -> Delivery? {
+        guard apps[app] != nil else { throw .unknownApp(app) }
+        guard request.content.isVisible else { return nil }
+        lastSequence += 1
+        let notification = DeliveredNotification(
+            app: app, request: request, stamp: DeliveryStamp(date: date, sequence: lastSequence))
+        let replaced = apps[app]?.notifications.updateValue(notification, forKey: request.identifier)
+        var replacedGroup: GroupID?
+        if let replaced {
+            replacedGroup = detach(replaced)
+        }
+        let group = attach(notification)
+        compactOrderIfNeeded()
+        return Delivery(notification: notification, group: group, replaced: replaced, replacedGroup: replacedGroup)
+    }
+
+    /// The sequence number of the latest delivery.
+    public var lastDeliverySequence: UInt64 { lastSequence }
+
+    // MARK: Removing
+
+    /// Removes notifications of an app by identifier; unknown identifiers are ignored.
+    /// - Returns: the removed notifications with the groups they left.
+    @discardableResult
+    public mutating func removeNotifications(
+        withIdentifiers identifiers: some Sequence<String>, app: String
+    ) throws(CenterError) -> [Removal] {
+        guard apps[app] != nil else { throw .unknownApp(app) }
+        var removals: [Removal] = []
+        for identifier in identifiers {
+            guard let notification = apps[app]?.notifications.removeValue(forKey: identifier) else { continue }
+            removals.append(Removal(notification: notification, group: detach(notification)))
+        }
+        compactOrderIfNeeded()
+        return removals
+    }
+
+    /// Removes a whole group, as clearing a stack does. An unknown group removes nothing.
+    @discardableResult
+    public mutating func removeGroup(_ group: GroupID) throws(CenterError) -> [Removal] {
+        guard let state = apps[group.app] else { throw .unknownApp(group.app) }
+        let identifiers = state.groups[group.kind]?.identifiersNewestFirst ?? []
+        return try removeNotifications(withIdentifiers: identifiers, app: group.app)
+    }
+
+    /// Removes every notification of an app (`removeAllDeliveredNotifications`).
+    @discardableResult
+    public mutating func removeAllNotifications(app: String) throws(CenterError) -> [Removal] {
+        guard let state = apps[app] else { throw .unknownApp(app) }
+        return try removeNotifications(withIdentifiers: Array(state.notifications.keys), app: app)
+    }
+
+    // MARK: Reading
+
+    /// An app's delivered notifications, newest first (`getDeliveredNotifications`).
+    public func deliveredNotifications(app: String) -> [DeliveredNotification] {
+        guard let state = apps[app] else { return [] }
+        return state.notifications.values.sorted { $0.stamp > $1.stamp }
+    }
+
+    /// One notification by app and identifier.
+    public func notification(_ identifier: String, app: String) -> DeliveredNotification? {
+        apps[app]?.notifications[identifier]
+    }
+
+    /// The number of notifications in the center.
+    public var notificationCount: Int {
+        apps.values.reduce(0) { $0 + $1.notifications.count }
+    }
+
+    /// The groups in center order: by leading notification, newest first.
+    /// - Complexity: O(g) in the number of groups.
+    public var groupIDs: [GroupID] {
+        var result: [GroupID] = []
+        result.reserveCapacity(groupCount)
+        for entry in order.entries.reversed() where isLive(entry) {
+            result.append(entry.group)
+        }
+        return result
+    }
+
+    /// The group a notification of this app with this content and identifier joins now.
+    public func groupID(for content: NotificationContent, identifier: String, app: String) -> GroupID {
+        let grouping = apps[app]?.registration.settings.grouping ?? .automatic
+        return GroupID(app: app, kind: Self.groupKind(for: content, identifier: identifier, grouping: grouping))
+    }
+
+    /// The notifications of a group, newest first; empty for an unknown group.
+    /// - Complexity: O(n) in the size of the group.
+    public func notifications(in group: GroupID) -> [DeliveredNotification] {
+        guard let state = apps[group.app], let members = state.groups[group.kind]?.members else { return [] }
+        return members.reversed().compactMap { state.notifications[$0.identifier] }
+    }
+
+    /// A group's leading notification: its newest.
+    public func leadingNotification(of group: GroupID) -> DeliveredNotification? {
+        guard let state = apps[group.app], let leading = state.groups[group.kind]?.leading else { return nil }
+        return state.notifications[leading.identifier]
+    }
+
+    func groupState(_ group: GroupID) -> GroupState? {
+        apps[group.app]?.groups[group.kind]
+    }
+
+    // MARK: Internals
+
+    static func groupKind(for content: NotificationContent, identifier: String, grouping: Grouping) -> GroupID.Kind {
+        switch grouping {
+        case .automatic: content.threadIdentifier.isEmpty ? .app : .thread(content.threadIdentifier)
+        case .byApp: .app
+        case .off: .single(identifier)
+        }
+    }
+
+    /// Puts a notification (already in its app's table) into its group, and records a new leader.
+    private mutating func attach(_ notification: DeliveredNotification) -> GroupID {
+        let app = notification.app
+        let grouping = apps[app]?.registration.settings.grouping ?? .automatic
+        let kind = Self.groupKind(for: notification.content, identifier: notification.identifier, grouping: grouping)
+        let group = GroupID(app: app, kind: kind)
+        var isNewGroup = false
+        var leads = false
+        if apps[app]?.groups[kind] == nil { isNewGroup = true }
+        apps[app]?.groups[kind, default: GroupState()].insert(notification)
+        leads = apps[app]?.groups[kind]?.leading?.stamp == notification.stamp
+        if isNewGroup { groupCount += 1 }
+        if leads { order.recordLeading(notification.stamp, of: group) }
+        return group
+    }
+
+    /// Takes a notification (already gone from its app's table) out of its group.
+    private mutating func detach(_ notification: DeliveredNotification) -> GroupID {
+        let app = notification.app
+        let grouping = apps[app]?.registration.settings.grouping ?? .automatic
+        let kind = Self.groupKind(for: notification.content, identifier: notification.identifier, grouping: grouping)
+        let group = GroupID(app: app, kind: kind)
+        apps[app]?.groups[kind]?.remove(notification)
+        if let state = apps[app]?.groups[kind] {
+            if let leading = state.leading {
+                // The next newest leads now; its old order entry may be stale or gone.
+                order.recordLeading(leading.stamp, of: group)
+            } else {
+                apps[app]?.groups[kind] = nil
+                groupCount -= 1
+            }
+        }
+        return group
+    }
+
+    private func isLive(_ entry: CenterOrder.Entry) -> Bool {
+        apps[entry.group.app]?.groups[entry.group.kind]?.leading?.stamp == entry.stamp
+    }
+
+    private mutating func compactOrderIfNeeded() {
+        let apps = self.apps
+        order.compactIfNeeded(liveGroupCount: groupCount) { entry in
+            apps[entry.group.app]?.groups[entry.group.kind]?.leading?.stamp == entry.stamp
+        }
+    }
+
+    /// Rebuilds an app's groups after its grouping setting changed, and the center order with them.
+    private mutating func regroupNotifications(of app: String) {
+        guard let state = apps[app] else { return }
+        groupCount -= state.groups.count
+        apps[app]?.groups = [:]
+        for notification in state.notifications.values.sorted(by: { $0.stamp < $1.stamp }) {
+            let kind = Self.groupKind(
+                for: notification.content, identifier: notification.identifier,
+                grouping: state.registration.settings.grouping)
+            if apps[app]?.groups[kind] == nil { groupCount += 1 }
+            apps[app]?.groups[kind, default: GroupState()].insert(notification)
+        }
+        var leaders: [CenterOrder.Entry] = []
+        for (name, appState) in apps {
+            for (kind, group) in appState.groups {
+                if let leading = group.leading {
+                    leaders.append(CenterOrder.Entry(stamp: leading.stamp, group: GroupID(app: name, kind: kind)))
+                }
+            }
+        }
+        order.rebuild(from: leaders)
+    }
+}
+
+extension Center {
+    /// What a delivery changed.
+    public struct Delivery: Sendable, Hashable {
+        /// The notification as delivered, with its stamp.
+        public var notification: DeliveredNotification
+        /// The group it joined.
+        public var group: GroupID
+        /// The notification it replaced (same identifier), if any.
+        public var replaced: DeliveredNotification?
+        /// The group the replaced notification left.
+        public var replacedGroup: GroupID?
+    }
+
+    /// A notification that left the center, and the group it left.
+    public struct Removal: Sendable, Hashable {
+        public var notification: DeliveredNotification
+        public var group: GroupID
+    }
+}

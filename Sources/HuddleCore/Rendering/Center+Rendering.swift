@@ -1,0 +1,228 @@
+import HuddleLocalization
+
+extension Center {
+    /// Renders the center for a viewer: groups in order, summaries, hidden previews, every text resolved in
+    /// the viewer's languages (behavior.md sections 4 to 7, scenario.md).
+    ///
+    /// A pure function of the center's state and the viewer.
+    /// - Complexity: O(g + n) for g groups and the n notifications rendered; summaries come from each
+    ///   group's running totals, not from its notifications.
+    public func render(for viewer: Viewer, options: RenderOptions = RenderOptions()) -> RenderedCenter {
+        var resolver = TextResolver(viewer: viewer)
+        var groups: [RenderedGroup] = []
+        for id in groupIDs {
+            if let group = renderGroup(id, resolver: &resolver, options: options) { groups.append(group) }
+        }
+        return RenderedCenter(
+            languages: viewer.languages, locked: viewer.locked, groups: groups, diagnostics: resolver.diagnostics)
+    }
+
+    /// Renders one group, or `nil` if there is no such group.
+    public func render(group id: GroupID, for viewer: Viewer, options: RenderOptions = RenderOptions()) -> RenderedGroup? {
+        var resolver = TextResolver(viewer: viewer)
+        return renderGroup(id, resolver: &resolver, options: options)
+    }
+
+    /// Renders one delivered notification as it shows for the viewer (hidden previews applied).
+    public func render(notification: DeliveredNotification, for viewer: Viewer) -> RenderedNotification? {
+        guard let registration = apps[notification.app]?.registration else { return nil }
+        var resolver = TextResolver(viewer: viewer)
+        return renderNotification(
+            notification, registration: registration,
+            previewsHidden: registration.settings.hidesPreviews(locked: viewer.locked), resolver: &resolver)
+    }
+
+    private func renderGroup(_ id: GroupID, resolver: inout TextResolver, options: RenderOptions) -> RenderedGroup? {
+        guard let appState = apps[id.app], let group = appState.groups[id.kind], let leadingMember = group.leading,
+            let leading = appState.notifications[leadingMember.identifier]
+        else { return nil }
+        let registration = appState.registration
+        let previewsHidden = registration.settings.hidesPreviews(locked: resolver.viewer.locked)
+        var summarizer = GroupSummarizer(registration: registration, group: group, leading: leading)
+        let summary = previewsHidden ? nil : summarizer.summary(resolver: &resolver)
+        let hiddenText = previewsHidden ? summarizer.hiddenPreviewsText(resolver: &resolver) : nil
+
+        let limit = min(options.notificationLimit ?? group.count, group.count)
+        var notifications: [RenderedNotification] = []
+        notifications.reserveCapacity(limit)
+        for member in group.members.reversed().prefix(limit) {
+            guard let notification = appState.notifications[member.identifier] else { continue }
+            notifications.append(
+                renderNotification(notification, registration: registration, previewsHidden: previewsHidden, resolver: &resolver))
+        }
+        return RenderedGroup(
+            id: id.description, app: id.app, thread: id.thread, count: group.count, previewsHidden: previewsHidden,
+            summary: summary, hiddenPreviewsText: hiddenText, notifications: notifications)
+    }
+
+    private func renderNotification(
+        _ notification: DeliveredNotification, registration: AppRegistration, previewsHidden: Bool,
+        resolver: inout TextResolver
+    ) -> RenderedNotification {
+        let content = notification.content
+        let options = registration.categories[content.categoryIdentifier]?.options ?? []
+        let showTitle = !previewsHidden || options.contains(.hiddenPreviewsShowTitle)
+        let showSubtitle = !previewsHidden || options.contains(.hiddenPreviewsShowSubtitle)
+        let bundle = registration.localizations
+        let context = "\(notification.app) notification \"\(notification.identifier)\""
+        return RenderedNotification(
+            id: notification.identifier,
+            date: notification.date,
+            title: showTitle ? resolver.text(content.title, bundle: bundle, context: context) : nil,
+            subtitle: showSubtitle ? resolver.text(content.subtitle, bundle: bundle, context: context) : nil,
+            body: previewsHidden ? nil : resolver.text(content.body, bundle: bundle, context: context),
+            categoryIdentifier: content.categoryIdentifier,
+            threadIdentifier: content.threadIdentifier,
+            summaryArgument: content.summaryArgument,
+            summaryArgumentCount: content.summaryArgumentCount,
+            interruptionLevel: content.interruptionLevel,
+            relevanceScore: content.relevanceScore,
+            userInfo: content.userInfo)
+    }
+}
+
+/// Builds a group's summary line and hidden-previews line from its running totals.
+struct GroupSummarizer {
+    let registration: AppRegistration
+    let group: GroupState
+    let leading: DeliveredNotification
+
+    /// Where a part's format comes from: a category's own text, or Huddle's default.
+    enum Source: Hashable {
+        case app(LocalizableText)
+        case huddleDefault
+    }
+
+    /// Notifications sharing one format: their count, their arguments with each one's newest stamp, and
+    /// the newest stamp among them (parts are listed newest first).
+    struct Part {
+        var count = 0
+        var newest: DeliveryStamp?
+        var arguments: [String: DeliveryStamp] = [:]
+
+        mutating func add(count: Int, newest: DeliveryStamp, arguments: [String: DeliveryStamp]) {
+            self.count += count
+            if self.newest.map({ newest > $0 }) ?? true { self.newest = newest }
+            self.arguments.merge(arguments) { max($0, $1) }
+        }
+
+        /// Arguments newest first, each once.
+        var orderedArguments: [String] {
+            arguments.sorted { $0.value > $1.value }.map(\.key)
+        }
+    }
+
+    init(registration: AppRegistration, group: GroupState, leading: DeliveredNotification) {
+        self.registration = registration
+        self.group = group
+        self.leading = leading
+    }
+
+    /// The summary of the notifications below the leading one (behavior.md section 4), or `nil` for a group
+    /// of one.
+    mutating func summary(resolver: inout TextResolver) -> String? {
+        guard group.count > 1 else { return nil }
+        let parts = restParts()
+        let formatting = resolver.formatting
+        var rendered: [(format: SummaryFormat, part: Part)] = []
+        for (source, part) in parts {
+            let arguments = part.orderedArguments
+            let format: SummaryFormat?
+            switch source {
+            case .app(let text):
+                format = resolver.format(
+                    text, role: .summary, count: part.count, argument: formatting.list(arguments),
+                    app: registration.bundleIdentifier, bundle: registration.localizations)
+            case .huddleDefault:
+                format = defaultSummary(count: part.count, withArguments: !arguments.isEmpty, resolver: &resolver)
+            }
+            guard let format else {
+                // An app format that turned invalid after localization: fall back to the default.
+                return defaultSummary(count: parts.reduce(0) { $0 + $1.value.count }, withArguments: false, resolver: &resolver)?
+                    .render(count: parts.reduce(0) { $0 + $1.value.count }, argument: nil, formatting: formatting)
+            }
+            rendered.append((format, part))
+        }
+        let total = rendered.reduce(0) { $0 + $1.part.count }
+        if rendered.count == 1, let only = rendered.first {
+            if only.format.takesArgument {
+                let arguments = only.part.orderedArguments
+                guard !arguments.isEmpty else {
+                    return defaultSummary(count: total, withArguments: false, resolver: &resolver)?
+                        .render(count: total, argument: nil, formatting: formatting)
+                }
+                return only.format.render(count: total, argument: formatting.list(arguments), formatting: formatting)
+            }
+            return only.format.render(count: total, argument: nil, formatting: formatting)
+        }
+        if rendered.contains(where: \.format.takesArgument) {
+            return defaultSummary(count: total, withArguments: false, resolver: &resolver)?
+                .render(count: total, argument: nil, formatting: formatting)
+        }
+        let pieces = rendered.sorted { ($0.part.newest ?? leading.stamp) > ($1.part.newest ?? leading.stamp) }
+            .map { $0.format.render(count: $0.part.count, argument: nil, formatting: formatting) }
+        return formatting.list(pieces)
+    }
+
+    /// The line for the whole group when previews are hidden (behavior.md section 5).
+    mutating func hiddenPreviewsText(resolver: inout TextResolver) -> String? {
+        var parts: [Source: Part] = [:]
+        for (categoryIdentifier, tally) in group.tallies {
+            guard let newest = tally.stamps.last else { continue }
+            let placeholder = registration.categories[categoryIdentifier]?.hiddenPreviewsBodyPlaceholder
+            let source: Source = placeholder.map { $0.isEmpty ? .huddleDefault : .app($0) } ?? .huddleDefault
+            parts[source, default: Part()].add(count: tally.stamps.count, newest: newest, arguments: [:])
+        }
+        let formatting = resolver.formatting
+        let pieces = parts.sorted { ($0.value.newest ?? leading.stamp) > ($1.value.newest ?? leading.stamp) }
+            .map { source, part in
+                placeholder(source, count: part.count, resolver: &resolver)
+            }
+        return formatting.list(pieces)
+    }
+
+    private func placeholder(_ source: Source, count: Int, resolver: inout TextResolver) -> String {
+        if case .app(let text) = source,
+            let format = resolver.format(
+                text, role: .placeholder, count: count, argument: nil, app: registration.bundleIdentifier,
+                bundle: registration.localizations)
+        {
+            return format.render(count: count, argument: nil, formatting: resolver.formatting)
+        }
+        let key = count == 1 ? HuddleStrings.placeholderSingle : HuddleStrings.placeholder
+        return resolver.defaultFormat(key, role: .placeholder, count: count)?
+            .render(count: count, argument: nil, formatting: resolver.formatting) ?? ""
+    }
+
+    private func defaultSummary(count: Int, withArguments: Bool, resolver: inout TextResolver) -> SummaryFormat? {
+        resolver.defaultFormat(withArguments ? HuddleStrings.summaryWithArguments : HuddleStrings.summary, role: .summary, count: count)
+    }
+
+    /// The notifications below the leading one, gathered by the format they use.
+    /// - Complexity: O(c + a) in the group's categories and distinct arguments.
+    private func restParts() -> [Source: Part] {
+        var parts: [Source: Part] = [:]
+        let leadingContent = leading.content
+        for (categoryIdentifier, tally) in group.tallies {
+            let holdsLeading = categoryIdentifier == leadingContent.categoryIdentifier
+            let stamps = tally.stamps
+            // The leading notification is the group's newest, so it is the last stamp of its category.
+            let restStampCount = stamps.count - (holdsLeading ? 1 : 0)
+            guard restStampCount > 0 else { continue }
+            let newest = stamps[restStampCount - 1]
+            let count = tally.countSum - (holdsLeading ? leadingContent.effectiveSummaryArgumentCount : 0)
+            var arguments: [String: DeliveryStamp] = [:]
+            for (argument, argumentStamps) in tally.arguments {
+                if holdsLeading, argument == leadingContent.summaryArgument {
+                    if argumentStamps.count > 1 { arguments[argument] = argumentStamps[argumentStamps.count - 2] }
+                } else if let last = argumentStamps.last {
+                    arguments[argument] = last
+                }
+            }
+            let format = registration.categories[categoryIdentifier]?.categorySummaryFormat
+            let source: Source = format.map { $0.isEmpty ? .huddleDefault : .app($0) } ?? .huddleDefault
+            parts[source, default: Part()].add(count: count, newest: newest, arguments: arguments)
+        }
+        return parts
+    }
+}

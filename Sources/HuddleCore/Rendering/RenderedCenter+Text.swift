@@ -1,0 +1,162 @@
+/// The rendered center as a terminal picture: each stack as a card, the cards peeking under it, and the
+/// summary line below, as the lock screen shows them.
+extension RenderedCenter {
+    /// - Parameters:
+    ///   - width: the card width in columns (at least 30).
+    ///   - colors: ANSI colours and weights, for a terminal; plain text otherwise.
+    public func text(width: Int = 64, colors: Bool = false) -> String {
+        let style = TerminalStyle(enabled: colors)
+        let width = max(width, 30)
+        var lines: [String] = []
+        let header = "Notification Center · \(languages.joined(separator: ", "))" + (locked ? " · locked" : "")
+        lines.append(style.bold(header))
+        if groups.isEmpty {
+            lines.append(style.dim("  No notifications."))
+        }
+        for group in groups {
+            lines.append("")
+            lines.append(contentsOf: group.textLines(width: width, style: style))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension RenderedGroup {
+    fileprivate func textLines(width: Int, style: TerminalStyle) -> [String] {
+        var lines: [String] = []
+        let inner = width - 4
+        var heading = style.bold(app)
+        if let thread { heading += style.dim(" › ") + thread }
+        let countText = count == 1 ? "1 notification" : "\(count) notifications"
+        let headingWidth = DisplayWidth.of(app) + (thread.map { 3 + DisplayWidth.of($0) } ?? 0)
+        lines.append(heading + String(repeating: " ", count: max(1, width - headingWidth - countText.count)) + style.dim(countText))
+
+        lines.append("╭" + String(repeating: "─", count: width - 2) + "╮")
+        var body: [String] = []
+        if let leading = notifications.first {
+            let time = Self.timeText(leading)
+            let title = leading.title ?? (previewsHidden ? nil : leading.subtitle)
+            let titleText = title.map { DisplayWidth.truncate($0, to: inner - time.count - 1) } ?? ""
+            let padding = max(1, inner - DisplayWidth.of(titleText) - time.count)
+            body.append(style.bold(titleText) + String(repeating: " ", count: padding) + style.dim(time))
+            if let subtitle = leading.subtitle, leading.title != nil {
+                body.append(contentsOf: DisplayWidth.wrap(subtitle, width: inner).map { style.bold($0) })
+            }
+            if previewsHidden {
+                if let hiddenPreviewsText {
+                    body.append(contentsOf: DisplayWidth.wrap(hiddenPreviewsText, width: inner).map { style.hidden($0) })
+                }
+            } else if let text = leading.body {
+                body.append(contentsOf: DisplayWidth.wrap(text, width: inner).prefix(4))
+            }
+        }
+        for line in body {
+            lines.append("│ " + line + String(repeating: " ", count: max(0, inner - DisplayWidth.of(style.strip(line)))) + " │")
+        }
+        // One or two cards peek out under the leading one, as on iOS.
+        switch count {
+        case 1:
+            lines.append("╰" + String(repeating: "─", count: width - 2) + "╯")
+        case 2:
+            lines.append("╰┬" + String(repeating: "─", count: width - 4) + "┬╯")
+            lines.append(" ╰" + String(repeating: "─", count: width - 4) + "╯")
+        default:
+            lines.append("╰┬" + String(repeating: "─", count: width - 4) + "┬╯")
+            lines.append(" ╰┬" + String(repeating: "─", count: width - 6) + "┬╯")
+            lines.append("  ╰" + String(repeating: "─", count: width - 6) + "╯")
+        }
+        if let summary {
+            lines.append(contentsOf: DisplayWidth.wrap(summary, width: width - 2).map { "  " + style.summary($0) })
+        }
+        return lines
+    }
+
+    private static func timeText(_ notification: RenderedNotification) -> String {
+        // The rendered date is UTC; show its clock time, which is what a stack shows for today.
+        let text = ISO8601.string(from: notification.date)
+        let time = text.dropFirst(11).prefix(5)
+        return String(time)
+    }
+}
+
+/// ANSI styling that can be switched off, for pipes and files.
+private struct TerminalStyle {
+    let enabled: Bool
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func summary(_ text: String) -> String { wrap(text, "3;36") }
+    func hidden(_ text: String) -> String { wrap(text, "33") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The text without escape sequences, to measure it.
+    func strip(_ text: String) -> String {
+        guard enabled else { return text }
+        var result = ""
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            if inEscape { if scalar == "m" { inEscape = false }; continue }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+}
+
+/// Terminal column widths: East Asian wide characters and most emoji take two columns.
+enum DisplayWidth {
+    static func of(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: 0
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            2
+        default: 1
+        }
+    }
+
+    static func truncate(_ text: String, to columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = of(String(character))
+            if used + characterWidth > columns - 1 { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return result + "…"
+    }
+
+    /// Splits text into lines of at most `width` columns, at spaces where it can.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if of(candidate) <= width {
+                    line = candidate
+                    continue
+                }
+                if !line.isEmpty { lines.append(line) }
+                var rest = String(word)
+                while of(rest) > width {
+                    let head = truncate(rest, to: width + 1).dropLast()
+                    lines.append(String(head))
+                    rest.removeFirst(head.count)
+                }
+                line = rest
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,216 @@
+public import Foundation
+
+/// A scenario file (scenario.md): the apps, who looks, and the events to play, validated whole before
+/// anything is played.
+public struct Scenario: Sendable {
+    /// One app of the scenario.
+    public struct App: Sendable {
+        public var bundleIdentifier: String
+        public var developmentLanguage: String
+        /// The `localizations` folder as written, relative to the scenario file.
+        public var localizationsPath: String?
+        public var settings: AppSettings
+        public var categories: [NotificationCategory]
+    }
+
+    /// One event, at its time.
+    public struct Event: Sendable {
+        public var index: Int
+        public var date: Date
+        public var action: Action
+    }
+
+    public enum Action: Sendable {
+        case deliver(app: String, request: NotificationRequest)
+        case remove(app: String, identifiers: [String])
+        case removeGroup(GroupID)
+        case removeAll(app: String)
+        case setCategories(app: String, categories: [NotificationCategory])
+        case setSettings(app: String, settings: JSONReader)
+    }
+
+    /// When the first event happens unless it says otherwise: the session's day at WWDC 2018.
+    public static let startDate = ISO8601.date(from: "2018-06-06T17:00:00Z")!
+
+    /// Apps in the order the file lists them.
+    public var apps: [App]
+    public var viewer: Viewer
+    public var events: [Event]
+
+    /// Reads a scenario.
+    /// - Parameter decodePayload: turns an APNs `payload` into content (HuddleAPNs provides it; the core
+    ///   does not speak the wire format).
+    /// - Throws: ``ScenarioError`` naming the event index and key path of the first problem.
+    public init(
+        json: JSONValue, decodePayload: (JSONValue) throws(ScenarioError.PayloadFailure) -> NotificationContent
+    ) throws(ScenarioError) {
+        let root = JSONReader(json)
+        do {
+            try root.rejectUnknownMembers(["apps", "viewer", "events"])
+            apps = try root.member("apps").members().map { key, reader throws(JSONReadError) in try Self.readApp(key, reader) }
+            viewer = Viewer()
+            if let viewerReader = try root.optionalMember("viewer") {
+                try viewerReader.rejectUnknownMembers(["languages", "locked"])
+                let languages = try viewerReader.optionalMember("languages")?.array().map { element throws(JSONReadError) in
+                    try element.string()
+                }
+                viewer = Viewer(
+                    languages: languages ?? ["en"], locked: try viewerReader.optionalMember("locked")?.bool() ?? false)
+            }
+        } catch {
+            throw ScenarioError(eventIndex: nil, message: error.description)
+        }
+        let knownApps = Set(apps.map(\.bundleIdentifier))
+        var events: [Event] = []
+        var clock = Self.startDate.addingTimeInterval(-1)
+        let eventReaders: [JSONReader]
+        do {
+            eventReaders = try root.optionalMember("events")?.array() ?? []
+        } catch {
+            throw ScenarioError(eventIndex: nil, message: error.description)
+        }
+        for (index, reader) in eventReaders.enumerated() {
+            var event = try Self.readEvent(reader, index: index, knownApps: knownApps, decodePayload: decodePayload)
+            clock = event.date ?? clock.addingTimeInterval(1)
+            event.date = clock
+            events.append(Event(index: index, date: clock, action: event.action))
+        }
+        self.events = events
+    }
+
+    private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
+        try reader.rejectUnknownMembers(["developmentLanguage", "localizations", "settings", "categories"])
+        var settings = AppSettings()
+        if let settingsReader = try reader.optionalMember("settings") { try settings.update(json: settingsReader) }
+        return App(
+            bundleIdentifier: bundleIdentifier,
+            developmentLanguage: try reader.optionalMember("developmentLanguage")?.string() ?? "en",
+            localizationsPath: try reader.optionalMember("localizations")?.string(),
+            settings: settings,
+            categories: try reader.optionalMember("categories")?.array().map { element throws(JSONReadError) in
+                try NotificationCategory(json: element)
+            } ?? [])
+    }
+
+    private static let eventKinds = ["deliver", "remove", "removeGroup", "removeAll", "setCategories", "setSettings"]
+
+    private static func readEvent(
+        _ reader: JSONReader, index: Int, knownApps: Set<String>,
+        decodePayload: (JSONValue) throws(ScenarioError.PayloadFailure) -> NotificationContent
+    ) throws(ScenarioError) -> (date: Date?, action: Action) {
+        var kind = "event"
+        func fail(_ message: String) -> ScenarioError {
+            ScenarioError(eventIndex: index, kind: kind, message: message)
+        }
+        do {
+            let members = try reader.members()
+            guard members.count == 1, let (name, body) = members.first, eventKinds.contains(name) else {
+                throw reader.failure("an event is an object with one of the keys \(eventKinds.joined(separator: ", "))")
+            }
+            kind = name
+            // The body's path is reported from the event, without the `events[i].kind` prefix.
+            let event = JSONReader(body.value)
+            let app = try event.member("app").string()
+            guard knownApps.contains(app) else {
+                throw JSONReadError(path: "app", message: "unknown app \"\(app)\" (declare it under \"apps\")")
+            }
+            let date = try event.optionalMember("date").map { member throws(JSONReadError) in
+                guard let date = ISO8601.date(from: try member.string()) else {
+                    throw member.failure("expected a date like 2018-06-06T17:05:00Z")
+                }
+                return date
+            }
+            switch name {
+            case "deliver":
+                try event.rejectUnknownMembers(["app", "id", "date", "payload", "content"])
+                let identifier = try event.optionalMember("id")?.string() ?? "event-\(index)"
+                let content: NotificationContent
+                switch (try event.optionalMember("payload"), try event.optionalMember("content")) {
+                case (let payload?, nil):
+                    do {
+                        content = try decodePayload(payload.value)
+                    } catch {
+                        throw JSONReadError(
+                            path: error.path.map { "payload.\($0)" } ?? "payload", message: error.message)
+                    }
+                case (nil, let contentReader?):
+                    content = try NotificationContent(json: contentReader)
+                default:
+                    throw event.failure("a deliver event takes either \"payload\" or \"content\"")
+                }
+                return (date, .deliver(app: app, request: NotificationRequest(identifier: identifier, content: content)))
+            case "remove":
+                try event.rejectUnknownMembers(["app", "date", "ids"])
+                let identifiers = try event.member("ids").array().map { element throws(JSONReadError) in try element.string() }
+                return (date, .remove(app: app, identifiers: identifiers))
+            case "removeGroup":
+                try event.rejectUnknownMembers(["app", "date", "thread", "notification"])
+                let kind: GroupID.Kind
+                if let single = try event.optionalMember("notification")?.string() {
+                    kind = .single(single)
+                } else if let thread = try event.optionalMember("thread")?.string(), !thread.isEmpty {
+                    kind = .thread(thread)
+                } else {
+                    kind = .app
+                }
+                return (date, .removeGroup(GroupID(app: app, kind: kind)))
+            case "removeAll":
+                try event.rejectUnknownMembers(["app", "date"])
+                return (date, .removeAll(app: app))
+            case "setCategories":
+                try event.rejectUnknownMembers(["app", "date", "categories"])
+                let categories = try event.member("categories").array().map { element throws(JSONReadError) in
+                    try NotificationCategory(json: element)
+                }
+                return (date, .setCategories(app: app, categories: categories))
+            default:
+                var check = AppSettings()
+                try check.update(json: event, ignoring: ["app", "date"])
+                return (date, .setSettings(app: app, settings: event))
+            }
+        } catch let error as ScenarioError {
+            throw error
+        } catch let error as JSONReadError {
+            throw fail(error.description)
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}
+
+/// A scenario that cannot be played: where (the event's index and kind) and what is wrong.
+public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a payload was refused, as the APNs decoder says it.
+    public struct PayloadFailure: Error, Sendable, Hashable {
+        /// The key path inside the payload, when the problem is at one.
+        public var path: String?
+        public var message: String
+
+        public init(path: String?, message: String) {
+            self.path = path
+            self.message = message
+        }
+    }
+
+    /// The 0-based index of the event in `events`; `nil` for a problem outside the events.
+    public var eventIndex: Int?
+    /// The event's kind (`deliver`, `setCategories`…), when known.
+    public var kind: String?
+    public var message: String
+    /// The scenario file, when it came from one.
+    public var file: String?
+
+    public init(eventIndex: Int?, kind: String? = nil, message: String, file: String? = nil) {
+        self.eventIndex = eventIndex
+        self.kind = kind
+        self.message = message
+        self.file = file
+    }
+
+    public var description: String {
+        var location: [String] = []
+        if let file { location.append(file) }
+        if let eventIndex { location.append("event \(eventIndex)" + (kind.map { " (\($0))" } ?? "")) }
+        return location.isEmpty ? message : location.joined(separator: ": ") + ": " + message
+    }
+}

@@ -1,0 +1,48 @@
+import HuddleLocalization
+
+/// Huddle's own strings: the default summaries and placeholders, in every language Huddle ships.
+///
+/// Each is a plural entry so that a language's CLDR categories each get their grammatical form.
+enum HuddleStrings {
+    /// "%u more notifications": the default summary without arguments.
+    static let summary = "SUMMARY"
+    /// "%u more notifications from %@": the default summary when the rest has summary arguments.
+    static let summaryWithArguments = "SUMMARY_WITH_ARGUMENTS"
+    /// "Notification": the default hidden-previews line for a single notification.
+    static let placeholderSingle = "PLACEHOLDER_SINGLE"
+    /// "%u Notifications": the default hidden-previews line for several.
+    static let placeholder = "PLACEHOLDER"
+
+    static let bundle: LocalizationBundle = {
+        var bundle = LocalizationBundle(developmentLanguage: "en")
+        for (language, strings) in table {
+            var entries: [String: LocalizedEntry] = [:]
+            entries[summary] = plural(strings.summary)
+            entries[summaryWithArguments] = plural(strings.summaryWithArguments)
+            entries[placeholderSingle] = .text(strings.placeholderSingle)
+            entries[placeholder] = plural(strings.placeholder)
+            bundle.merge(entries, language: language)
+        }
+        return bundle
+    }()
+
+    private static func plural(_ forms: [PluralCategory: String]) -> LocalizedEntry {
+        .plural(PluralFormat(format: "%#@count@", variables: ["count": PluralVariable(valueType: "u", forms: forms)]))
+    }
+
+    struct Strings {
+        var summary: [PluralCategory: String]
+        var summaryWithArguments: [PluralCategory: String]
+        var placeholderSingle: String
+        var placeholder: [PluralCategory: String]
+    }
+
+    /// The translations, by language tag.
+    static let table: [String: Strings] = [
+        "en": Strings(
+            summary: [.one: "%u more notification", .other: "%u more notifications"],
+            summaryWithArguments: [.one: "%u more notification from %@", .other: "%u more notifications from %@"],
+            placeholderSingle: "Notification",
+            placeholder: [.one: "%u Notification", .other: "%u Notifications"]),
+    ]
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// A format whose conversions all know which argument they print, with plural variables already replaced
+/// by their forms. Only this shape is ever filled in; Huddle substitutes the arguments itself.
+public struct BoundFormat: Sendable, Hashable {
+    public enum Piece: Sendable, Hashable {
+        case text(String)
+        /// A number conversion (`%u`, `%d`…) printing the argument at this 1-based position.
+        case integer(position: Int)
+        /// A string conversion (`%@`) printing the argument at this 1-based position.
+        case object(position: Int)
+    }
+
+    public var pieces: [Piece]
+
+    public init(pieces: [Piece]) {
+        self.pieces = pieces
+    }
+
+    /// Binds a format that has no plural variables.
+    ///
+    /// Conversions without a position take the argument after the previous conversion's, as printf does.
+    /// - Throws: ``FormatError`` for a conversion that is not allowed, or a `%#@variable@`, which needs an
+    ///   entry's variables to resolve (use ``LocalizedEntry/bind(arguments:rules:)``).
+    public init(_ format: String) throws(FormatError) {
+        let template = try FormatTemplate(format)
+        var binder = Binder()
+        try binder.bind(template, variables: [:], arguments: [], rules: nil, depth: 0)
+        self.pieces = binder.pieces
+    }
+
+    /// The format written back with explicit positions (`%1$u more from %2$@`), for messages.
+    public var text: String {
+        pieces.map {
+            switch $0 {
+            case .text(let text): text.replacingOccurrences(of: "%", with: "%%")
+            case .integer(let position): "%\(position)$u"
+            case .object(let position): "%\(position)$@"
+            }
+        }.joined()
+    }
+
+    /// The conversions in order, as (kind is integer, position).
+    public var conversions: [(isInteger: Bool, position: Int)] {
+        pieces.compactMap {
+            switch $0 {
+            case .text: nil
+            case .integer(let position): (true, position)
+            case .object(let position): (false, position)
+            }
+        }
+    }
+
+    /// Fills in the arguments.
+    ///
+    /// Numbers are written in `formatting`'s locale ("1,234", "1.234", "١٬٢٣٤"). A number conversion given a
+    /// string prints it as a number when it reads as one (APNs `loc-args` are strings), else as it is. A
+    /// missing argument prints nothing; linting reports it before it gets here.
+    /// - Complexity: O(n) in the length of the result.
+    public func render(_ arguments: [FormatArgument], formatting: LocaleFormatting) -> String {
+        var output = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text):
+                output += text
+            case .integer(let position):
+                guard let argument = arguments[safe: position - 1] else { continue }
+                switch argument {
+                case .integer(let number): output += formatting.integer(number)
+                case .string(let string): output += Int(string).map(formatting.integer) ?? string
+                }
+            case .object(let position):
+                guard let argument = arguments[safe: position - 1] else { continue }
+                switch argument {
+                case .integer(let number): output += formatting.integer(number)
+                case .string(let string): output += string
+                }
+            }
+        }
+        return output
+    }
+}
+
+/// A value for one conversion of a format.
+public enum FormatArgument: Sendable, Hashable {
+    case integer(Int)
+    case string(String)
+
+    /// The plural operands of this argument, if it is a number (a string is read as a decimal number).
+    var pluralOperands: PluralOperands? {
+        switch self {
+        case .integer(let integer): PluralOperands(integer)
+        case .string(let string): try? PluralOperands(decimal: string)
+        }
+    }
+}
+
+extension LocalizedEntry {
+    /// The entry as a ``BoundFormat``, its plural variables replaced by the forms their numbers call for.
+    ///
+    /// A variable takes the argument at its position (`%#@files@` is a conversion like any other); inside
+    /// the chosen form, the first conversion of the variable's value type prints that same number, and
+    /// other conversions go on with the arguments after it (the stringsdict convention Apple's examples
+    /// use: `%#@notifications@` with the form `%u more notifications from %@`).
+    /// - Parameters:
+    ///   - arguments: the values the format will be filled with; variables read their numbers here.
+    ///   - rules: the plural rules of the language the entry came from.
+    /// - Throws: ``FormatError`` for a conversion that is not allowed, in the format or in a chosen form,
+    ///   or for a variable the entry does not define.
+    public func bind(arguments: [FormatArgument], rules: PluralRules) throws(FormatError) -> BoundFormat {
+        var binder = Binder()
+        switch self {
+        case .text(let text):
+            try binder.bind(try FormatTemplate(text), variables: [:], arguments: arguments, rules: rules, depth: 0)
+        case .plural(let plural):
+            try binder.bind(
+                try FormatTemplate(plural.format), variables: plural.variables, arguments: arguments, rules: rules,
+                depth: 0)
+        }
+        return BoundFormat(pieces: binder.pieces)
+    }
+}
+
+/// Walks templates, giving each conversion its argument position and expanding plural variables.
+private struct Binder {
+    /// Variables may nest (a form may hold another variable); a cycle must not recurse forever.
+    static let maximumDepth = 8
+
+    var pieces: [BoundFormat.Piece] = []
+    var nextPosition = 1
+
+    mutating func bind(
+        _ template: FormatTemplate,
+        variables: [String: PluralVariable],
+        arguments: [FormatArgument],
+        rules: PluralRules?,
+        depth: Int,
+        numberPosition: Int? = nil,
+        numberIsObject: Bool = false
+    ) throws(FormatError) {
+        var pendingNumberPosition = numberPosition
+        for piece in template.pieces {
+            switch piece {
+            case .text(let text):
+                if case .text(let previous)? = pieces.last {
+                    pieces[pieces.count - 1] = .text(previous + text)
+                } else {
+                    pieces.append(.text(text))
+                }
+            case .conversion(let conversion):
+                let isInteger: Bool
+                switch conversion.kind {
+                case .integer: isInteger = true
+                case .object: isInteger = false
+                case .pluralVariable(let name):
+                    try bindVariable(
+                        name, conversion: conversion, in: template, variables: variables, arguments: arguments,
+                        rules: rules, depth: depth)
+                    continue
+                }
+                let position: Int
+                if let explicit = conversion.position {
+                    position = explicit
+                } else if let number = pendingNumberPosition, isInteger != numberIsObject {
+                    // The form's own number: it prints the argument its variable stands for.
+                    position = number
+                    pendingNumberPosition = nil
+                } else {
+                    position = nextPosition
+                }
+                if conversion.position != nil || position == nextPosition { nextPosition = position + 1 }
+                pieces.append(isInteger ? .integer(position: position) : .object(position: position))
+            }
+        }
+    }
+
+    private mutating func bindVariable(
+        _ name: String,
+        conversion: FormatConversion,
+        in template: FormatTemplate,
+        variables: [String: PluralVariable],
+        arguments: [FormatArgument],
+        rules: PluralRules?,
+        depth: Int
+    ) throws(FormatError) {
+        let written = conversion.position.map { "%\($0)$#@\(name)@" } ?? "%#@\(name)@"
+        guard let variable = variables[name], let rules else {
+            throw FormatError(
+                conversion: written, offset: Self.offset(of: written, in: template.source),
+                reason: .shape("the plural variable \(name) is not defined"))
+        }
+        let position = variable.argumentPosition ?? conversion.position ?? nextPosition
+        nextPosition = position + 1
+        let operands = arguments[safe: position - 1]?.pluralOperands ?? PluralOperands(0)
+        guard let form = variable.form(for: operands, rules: rules) else {
+            throw FormatError(
+                conversion: written, offset: Self.offset(of: written, in: template.source),
+                reason: .shape("the plural variable \(name) has no \"other\" form"))
+        }
+        guard depth < Self.maximumDepth else {
+            throw FormatError(conversion: written, offset: 0, reason: .shape("plural variables nest too deeply"))
+        }
+        try bind(
+            try FormatTemplate(form), variables: variables, arguments: arguments, rules: rules, depth: depth + 1,
+            numberPosition: position, numberIsObject: variable.valueType == "@")
+    }
+
+    private static func offset(of conversion: String, in source: String) -> Int {
+        guard let range = source.range(of: conversion) else { return 0 }
+        return source.unicodeScalars.distance(from: source.startIndex, to: range.lowerBound)
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Huddle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "huddle",
+        abstract: "Grouped notifications, as iOS shows them, for Linux and servers.",
+        subcommands: [PreviewCommand.self]
+    )
+}
