@@ -29,7 +29,8 @@ let package = Package(
         ),
         .target(name: "HuddleTestSupport", dependencies: ["HuddleAPNs", "HuddleCore"]),
         .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"]),
-        .testTarget(name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"]),
+        .testTarget(
+            name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HuddleAPNsTests", dependencies: ["HuddleAPNs", "HuddleTestSupport"]),
         .testTarget(name: "HuddleCLITests", dependencies: ["huddle", "HuddleTestSupport"]),
     ]

@@ -39,17 +39,18 @@ struct SummaryFormat: Sendable, Hashable {
                 return FormatError(conversion: text, offset: offset, reason: .shape(detail))
             }
             if conversion.isInteger {
-                guard conversion.position == 1 else {
-                    throw refuse("the count is argument 1, argument \(conversion.position) is the summary argument")
-                }
                 guard !sawCount else { throw refuse("a second count conversion is not allowed") }
+                guard conversion.position == 1 else {
+                    throw refuse("the count is argument 1, but this conversion takes argument \(conversion.position)")
+                }
                 sawCount = true
             } else {
                 guard role == .summary else { throw refuse("a placeholder takes only a count (%u), not a string") }
-                guard conversion.position == 2 else {
-                    throw refuse("argument 1 is the count; the summary argument is argument 2 (write %2$@ to put it first)")
-                }
                 guard !sawArgument else { throw refuse("a second %@ is not allowed") }
+                guard conversion.position == 2 else {
+                    throw refuse(
+                        "argument \(conversion.position) is not the summary argument: argument 1 is the count, the summary argument is argument 2 (write %2$@ to put it first)")
+                }
                 sawArgument = true
             }
         }
