@@ -180,7 +180,7 @@ public struct JSONParser {
             guard let unicodeScalar = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
             utf8.append(contentsOf: Array(String(Character(unicodeScalar)).utf8))
         default:
-            index -= 1
+            index -= 2  // point at the backslash
             throw error("invalid escape \\\(describeRaw(escaped)) in a string")
         }
     }
