@@ -76,7 +76,7 @@ public struct FormatTemplate: Sendable, Hashable {
             scalars.removeFirst(2)
             let name = scalars.prefix(while: { $0 != "@" })
             guard scalars.dropFirst(name.count).first == "@", !name.isEmpty else {
-                throw FormatError(conversion: consumedText(start, scalars), offset: offset, reason: .unterminatedVariable)
+                throw FormatError(conversion: consumedText(start, scalars.dropFirst(name.count)), offset: offset, reason: .unterminatedVariable)
             }
             scalars.removeFirst(name.count + 1)
             return FormatConversion(
