@@ -25,6 +25,18 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The elements when this is an array, else `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The text when this is a string, else `nil`.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
     /// The member named `key` when this is an object, else `nil`.
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }

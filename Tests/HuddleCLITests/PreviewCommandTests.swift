@@ -1,0 +1,87 @@
+import Foundation
+import HuddleCore
+import HuddleTestSupport
+import Testing
+
+/// `huddle preview`, run as a real process.
+@Suite struct PreviewCommandTests {
+    static let root = Fixtures.packageRoot()
+    static let example = root.appendingPathComponent("Examples/wwdc.json").path
+
+    @Test func jsonIsTheRenderedCenter() throws {
+        let output = try CommandRunner.huddle().run(["preview", Self.example, "--format", "json"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let json = try JSONParser.parse(output.standardOutput)
+        guard case .array(let groups)? = json["groups"] else { Issue.record("no groups"); return }
+        #expect(groups.count == 9)
+        #expect(json["languages"] == ["en"])
+        #expect(groups.contains { $0["summary"] == "7 more episodes from Song by Song and Teja" })
+    }
+
+    @Test func optionsOverrideTheViewer() throws {
+        let output = try CommandRunner.huddle().run(["preview", Self.example, "--format", "json", "--locked", "--languages", "de-AT,en"])
+        #expect(output.status == 0)
+        let json = try JSONParser.parse(output.standardOutput)
+        #expect(json["locked"] == true)
+        #expect(json["languages"] == ["de-AT", "en"])
+        guard case .array(let groups)? = json["groups"] else { Issue.record("no groups"); return }
+        #expect(groups.allSatisfy { $0["summary"] == .null })
+        #expect(groups.contains { $0["hiddenPreviewsText"] == "4 messages" })
+    }
+
+    @Test func textIsPlainWhenPipedAndColouredOnRequest() throws {
+        let plain = try CommandRunner.huddle().run(["preview", Self.example])
+        #expect(plain.status == 0)
+        #expect(!plain.standardOutput.contains("\u{1B}["))
+        #expect(plain.standardOutput.contains("9 more notifications from National Geographic"))
+        #expect(plain.standardOutput.contains("com.apple.MobileSMS › gr-51413"))
+        let coloured = try CommandRunner.huddle().run(["preview", Self.example, "--color"])
+        #expect(coloured.standardOutput.contains("\u{1B}["))
+    }
+
+    @Test func anInvalidScenarioExitsNonZeroAndRendersNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.json")
+        try Data(#"{"apps": {"a.b": {}}, "events": [{"deliver": {"app": "a.b", "content": {"body": "ok"}}}, {"deliver": {"app": "a.b", "payload": {"aps": {"thread-id": 1}}}}]}"#.utf8).write(to: file)
+        let output = try CommandRunner.huddle().run(["preview", file.path, "--format", "json"])
+        #expect(output.status == 2)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError == "huddle preview: bad.json: event 1 (deliver): payload.aps.thread-id: expected a string, found a number\n")
+
+        let truncated = directory.appendingPathComponent("truncated.json")
+        try Data(#"{"apps": {"#.utf8).write(to: truncated)
+        let second = try CommandRunner.huddle().run(["preview", truncated.path])
+        #expect(second.status == 2)
+        #expect(second.standardError.contains("truncated.json: not valid JSON: line 1, column 11"))
+    }
+
+    @Test func simulatorPushFilesInArgumentOrder() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (index, name) in ["Kritarth", "Teja", "Michele"].enumerated() {
+            let file = directory.appendingPathComponent("push-\(index).apns")
+            try Data(#"{"Simulator Target Bundle": "com.example.chat", "aps": {"alert": {"title": "\#(name)", "body": "hi", "summary-arg": "\#(name)"}, "thread-id": "team"}}"#.utf8).write(to: file)
+            paths.append(file.path)
+        }
+        let output = try CommandRunner.huddle().run(["preview", "--format", "json"] + paths)
+        #expect(output.status == 0, "\(output.standardError)")
+        let json = try JSONParser.parse(output.standardOutput)
+        let group = json["groups"]?.arrayValue?.first
+        #expect(group?["id"] == "com.example.chat/team")
+        #expect(group?["summary"] == "2 more notifications from Teja and Kritarth")
+        #expect(group?["notifications"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["push-2", "push-1", "push-0"])
+
+        let renamed = try CommandRunner.huddle().run(["preview", "--app", "com.example.other", "--format", "json", paths[0]])
+        #expect(try JSONParser.parse(renamed.standardOutput)["groups"]?.arrayValue?.first?["app"] == "com.example.other")
+    }
+
+    @Test func aMissingFileIsReported() throws {
+        let output = try CommandRunner.huddle().run(["preview", "/nonexistent/scenario.json"])
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("huddle preview: scenario.json: cannot be read"))
+    }
+}
