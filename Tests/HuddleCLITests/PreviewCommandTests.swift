@@ -85,3 +85,33 @@ import Testing
         #expect(output.standardError.hasPrefix("huddle preview: scenario.json: cannot be read"))
     }
 }
+
+/// `huddle plural`, run as a real process.
+@Suite struct PluralCommandTests {
+    @Test func printsOneLinePerNumber() throws {
+        let output = try CommandRunner.huddle().run(["plural", "ru", "1", "2", "5", "21", "1.5"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == "1 one\n2 few\n5 many\n21 one\n1.5 other\n")
+    }
+
+    @Test func decimalsKeepTheirVisibleDigits() throws {
+        let output = try CommandRunner.huddle().run(["plural", "en", "1", "1.0", "1c6"])
+        #expect(output.standardOutput == "1 one\n1.0 other\n1c6 other\n")
+        let french = try CommandRunner.huddle().run(["plural", "fr", "0", "1c6", "1000000"])
+        #expect(french.standardOutput == "0 one\n1c6 many\n1000000 many\n")
+    }
+
+    @Test func ordinalsAndRules() throws {
+        let ordinal = try CommandRunner.huddle().run(["plural", "--ordinal", "en", "1", "2", "3", "4", "11"])
+        #expect(ordinal.standardOutput == "1 one\n2 two\n3 few\n4 other\n11 other\n")
+        let rules = try CommandRunner.huddle().run(["plural", "pt-PT", "--rules"])
+        #expect(rules.standardOutput.contains("cardinal rules for pt_PT"))
+        #expect(rules.standardOutput.contains("one: "))
+    }
+
+    @Test func aBadNumberIsAnError() throws {
+        let output = try CommandRunner.huddle().run(["plural", "en", "1..0"])
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("\"1..0\" is not a decimal number"))
+    }
+}

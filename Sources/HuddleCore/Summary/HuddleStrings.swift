@@ -37,12 +37,6 @@ enum HuddleStrings {
         var placeholder: [PluralCategory: String]
     }
 
-    /// The translations, by language tag.
-    static let table: [String: Strings] = [
-        "en": Strings(
-            summary: [.one: "%u more notification", .other: "%u more notifications"],
-            summaryWithArguments: [.one: "%u more notification from %@", .other: "%u more notifications from %@"],
-            placeholderSingle: "Notification",
-            placeholder: [.one: "%u Notification", .other: "%u Notifications"]),
-    ]
+    /// The translations, by language tag (see HuddleStrings+Translations.swift).
+    static var table: [String: Strings] { translations }
 }
