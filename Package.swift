@@ -28,7 +28,7 @@ let package = Package(
             ]
         ),
         .target(name: "HuddleTestSupport", dependencies: ["HuddleAPNs", "HuddleCore"]),
-        .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"]),
+        .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HuddleAPNsTests", dependencies: ["HuddleAPNs", "HuddleTestSupport"]),

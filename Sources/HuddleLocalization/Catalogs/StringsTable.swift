@@ -1,0 +1,10 @@
+/// The pairs of a `.strings` file, and the keys it defines more than once.
+struct StringsTable {
+    var entries: [String: String] = [:]
+    /// Each repeated key with the line of its later definition (`nil` in binary property lists).
+    var repeatedKeys: [(key: String, line: Int?)] = []
+
+    mutating func add(key: String, value: String, line: Int?) {
+        if entries.updateValue(value, forKey: key) != nil { repeatedKeys.append((key, line)) }
+    }
+}
