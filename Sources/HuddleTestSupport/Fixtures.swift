@@ -50,7 +50,7 @@ public struct ScenarioFixture: Sendable, CustomStringConvertible {
     /// Plays the scenario and checks each expected render.
     /// - Returns: the mismatches, each prefixed with the render's index; empty when all match.
     public func mismatches(
-        play: (Scenario, URL) throws -> Center = { scenario, _ in try scenario.play() }
+        play: (Scenario, URL) throws -> Center = { scenario, url in try scenario.play(relativeTo: url).center }
     ) throws -> [String] {
         let scenario = try Scenario.load(contentsOf: scenarioURL)
         let center = try play(scenario, scenarioURL)

@@ -45,14 +45,18 @@ struct PreviewCommand: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         let urls = inputs.map { URL(fileURLWithPath: $0) }
-        var center: Center
+        let center: Center
         do {
             if app != nil || inputs.allSatisfy({ $0.hasSuffix(".apns") }) {
                 scenario = try Scenario.loadSimulatorPushes(urls, app: app)
                 center = try scenario.play()
             } else {
                 scenario = try Scenario.load(contentsOf: urls[0])
-                center = try scenario.play(localizations: LocalizationFolders(scenarioURL: urls[0]).bundle(for:))
+                let played = try scenario.play(relativeTo: urls[0])
+                for warning in played.warnings {
+                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                }
+                center = played.center
             }
         } catch {
             FileHandle.standardError.write(Data("huddle preview: \(error)\n".utf8))

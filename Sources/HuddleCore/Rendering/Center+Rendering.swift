@@ -123,45 +123,35 @@ struct GroupSummarizer {
     mutating func summary(resolver: inout TextResolver) -> String? {
         guard group.count > 1 else { return nil }
         let parts = restParts()
-        let formatting = resolver.formatting
-        var rendered: [(format: SummaryFormat, part: Part)] = []
+        let total = parts.values.reduce(0) { $0 + $1.count }
+        var resolved: [(format: TextResolver.LocalizedFormat, part: Part)] = []
         for (source, part) in parts {
-            let arguments = part.orderedArguments
-            let format: SummaryFormat?
+            let format: TextResolver.LocalizedFormat?
             switch source {
             case .app(let text):
                 format = resolver.format(
-                    text, role: .summary, count: part.count, argument: formatting.list(arguments),
-                    app: registration.bundleIdentifier, bundle: registration.localizations)
+                    text, role: .summary, count: part.count, app: registration.bundleIdentifier,
+                    bundle: registration.localizations)
             case .huddleDefault:
-                format = defaultSummary(count: part.count, withArguments: !arguments.isEmpty, resolver: &resolver)
+                format = defaultSummary(count: part.count, withArguments: !part.arguments.isEmpty, resolver: &resolver)
             }
-            guard let format else {
-                // An app format that turned invalid after localization: fall back to the default.
-                return defaultSummary(count: parts.reduce(0) { $0 + $1.value.count }, withArguments: false, resolver: &resolver)?
-                    .render(count: parts.reduce(0) { $0 + $1.value.count }, argument: nil, formatting: formatting)
+            // An app format that turned invalid after localization: the default, without arguments.
+            guard let format else { return defaultSummaryText(count: total, resolver: &resolver) }
+            resolved.append((format, part))
+        }
+        if resolved.count == 1, let only = resolved.first {
+            let arguments = only.part.orderedArguments
+            if only.format.format.takesArgument && arguments.isEmpty {
+                return defaultSummaryText(count: total, resolver: &resolver)
             }
-            rendered.append((format, part))
+            return resolver.render(only.format, count: total, arguments: only.format.format.takesArgument ? arguments : [])
         }
-        let total = rendered.reduce(0) { $0 + $1.part.count }
-        if rendered.count == 1, let only = rendered.first {
-            if only.format.takesArgument {
-                let arguments = only.part.orderedArguments
-                guard !arguments.isEmpty else {
-                    return defaultSummary(count: total, withArguments: false, resolver: &resolver)?
-                        .render(count: total, argument: nil, formatting: formatting)
-                }
-                return only.format.render(count: total, argument: formatting.list(arguments), formatting: formatting)
-            }
-            return only.format.render(count: total, argument: nil, formatting: formatting)
+        if resolved.contains(where: \.format.format.takesArgument) {
+            return defaultSummaryText(count: total, resolver: &resolver)
         }
-        if rendered.contains(where: \.format.takesArgument) {
-            return defaultSummary(count: total, withArguments: false, resolver: &resolver)?
-                .render(count: total, argument: nil, formatting: formatting)
-        }
-        let pieces = rendered.sorted { ($0.part.newest ?? leading.stamp) > ($1.part.newest ?? leading.stamp) }
-            .map { $0.format.render(count: $0.part.count, argument: nil, formatting: formatting) }
-        return formatting.list(pieces)
+        let ordered = resolved.sorted { ($0.part.newest ?? leading.stamp) > ($1.part.newest ?? leading.stamp) }
+        let pieces = ordered.map { resolver.render($0.format, count: $0.part.count, arguments: []) }
+        return resolver.join(pieces, language: ordered.first?.format.language ?? resolver.viewer.formattingLocale)
     }
 
     /// The line for the whole group when previews are hidden (behavior.md section 5).
@@ -173,29 +163,35 @@ struct GroupSummarizer {
             let source: Source = placeholder.map { $0.isEmpty ? .huddleDefault : .app($0) } ?? .huddleDefault
             parts[source, default: Part()].add(count: tally.stamps.count, newest: newest, arguments: [:])
         }
-        let formatting = resolver.formatting
-        let pieces = parts.sorted { ($0.value.newest ?? leading.stamp) > ($1.value.newest ?? leading.stamp) }
-            .map { source, part in
-                placeholder(source, count: part.count, resolver: &resolver)
-            }
-        return formatting.list(pieces)
+        var language: String?
+        var pieces: [String] = []
+        for (source, part) in parts.sorted(by: { ($0.value.newest ?? leading.stamp) > ($1.value.newest ?? leading.stamp) }) {
+            guard let format = placeholder(source, count: part.count, resolver: &resolver) else { continue }
+            language = language ?? format.language
+            pieces.append(resolver.render(format, count: part.count, arguments: []))
+        }
+        return resolver.join(pieces, language: language ?? resolver.viewer.formattingLocale)
     }
 
-    private func placeholder(_ source: Source, count: Int, resolver: inout TextResolver) -> String {
+    private func placeholder(_ source: Source, count: Int, resolver: inout TextResolver) -> TextResolver.LocalizedFormat? {
         if case .app(let text) = source,
             let format = resolver.format(
-                text, role: .placeholder, count: count, argument: nil, app: registration.bundleIdentifier,
-                bundle: registration.localizations)
+                text, role: .placeholder, count: count, app: registration.bundleIdentifier, bundle: registration.localizations)
         {
-            return format.render(count: count, argument: nil, formatting: resolver.formatting)
+            return format
         }
         let key = count == 1 ? HuddleStrings.placeholderSingle : HuddleStrings.placeholder
-        return resolver.defaultFormat(key, role: .placeholder, count: count)?
-            .render(count: count, argument: nil, formatting: resolver.formatting) ?? ""
+        return resolver.defaultFormat(key, role: .placeholder, count: count)
     }
 
-    private func defaultSummary(count: Int, withArguments: Bool, resolver: inout TextResolver) -> SummaryFormat? {
+    private func defaultSummary(count: Int, withArguments: Bool, resolver: inout TextResolver) -> TextResolver.LocalizedFormat? {
         resolver.defaultFormat(withArguments ? HuddleStrings.summaryWithArguments : HuddleStrings.summary, role: .summary, count: count)
+    }
+
+    private func defaultSummaryText(count: Int, resolver: inout TextResolver) -> String? {
+        defaultSummary(count: count, withArguments: false, resolver: &resolver).map {
+            resolver.render($0, count: count, arguments: [])
+        }
     }
 
     /// The notifications below the leading one, gathered by the format they use.

@@ -6,7 +6,14 @@ struct TextResolver {
     let viewer: Viewer
     let formatting: LocaleFormatting
     private(set) var diagnostics: [String] = []
-    private var formatCache: [FormatCacheKey: Result<SummaryFormat, FormatError>] = [:]
+    private var formatCache: [FormatCacheKey: Result<LocalizedFormat, FormatError>] = [:]
+    private var listFormattings: [String: LocaleFormatting] = [:]
+
+    /// A validated format and the language its words are in.
+    struct LocalizedFormat {
+        var format: SummaryFormat
+        var language: String
+    }
 
     private struct FormatCacheKey: Hashable {
         var app: String
@@ -46,15 +53,14 @@ struct TextResolver {
     /// - Returns: `nil` when the localized format is invalid (a diagnostic says why; callers fall back to
     ///   the default, behavior.md section 6).
     mutating func format(
-        _ text: LocalizableText, role: SummaryFormat.Role, count: Int, argument: String?, app: String,
-        bundle: LocalizationBundle
-    ) -> SummaryFormat? {
+        _ text: LocalizableText, role: SummaryFormat.Role, count: Int, app: String, bundle: LocalizationBundle
+    ) -> LocalizedFormat? {
         let key = FormatCacheKey(app: app, text: text, role: role, count: count)
-        let result: Result<SummaryFormat, FormatError>
+        let result: Result<LocalizedFormat, FormatError>
         if let cached = formatCache[key] {
             result = cached
         } else {
-            result = Self.resolve(text, role: role, count: count, argument: argument, bundle: bundle, viewer: viewer)
+            result = Self.resolve(text, role: role, count: count, bundle: bundle, viewer: viewer)
             formatCache[key] = result
             if case .failure(let error) = result {
                 diagnostics.append(
@@ -65,25 +71,47 @@ struct TextResolver {
     }
 
     /// One of Huddle's own formats, for `count`.
-    mutating func defaultFormat(_ key: String, role: SummaryFormat.Role, count: Int) -> SummaryFormat? {
-        format(.localized(key: key, arguments: []), role: role, count: count, argument: nil, app: "Huddle", bundle: HuddleStrings.bundle)
+    mutating func defaultFormat(_ key: String, role: SummaryFormat.Role, count: Int) -> LocalizedFormat? {
+        format(.localized(key: key, arguments: []), role: role, count: count, app: "Huddle", bundle: HuddleStrings.bundle)
+    }
+
+    /// Writes a format with its count and, joined in the format's own language ("Michele and Teja" in an
+    /// English sentence, "Michele und Teja" in a German one), its summary arguments. The number follows
+    /// the viewer's locale.
+    mutating func render(_ localized: LocalizedFormat, count: Int, arguments: [String]) -> String {
+        let list = arguments.isEmpty ? nil : listFormatting(localized.language).list(arguments)
+        return localized.format.render(count: count, argument: list, formatting: formatting)
+    }
+
+    /// Joins finished parts of a summary ("5 more messages and 3 more photos") in the language they share.
+    mutating func join(_ parts: [String], language: String) -> String {
+        listFormatting(language).list(parts)
+    }
+
+    private mutating func listFormatting(_ language: String) -> LocaleFormatting {
+        if let cached = listFormattings[language] { return cached }
+        let made = LocaleFormatting(identifier: language)
+        listFormattings[language] = made
+        return made
     }
 
     private static func resolve(
-        _ text: LocalizableText, role: SummaryFormat.Role, count: Int, argument: String?, bundle: LocalizationBundle,
-        viewer: Viewer
-    ) -> Result<SummaryFormat, FormatError> {
+        _ text: LocalizableText, role: SummaryFormat.Role, count: Int, bundle: LocalizationBundle, viewer: Viewer
+    ) -> Result<LocalizedFormat, FormatError> {
         switch text {
         case .plain(let plain):
-            return Result { () throws(FormatError) in try SummaryFormat(validating: plain, role: role) }
+            // A plain format is in the language the developer wrote it in: the development language.
+            return Result { () throws(FormatError) in
+                LocalizedFormat(format: try SummaryFormat(validating: plain, role: role), language: bundle.developmentLanguage)
+            }
         case .localized(let key, _):
             let found = bundle.entry(forKey: key, preferredLanguages: viewer.languages)
             let entry = found?.entry ?? .text(key)
             let language = found?.language ?? bundle.developmentLanguage
             return Result { () throws(FormatError) in
-                let bound = try entry.bind(
-                    arguments: [.integer(count), .string(argument ?? "")], rules: PluralRules.cardinal(for: language))
-                return try SummaryFormat(localized: bound, role: role)
+                // Only the count chooses plural forms; the list is filled in later.
+                let bound = try entry.bind(arguments: [.integer(count), .string("")], rules: PluralRules.cardinal(for: language))
+                return LocalizedFormat(format: try SummaryFormat(localized: bound, role: role), language: language)
             }
         }
     }

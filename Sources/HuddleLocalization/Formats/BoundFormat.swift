@@ -101,7 +101,8 @@ extension LocalizedEntry {
     /// A variable takes the argument at its position (`%#@files@` is a conversion like any other); inside
     /// the chosen form, the first conversion of the variable's value type prints that same number, and
     /// other conversions go on with the arguments after it (the stringsdict convention Apple's examples
-    /// use: `%#@notifications@` with the form `%u more notifications from %@`).
+    /// use: `Ещё %#@notifications@` with the form `%u уведомления от %@`). When the variable is the whole
+    /// string, its forms are complete formats numbered from 1 (`%2$@から他%1$u件`).
     /// - Parameters:
     ///   - arguments: the values the format will be filled with; variables read their numbers here.
     ///   - rules: the plural rules of the language the entry came from.
@@ -128,6 +129,9 @@ private struct Binder {
 
     var pieces: [BoundFormat.Piece] = []
     var nextPosition = 1
+    /// An argument position sequential conversions skip: the number of a whole-string form that does not
+    /// print it.
+    var reservedPosition: Int?
 
     mutating func bind(
         _ template: FormatTemplate,
@@ -168,7 +172,10 @@ private struct Binder {
                 } else {
                     position = nextPosition
                 }
-                if conversion.position != nil || position == nextPosition { nextPosition = position + 1 }
+                if conversion.position != nil || position == nextPosition {
+                    nextPosition = position + 1
+                    if nextPosition == reservedPosition { nextPosition += 1 }
+                }
                 pieces.append(isInteger ? .integer(position: position) : .object(position: position))
             }
         }
@@ -190,7 +197,11 @@ private struct Binder {
                 reason: .shape("the plural variable \(name) is not defined"))
         }
         let position = variable.argumentPosition ?? conversion.position ?? nextPosition
-        nextPosition = position + 1
+        // A variable that is the whole string (an `.xcstrings` plural variation, or a stringsdict whose
+        // format is just `%#@name@`) has forms that are complete formats: they number their own
+        // conversions from 1, so "%2$@ sent %1$lld photos" means what it says.
+        let isWholeString = template.pieces.count == 1 && depth == 0
+        nextPosition = isWholeString ? 1 : position + 1
         let operands = arguments[safe: position - 1]?.pluralOperands ?? PluralOperands(0)
         guard let form = variable.form(for: operands, rules: rules) else {
             throw FormatError(
@@ -200,9 +211,20 @@ private struct Binder {
         guard depth < Self.maximumDepth else {
             throw FormatError(conversion: written, offset: 0, reason: .shape("plural variables nest too deeply"))
         }
+        let formTemplate = try FormatTemplate(form)
+        if isWholeString {
+            // A form that leaves the number out ("עוד שתי הודעות מ%@") still leaves its argument to the
+            // number, so its other conversions keep their meaning.
+            let numberIsObject = variable.valueType == "@"
+            let printsNumber = formTemplate.conversions.contains {
+                $0.position == nil && $0.kind == (numberIsObject ? FormatConversion.Kind.object : .integer)
+            }
+            reservedPosition = printsNumber ? nil : position
+            if reservedPosition == 1 { nextPosition = 2 }
+        }
         try bind(
-            try FormatTemplate(form), variables: variables, arguments: arguments, rules: rules, depth: depth + 1,
-            numberPosition: position, numberIsObject: variable.valueType == "@")
+            formTemplate, variables: variables, arguments: arguments, rules: rules, depth: depth + 1,
+            numberPosition: isWholeString ? nil : position, numberIsObject: variable.valueType == "@")
     }
 
     private static func offset(of conversion: String, in source: String) -> Int {

@@ -1,0 +1,43 @@
+public import Foundation
+public import HuddleLocalization
+
+extension Scenario {
+    /// The apps' localized strings, read from each app's `localizations` folder.
+    public struct Localizations: Sendable {
+        public var bundles: [String: LocalizationBundle]
+        /// Problems that did not stop loading (a key defined twice, say).
+        public var warnings: [CatalogWarning]
+
+        /// An app's bundle; an app without a folder gets an empty one in its development language.
+        public func bundle(for app: App) -> LocalizationBundle {
+            bundles[app.bundleIdentifier] ?? LocalizationBundle(developmentLanguage: app.developmentLanguage)
+        }
+    }
+
+    /// Reads every app's `localizations` folder, relative to the scenario file's folder.
+    /// - Throws: ``ScenarioError`` naming the app and the catalog file, line and key path of a bad catalog.
+    public func loadLocalizations(relativeTo scenarioURL: URL) throws(ScenarioError) -> Localizations {
+        var result = Localizations(bundles: [:], warnings: [])
+        let base = scenarioURL.deletingLastPathComponent()
+        for app in apps {
+            guard let path = app.localizationsPath else { continue }
+            let folder = base.appendingPathComponent(path)
+            do {
+                let output = try LocalizationLoader(developmentLanguage: app.developmentLanguage).load(directory: folder)
+                result.bundles[app.bundleIdentifier] = output.bundle
+                result.warnings += output.warnings
+            } catch {
+                throw ScenarioError(
+                    eventIndex: nil, message: "apps.\(app.bundleIdentifier).localizations (\(path)): \(error)",
+                    file: scenarioURL.lastPathComponent)
+            }
+        }
+        return result
+    }
+
+    /// Plays a scenario read from `url`, with its apps' localizations.
+    public func play(relativeTo url: URL) throws(ScenarioError) -> (center: Center, warnings: [CatalogWarning]) {
+        let localizations = try loadLocalizations(relativeTo: url)
+        return (try play(localizations: { localizations.bundle(for: $0) }), localizations.warnings)
+    }
+}
