@@ -20,5 +20,10 @@ let package = Package(
             path: "Benchmarks/CenterBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ProfileDelivery",
+            dependencies: [.product(name: "HuddleCore", package: "huddle")],
+            path: "Sources/ProfileDelivery"
+        ),
     ]
 )

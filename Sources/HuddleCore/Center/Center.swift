@@ -7,14 +7,12 @@ public import HuddleLocalization
 /// A value type: copy it to keep a snapshot. Changes return what they changed, so that a live layer
 /// (``LiveCenter``) can tell subscribers without diffing.
 public struct Center: Sendable {
-    struct AppState: Sendable {
-        var registration: AppRegistration
-        var notifications: [String: DeliveredNotification] = [:]
-        var groups: [GroupID.Kind: GroupState] = [:]
-    }
-
     private(set) var apps: [String: AppState] = [:]
     private(set) var order = CenterOrder()
+    /// The sequence numbers of every group's leading notification: an order entry is live when its
+    /// stamp is one of them. Integers hash far faster than group identifiers, and the order checks
+    /// many entries.
+    private var liveLeaders: Set<UInt64> = []
     private var lastSequence: UInt64 = 0
     /// The number of groups, kept so the order knows when to compact.
     private var groupCount = 0
@@ -84,19 +82,23 @@ public struct Center: Sendable {
     public mutating func deliver(
         _ request: NotificationRequest, app: String, at date: Date
     ) throws(CenterError) -> Delivery? {
-        guard apps[app] != nil else { throw .unknownApp(app) }
+        guard let appIndex = apps.index(forKey: app) else { throw .unknownApp(app) }
         guard request.content.isVisible else { return nil }
         lastSequence += 1
         let notification = DeliveredNotification(
             app: app, request: request, stamp: DeliveryStamp(date: date, sequence: lastSequence))
-        let replaced = apps[app]?.notifications.updateValue(notification, forKey: request.identifier)
+        // One lookup of the app, then everything happens in place inside its state.
+        let change = apps.values[appIndex].deliver(notification)
         var replacedGroup: GroupID?
-        if let replaced {
-            replacedGroup = detach(replaced)
+        if let replacedKind = change.replacedKind {
+            let group = GroupID(app: app, kind: replacedKind)
+            applyLeadership(change.replacedLeadership, group: group)
+            replacedGroup = group
         }
-        let group = attach(notification)
+        let group = GroupID(app: app, kind: change.kind)
+        applyLeadership(change.leadership, group: group)
         compactOrderIfNeeded()
-        return Delivery(notification: notification, group: group, replaced: replaced, replacedGroup: replacedGroup)
+        return Delivery(notification: notification, group: group, replaced: change.replaced, replacedGroup: replacedGroup)
     }
 
     /// The sequence number of the latest delivery.
@@ -110,11 +112,13 @@ public struct Center: Sendable {
     public mutating func removeNotifications(
         withIdentifiers identifiers: some Sequence<String>, app: String
     ) throws(CenterError) -> [Removal] {
-        guard apps[app] != nil else { throw .unknownApp(app) }
+        guard let appIndex = apps.index(forKey: app) else { throw .unknownApp(app) }
         var removals: [Removal] = []
         for identifier in identifiers {
-            guard let notification = apps[app]?.notifications.removeValue(forKey: identifier) else { continue }
-            removals.append(Removal(notification: notification, group: detach(notification)))
+            guard let change = apps.values[appIndex].remove(identifier: identifier) else { continue }
+            let group = GroupID(app: app, kind: change.kind)
+            applyLeadership(change.leadership, group: group)
+            removals.append(Removal(notification: change.notification, group: group))
         }
         compactOrderIfNeeded()
         return removals
@@ -124,7 +128,7 @@ public struct Center: Sendable {
     @discardableResult
     public mutating func removeGroup(_ group: GroupID) throws(CenterError) -> [Removal] {
         guard let state = apps[group.app] else { throw .unknownApp(group.app) }
-        let identifiers = state.groups[group.kind]?.identifiersNewestFirst ?? []
+        let identifiers = (state.groups[group.kind]?.members ?? []).reversed().map { state.notifications[slot: $0.slot].identifier }
         return try removeNotifications(withIdentifiers: identifiers, app: group.app)
     }
 
@@ -132,7 +136,7 @@ public struct Center: Sendable {
     @discardableResult
     public mutating func removeAllNotifications(app: String) throws(CenterError) -> [Removal] {
         guard let state = apps[app] else { throw .unknownApp(app) }
-        return try removeNotifications(withIdentifiers: Array(state.notifications.keys), app: app)
+        return try removeNotifications(withIdentifiers: Array(state.notifications.identifiers), app: app)
     }
 
     // MARK: Reading
@@ -140,7 +144,7 @@ public struct Center: Sendable {
     /// An app's delivered notifications, newest first (`getDeliveredNotifications`).
     public func deliveredNotifications(app: String) -> [DeliveredNotification] {
         guard let state = apps[app] else { return [] }
-        return state.notifications.values.sorted { $0.stamp > $1.stamp }
+        return state.notifications.all.sorted { $0.stamp > $1.stamp }
     }
 
     /// One notification by app and identifier.
@@ -174,13 +178,13 @@ public struct Center: Sendable {
     /// - Complexity: O(n) in the size of the group.
     public func notifications(in group: GroupID) -> [DeliveredNotification] {
         guard let state = apps[group.app], let members = state.groups[group.kind]?.members else { return [] }
-        return members.reversed().compactMap { state.notifications[$0.identifier] }
+        return members.reversed().map { state.notifications[slot: $0.slot] }
     }
 
     /// A group's leading notification: its newest.
     public func leadingNotification(of group: GroupID) -> DeliveredNotification? {
         guard let state = apps[group.app], let leading = state.groups[group.kind]?.leading else { return nil }
-        return state.notifications[leading.identifier]
+        return state.notifications[slot: leading.slot]
     }
 
     func groupState(_ group: GroupID) -> GroupState? {
@@ -197,69 +201,42 @@ public struct Center: Sendable {
         }
     }
 
-    /// Puts a notification (already in its app's table) into its group, and records a new leader.
-    private mutating func attach(_ notification: DeliveredNotification) -> GroupID {
-        let app = notification.app
-        let grouping = apps[app]?.registration.settings.grouping ?? .automatic
-        let kind = Self.groupKind(for: notification.content, identifier: notification.identifier, grouping: grouping)
-        let group = GroupID(app: app, kind: kind)
-        var isNewGroup = false
-        var leads = false
-        if apps[app]?.groups[kind] == nil { isNewGroup = true }
-        apps[app]?.groups[kind, default: GroupState()].insert(notification)
-        leads = apps[app]?.groups[kind]?.leading?.stamp == notification.stamp
-        if isNewGroup { groupCount += 1 }
-        if leads { order.recordLeading(notification.stamp, of: group) }
-        return group
-    }
-
-    /// Takes a notification (already gone from its app's table) out of its group.
-    private mutating func detach(_ notification: DeliveredNotification) -> GroupID {
-        let app = notification.app
-        let grouping = apps[app]?.registration.settings.grouping ?? .automatic
-        let kind = Self.groupKind(for: notification.content, identifier: notification.identifier, grouping: grouping)
-        let group = GroupID(app: app, kind: kind)
-        apps[app]?.groups[kind]?.remove(notification)
-        if let state = apps[app]?.groups[kind] {
-            if let leading = state.leading {
-                // The next newest leads now; its old order entry may be stale or gone.
-                order.recordLeading(leading.stamp, of: group)
-            } else {
-                apps[app]?.groups[kind] = nil
-                groupCount -= 1
-            }
+    /// Records a group's change of leading notification in the center order.
+    private mutating func applyLeadership(_ leadership: Leadership, group: GroupID) {
+        if leadership.before == leadership.after { return }
+        if let before = leadership.before { liveLeaders.remove(before.sequence) }
+        if let after = leadership.after {
+            liveLeaders.insert(after.sequence)
+            order.recordLeading(after, of: group)
         }
-        return group
+        groupCount += (leadership.before == nil ? 1 : 0) - (leadership.after == nil ? 1 : 0)
     }
 
     private func isLive(_ entry: CenterOrder.Entry) -> Bool {
-        apps[entry.group.app]?.groups[entry.group.kind]?.leading?.stamp == entry.stamp
+        liveLeaders.contains(entry.stamp.sequence)
     }
 
     private mutating func compactOrderIfNeeded() {
-        let apps = self.apps
-        order.compactIfNeeded(liveGroupCount: groupCount) { entry in
-            apps[entry.group.app]?.groups[entry.group.kind]?.leading?.stamp == entry.stamp
+        order.compactIfNeeded(liveGroupCount: groupCount) { [liveLeaders] entry in
+            liveLeaders.contains(entry.stamp.sequence)
         }
     }
 
     /// Rebuilds an app's groups after its grouping setting changed, and the center order with them.
     private mutating func regroupNotifications(of app: String) {
-        guard let state = apps[app] else { return }
-        groupCount -= state.groups.count
-        apps[app]?.groups = [:]
-        for notification in state.notifications.values.sorted(by: { $0.stamp < $1.stamp }) {
-            let kind = Self.groupKind(
-                for: notification.content, identifier: notification.identifier,
-                grouping: state.registration.settings.grouping)
-            if apps[app]?.groups[kind] == nil { groupCount += 1 }
-            apps[app]?.groups[kind, default: GroupState()].insert(notification)
+        guard let appIndex = apps.index(forKey: app) else { return }
+        groupCount -= apps.values[appIndex].groups.count
+        apps.values[appIndex].groups = [:]
+        for (slot, notification) in apps.values[appIndex].notifications.occupied.sorted(by: { $0.notification.stamp < $1.notification.stamp }) {
+            if apps.values[appIndex].attach(notification, slot: slot).1.before == nil { groupCount += 1 }
         }
         var leaders: [CenterOrder.Entry] = []
+        liveLeaders = []
         for (name, appState) in apps {
             for (kind, group) in appState.groups {
                 if let leading = group.leading {
                     leaders.append(CenterOrder.Entry(stamp: leading.stamp, group: GroupID(app: name, kind: kind)))
+                    liveLeaders.insert(leading.stamp.sequence)
                 }
             }
         }

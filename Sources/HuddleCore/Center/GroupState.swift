@@ -5,14 +5,15 @@
 struct GroupState: Sendable {
     struct Member: Sendable, Hashable {
         var stamp: DeliveryStamp
-        var identifier: String
+        /// Where the notification sits in its app's ``NotificationTable``.
+        var slot: Int
     }
 
     /// Oldest first, so the usual delivery (the newest) appends.
     private(set) var members: [Member] = []
     /// Totals by category identifier ("" for none). Keyed by identifier rather than by resolved format,
     /// so that registering new categories or changing the viewer's language needs no recount.
-    private(set) var tallies: [String: CategoryTally] = [:]
+    private(set) var tallies = SmallStringMap<CategoryTally>()
 
     var count: Int { members.count }
     var isEmpty: Bool { members.isEmpty }
@@ -21,10 +22,9 @@ struct GroupState: Sendable {
 
     /// Adds a notification.
     /// - Complexity: amortized O(1) for the newest notification, O(n) otherwise.
-    mutating func insert(_ notification: DeliveredNotification) {
-        let member = Member(stamp: notification.stamp, identifier: notification.identifier)
-        members.insertSorted(member, by: \.stamp)
-        tallies[notification.content.categoryIdentifier, default: CategoryTally()].add(notification)
+    mutating func insert(_ notification: DeliveredNotification, slot: Int) {
+        members.insertSorted(Member(stamp: notification.stamp, slot: slot), by: \.stamp)
+        tallies.modify(notification.content.categoryIdentifier, default: CategoryTally.init) { $0.add(notification) }
     }
 
     /// Removes a notification that is in this group.
@@ -33,12 +33,12 @@ struct GroupState: Sendable {
         guard let index = members.indexOfSorted(notification.stamp, by: \.stamp) else { return }
         members.remove(at: index)
         let category = notification.content.categoryIdentifier
-        tallies[category]?.remove(notification)
-        if tallies[category]?.stamps.isEmpty == true { tallies[category] = nil }
+        let isEmpty = tallies.modifyExisting(category) { tally -> Bool in
+            tally.remove(notification)
+            return tally.stamps.isEmpty
+        }
+        if isEmpty == true { tallies.remove(category) }
     }
-
-    /// Identifiers newest first.
-    var identifiersNewestFirst: [String] { members.reversed().map(\.identifier) }
 }
 
 /// What one category contributes to a group: its notifications' stamps, their summed counts and their
@@ -49,14 +49,14 @@ struct CategoryTally: Sendable {
     /// The sum of their effective summary argument counts.
     private(set) var countSum = 0
     /// Each non-empty summary argument with the stamps of the notifications carrying it, oldest first.
-    private(set) var arguments: [String: [DeliveryStamp]] = [:]
+    private(set) var arguments = SmallStringMap<[DeliveryStamp]>()
 
     mutating func add(_ notification: DeliveredNotification) {
         stamps.insertSorted(notification.stamp, by: \.self)
         countSum += notification.content.effectiveSummaryArgumentCount
         let argument = notification.content.summaryArgument
         if !argument.isEmpty {
-            arguments[argument, default: []].insertSorted(notification.stamp, by: \.self)
+            arguments.modify(argument, default: { [] }) { $0.insertSorted(notification.stamp, by: \.self) }
         }
     }
 
@@ -65,10 +65,12 @@ struct CategoryTally: Sendable {
         stamps.remove(at: index)
         countSum -= notification.content.effectiveSummaryArgumentCount
         let argument = notification.content.summaryArgument
-        if !argument.isEmpty, let position = arguments[argument]?.indexOfSorted(notification.stamp, by: \.self) {
-            arguments[argument]?.remove(at: position)
-            if arguments[argument]?.isEmpty == true { arguments[argument] = nil }
+        guard !argument.isEmpty else { return }
+        let isEmpty = arguments.modifyExisting(argument) { stamps -> Bool in
+            if let position = stamps.indexOfSorted(notification.stamp, by: \.self) { stamps.remove(at: position) }
+            return stamps.isEmpty
         }
+        if isEmpty == true { arguments.remove(argument) }
     }
 }
 

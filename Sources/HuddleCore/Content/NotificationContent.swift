@@ -68,7 +68,8 @@ public struct NotificationContent: Sendable, Hashable {
     /// True when there is something to show in the center: a push with no alert text (background,
     /// badge-only, sound-only) changes nothing there.
     public var isVisible: Bool {
-        [title, subtitle, body].contains { $0.map { !$0.isEmpty } ?? false }
+        func shows(_ text: LocalizableText?) -> Bool { text.map { !$0.isEmpty } ?? false }
+        return shows(title) || shows(subtitle) || shows(body)
     }
 }
 

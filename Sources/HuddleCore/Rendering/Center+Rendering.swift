@@ -34,7 +34,7 @@ extension Center {
 
     private func renderGroup(_ id: GroupID, resolver: inout TextResolver, options: RenderOptions) -> RenderedGroup? {
         guard let appState = apps[id.app], let group = appState.groups[id.kind], let leadingMember = group.leading,
-            let leading = appState.notifications[leadingMember.identifier]
+            case let leading = appState.notifications[slot: leadingMember.slot]
         else { return nil }
         let registration = appState.registration
         let previewsHidden = registration.settings.hidesPreviews(locked: resolver.viewer.locked)
@@ -46,7 +46,7 @@ extension Center {
         var notifications: [RenderedNotification] = []
         notifications.reserveCapacity(limit)
         for member in group.members.reversed().prefix(limit) {
-            guard let notification = appState.notifications[member.identifier] else { continue }
+            let notification = appState.notifications[slot: member.slot]
             notifications.append(
                 renderNotification(notification, registration: registration, previewsHidden: previewsHidden, resolver: &resolver))
         }
@@ -157,7 +157,7 @@ struct GroupSummarizer {
     /// The line for the whole group when previews are hidden (behavior.md section 5).
     mutating func hiddenPreviewsText(resolver: inout TextResolver) -> String? {
         var parts: [Source: Part] = [:]
-        for (categoryIdentifier, tally) in group.tallies {
+        for (categoryIdentifier, tally) in group.tallies.entries {
             guard let newest = tally.stamps.last else { continue }
             let placeholder = registration.categories[categoryIdentifier]?.hiddenPreviewsBodyPlaceholder
             let source: Source = placeholder.map { $0.isEmpty ? .huddleDefault : .app($0) } ?? .huddleDefault
@@ -199,7 +199,7 @@ struct GroupSummarizer {
     private func restParts() -> [Source: Part] {
         var parts: [Source: Part] = [:]
         let leadingContent = leading.content
-        for (categoryIdentifier, tally) in group.tallies {
+        for (categoryIdentifier, tally) in group.tallies.entries {
             let holdsLeading = categoryIdentifier == leadingContent.categoryIdentifier
             let stamps = tally.stamps
             // The leading notification is the group's newest, so it is the last stamp of its category.
@@ -208,7 +208,7 @@ struct GroupSummarizer {
             let newest = stamps[restStampCount - 1]
             let count = tally.countSum - (holdsLeading ? leadingContent.effectiveSummaryArgumentCount : 0)
             var arguments: [String: DeliveryStamp] = [:]
-            for (argument, argumentStamps) in tally.arguments {
+            for (argument, argumentStamps) in tally.arguments.entries {
                 if holdsLeading, argument == leadingContent.summaryArgument {
                     if argumentStamps.count > 1 { arguments[argument] = argumentStamps[argumentStamps.count - 2] }
                 } else if let last = argumentStamps.last {
