@@ -30,4 +30,13 @@ import Testing
         #expect(summaries.contains("9 more notifications from National Geographic"))
         #expect(rendered.diagnostics.isEmpty)
     }
+
+    @Test func theShippedLocalizedExampleRenders() throws {
+        let url = Fixtures.packageRoot().appendingPathComponent("Examples/localized.json")
+        let played = try Scenario.load(contentsOf: url).play(relativeTo: url)
+        #expect(played.warnings.isEmpty)
+        let russian = played.center.render(for: Viewer(languages: ["ru"]))
+        #expect(russian.groups.map(\.summary) == ["Ещё 1\u{A0}234 сообщения от Michele и Teja", "Ещё 2 сообщения от Michele и Teja"])
+        #expect(russian.diagnostics.isEmpty)
+    }
 }
