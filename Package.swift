@@ -9,22 +9,65 @@ let package = Package(
         .library(name: "HuddleLocalization", targets: ["HuddleLocalization"]),
         .library(name: "HuddleCore", targets: ["HuddleCore"]),
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
+        .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
+        .library(name: "HuddleServer", targets: ["HuddleServer"]),
         .executable(name: "huddle", targets: ["huddle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "HuddleLocalization"),
         .target(name: "HuddleCore", dependencies: ["HuddleLocalization"]),
-        .target(name: "HuddleAPNs", dependencies: ["HuddleCore"]),
+        .target(
+            name: "HuddleAPNs",
+            dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "HuddleSQLite",
+            dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "HuddleServer",
+            dependencies: [
+                "HuddleAPNs",
+                "HuddleCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "huddle",
             dependencies: [
                 "HuddleAPNs",
                 "HuddleCore",
                 "HuddleLocalization",
+                "HuddleServer",
+                "HuddleSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "HuddleTestSupport", dependencies: ["HuddleAPNs", "HuddleCore"]),
@@ -32,6 +75,14 @@ let package = Package(
         .testTarget(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HuddleAPNsTests", dependencies: ["HuddleAPNs", "HuddleTestSupport"]),
+        .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
+        .testTarget(
+            name: "HuddleServerTests",
+            dependencies: [
+                "HuddleServer", "HuddleSQLite", "HuddleTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "HuddleCLITests", dependencies: ["huddle", "HuddleTestSupport"]),
     ]
 )

@@ -82,11 +82,27 @@ public struct Center: Sendable {
     public mutating func deliver(
         _ request: NotificationRequest, app: String, at date: Date
     ) throws(CenterError) -> Delivery? {
-        guard let appIndex = apps.index(forKey: app) else { throw .unknownApp(app) }
+        guard apps[app] != nil else { throw .unknownApp(app) }
         guard request.content.isVisible else { return nil }
+        return try deliver(DeliveredNotification(app: app, request: request, stamp: makeStamp(at: date)))
+    }
+
+    /// Takes the next delivery stamp, for a caller that must store a notification before delivering it
+    /// (a server commits first, then delivers with ``deliver(_:)``).
+    public mutating func makeStamp(at date: Date) -> DeliveryStamp {
         lastSequence += 1
-        let notification = DeliveredNotification(
-            app: app, request: request, stamp: DeliveryStamp(date: date, sequence: lastSequence))
+        return DeliveryStamp(date: date, sequence: lastSequence)
+    }
+
+    /// Delivers a notification that already has its stamp: one made by ``makeStamp(at:)``, or one read back
+    /// from storage. Later stamps continue after the highest sequence seen.
+    /// - Returns: what changed, or `nil` when the content has nothing to show.
+    @discardableResult
+    public mutating func deliver(_ notification: DeliveredNotification) throws(CenterError) -> Delivery? {
+        let app = notification.app
+        guard let appIndex = apps.index(forKey: app) else { throw .unknownApp(app) }
+        guard notification.content.isVisible else { return nil }
+        lastSequence = max(lastSequence, notification.stamp.sequence)
         // One lookup of the app, then everything happens in place inside its state.
         let change = apps.values[appIndex].deliver(notification)
         var replacedGroup: GroupID?

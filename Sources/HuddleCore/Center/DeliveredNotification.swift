@@ -17,18 +17,44 @@ public struct DeliveryStamp: Sendable, Hashable, Comparable {
 }
 
 /// A notification in a center (`UNNotification`): the request, the app it came from, and its stamp.
+///
+/// Immutable, and held by reference: a center copies each notification into its table, its group events
+/// and its results, and a copy of a reference costs one retain where a copy of the ~300-byte content
+/// would retain every one of its strings.
 public struct DeliveredNotification: Sendable, Hashable {
-    public var app: String
-    public var request: NotificationRequest
-    public var stamp: DeliveryStamp
+    private final class Storage: Sendable {
+        let app: String
+        let request: NotificationRequest
+        let stamp: DeliveryStamp
 
-    public init(app: String, request: NotificationRequest, stamp: DeliveryStamp) {
-        self.app = app
-        self.request = request
-        self.stamp = stamp
+        init(app: String, request: NotificationRequest, stamp: DeliveryStamp) {
+            self.app = app
+            self.request = request
+            self.stamp = stamp
+        }
     }
 
-    public var identifier: String { request.identifier }
-    public var content: NotificationContent { request.content }
-    public var date: Date { stamp.date }
+    private let storage: Storage
+
+    public init(app: String, request: NotificationRequest, stamp: DeliveryStamp) {
+        storage = Storage(app: app, request: request, stamp: stamp)
+    }
+
+    public var app: String { storage.app }
+    public var request: NotificationRequest { storage.request }
+    public var stamp: DeliveryStamp { storage.stamp }
+    public var identifier: String { storage.request.identifier }
+    public var content: NotificationContent { storage.request.content }
+    public var date: Date { storage.stamp.date }
+
+    public static func == (lhs: DeliveredNotification, rhs: DeliveredNotification) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.stamp == rhs.stamp && lhs.app == rhs.app && lhs.request == rhs.request)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(app)
+        hasher.combine(stamp)
+        hasher.combine(request)
+    }
 }

@@ -30,12 +30,18 @@ public actor LiveCenter {
 
     @discardableResult
     public func deliver(_ request: NotificationRequest, app: String, at date: Date) throws(CenterError) -> Center.Delivery? {
-        guard let delivery = try center.deliver(request, app: app, at: date) else { return nil }
-        if let replaced = delivery.replaced, let group = delivery.replacedGroup {
-            publish(.removed(replaced), to: group)
-        }
-        publish(.delivered(delivery.notification), to: delivery.group)
-        return delivery
+        publish(try center.deliver(request, app: app, at: date))
+    }
+
+    /// Takes the next delivery stamp (see ``Center/makeStamp(at:)``).
+    public func makeStamp(at date: Date) -> DeliveryStamp {
+        center.makeStamp(at: date)
+    }
+
+    /// Delivers a notification that already has its stamp (see ``Center/deliver(_:)``).
+    @discardableResult
+    public func deliver(_ notification: DeliveredNotification) throws(CenterError) -> Center.Delivery? {
+        publish(try center.deliver(notification))
     }
 
     @discardableResult
@@ -90,6 +96,15 @@ public actor LiveCenter {
     private func publish(_ event: GroupEvent, to group: GroupID) {
         guard let continuations = subscribers[group] else { return }
         for continuation in continuations.values { continuation.yield(event) }
+    }
+
+    private func publish(_ delivery: Center.Delivery?) -> Center.Delivery? {
+        guard let delivery else { return nil }
+        if let replaced = delivery.replaced, let group = delivery.replacedGroup {
+            publish(.removed(replaced), to: group)
+        }
+        publish(.delivered(delivery.notification), to: delivery.group)
+        return delivery
     }
 
     private func publish(_ removals: [Center.Removal]) -> [Center.Removal] {

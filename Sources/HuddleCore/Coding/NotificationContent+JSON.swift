@@ -172,3 +172,23 @@ extension AppSettings {
         .object(JSONObject([("grouping", .string(grouping.rawValue)), ("showPreviews", .string(showPreviews.rawValue))]))
     }
 }
+
+extension NotificationCategory {
+    /// The JSON form that ``init(json:)`` reads.
+    public var json: JSONValue {
+        var object = JSONObject([("identifier", .string(identifier))])
+        if !actions.isEmpty {
+            object["actions"] = .array(actions.map { action in
+                .object(JSONObject([
+                    ("identifier", .string(action.identifier)), ("title", action.title.json),
+                    ("options", .array(action.options.map(JSONValue.string))),
+                ]))
+            })
+        }
+        if !intentIdentifiers.isEmpty { object["intentIdentifiers"] = .array(intentIdentifiers.map(JSONValue.string)) }
+        object["hiddenPreviewsBodyPlaceholder"] = hiddenPreviewsBodyPlaceholder?.json
+        object["categorySummaryFormat"] = categorySummaryFormat?.json
+        if !options.isEmpty { object["options"] = .array(options.map(\.rawValue).sorted().map(JSONValue.string)) }
+        return .object(object)
+    }
+}

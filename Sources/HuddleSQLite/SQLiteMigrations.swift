@@ -1,0 +1,66 @@
+import GRDB
+import HuddleCore
+
+/// The schema, as numbered migrations. A shipped migration is never edited: changes come as new ones.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("001 devices, apps, notifications, signing keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE devices (
+                    token TEXT PRIMARY KEY NOT NULL,
+                    secret_hash TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE apps (
+                    device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                    topic TEXT NOT NULL,
+                    development_language TEXT NOT NULL,
+                    settings TEXT NOT NULL,
+                    categories TEXT NOT NULL,
+                    PRIMARY KEY (device_token, topic)
+                );
+                CREATE TABLE localization_files (
+                    device_token TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (device_token, topic, path),
+                    FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+                );
+                CREATE TABLE notifications (
+                    device_token TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    delivered_at INTEGER NOT NULL,
+                    content TEXT NOT NULL,
+                    PRIMARY KEY (device_token, topic, identifier),
+                    FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+                );
+                CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence);
+                CREATE TABLE signing_keys (
+                    key_id TEXT PRIMARY KEY NOT NULL,
+                    team_id TEXT NOT NULL,
+                    public_key TEXT NOT NULL,
+                    topics TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Applies pending migrations, refusing a database that has migrations this build does not know.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        let migrator = migrator
+        let unknown = try writer.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+        guard unknown.isEmpty else {
+            throw StoreError(
+                .corrupt,
+                "the database was written by a newer Huddle (unknown migrations: \(unknown.sorted().joined(separator: ", "))); upgrade Huddle")
+        }
+        try migrator.migrate(writer)
+    }
+}

@@ -1,0 +1,240 @@
+public import Foundation
+import GRDB
+public import HuddleCore
+
+/// A ``NotificationStore`` in one SQLite file (WAL), through GRDB.
+///
+/// Writes are committed before they return. The schema comes from frozen, numbered migrations
+/// (``SQLiteMigrations``); a database written by a newer Huddle is refused rather than misread.
+public final class SQLiteNotificationStore: NotificationStore {
+    /// Options with defaults suited to a server.
+    public struct Configuration: Sendable {
+        /// `NORMAL` keeps WAL commits durable across an application crash (the case Huddle tests with
+        /// SIGKILL); `FULL` also survives power loss, at a cost per commit.
+        public var synchronous: String = "NORMAL"
+        /// How long a writer waits for a lock held by another process before failing.
+        public var busyTimeout: TimeInterval = 5
+
+        public init() {}
+    }
+
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    /// - Throws: ``StoreError`` `.corrupt` when the file has migrations this version does not know.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var grdb = GRDB.Configuration()
+        grdb.busyMode = .timeout(configuration.busyTimeout)
+        let synchronous = configuration.synchronous
+        grdb.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous == "FULL" ? "FULL" : "NORMAL")")
+        }
+        pool = try DatabasePool(path: path, configuration: grdb)
+        try SQLiteMigrations.migrate(pool)
+    }
+
+    // MARK: Devices
+
+    public func createDevice(_ device: DeviceRecord) async throws {
+        try await pool.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE token = ?", arguments: [device.token]) == true {
+                throw StoreError(.conflict, "device \(device.token) exists")
+            }
+            try db.execute(
+                sql: "INSERT INTO devices (token, secret_hash, name, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds])
+        }
+    }
+
+    public func device(token: String) async throws -> DeviceRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map { row in
+                DeviceRecord(
+                    token: row["token"], secretHash: row["secret_hash"], name: row["name"],
+                    createdAt: Date(milliseconds: row["created_at"]))
+            }
+        }
+    }
+
+    public func deleteDevice(token: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM devices WHERE token = ?", arguments: [token])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: Apps
+
+    public func saveApp(_ app: AppRecord, device token: String) async throws {
+        try await pool.write { db in
+            try Self.requireDevice(token, db)
+            try db.execute(
+                sql: """
+                    INSERT INTO apps (device_token, topic, development_language, settings, categories)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (device_token, topic) DO UPDATE SET
+                        development_language = excluded.development_language,
+                        settings = excluded.settings, categories = excluded.categories
+                    """,
+                arguments: [
+                    token, app.topic, app.developmentLanguage, app.settings.json.jsonText(),
+                    JSONValue.array(app.categories.map(\.json)).jsonText(),
+                ])
+            try db.execute(sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ?", arguments: [token, app.topic])
+            for (path, data) in app.localizationFiles {
+                try db.execute(
+                    sql: "INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)",
+                    arguments: [token, app.topic, path, data])
+            }
+        }
+    }
+
+    public func apps(device token: String) async throws -> [AppRecord] {
+        try await pool.read { db in
+            var files: [String: [String: Data]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT topic, path, data FROM localization_files WHERE device_token = ?", arguments: [token]) {
+                files[row["topic"], default: [:]][row["path"]] = row["data"]
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ? ORDER BY topic", arguments: [token]).map { row in
+                let topic: String = row["topic"]
+                var settings = AppSettings()
+                try settings.update(json: JSONReader(try Self.parse(row["settings"], what: "settings of \(topic)")))
+                let categories = try JSONReader(try Self.parse(row["categories"], what: "categories of \(topic)")).array().map {
+                    element throws(JSONReadError) in try NotificationCategory(json: element)
+                }
+                return AppRecord(
+                    topic: topic, developmentLanguage: row["development_language"], settings: settings, categories: categories,
+                    localizationFiles: files[topic] ?? [:])
+            }
+        }
+    }
+
+    public func deleteApp(topic: String, device token: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: Notifications
+
+    public func insert(_ notification: DeliveredNotification, device token: String) async throws {
+        let content = notification.content.json.jsonText()
+        try await pool.write { db in
+            guard try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, notification.app]) == true
+            else {
+                try Self.requireDevice(token, db)
+                throw StoreError(.notFound, "device \(token) has no app \(notification.app)")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                        sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+                    """,
+                arguments: [
+                    token, notification.app, notification.identifier, Int64(notification.stamp.sequence),
+                    notification.date.milliseconds, content,
+                ])
+        }
+    }
+
+    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws {
+        guard !identifiers.isEmpty else { return }
+        try await pool.write { db in
+            for identifier in identifiers {
+                try db.execute(
+                    sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?",
+                    arguments: [token, app, identifier])
+            }
+        }
+    }
+
+    public func notifications(device token: String) async throws -> [DeliveredNotification] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM notifications WHERE device_token = ? ORDER BY sequence", arguments: [token]
+            ).map { row in
+                let identifier: String = row["identifier"]
+                let content = try NotificationContent(json: JSONReader(try Self.parse(row["content"], what: "notification \(identifier)")))
+                let sequence: Int64 = row["sequence"]
+                return DeliveredNotification(
+                    app: row["topic"], request: NotificationRequest(identifier: identifier, content: content),
+                    stamp: DeliveryStamp(date: Date(milliseconds: row["delivered_at"]), sequence: UInt64(sequence)))
+            }
+        }
+    }
+
+    // MARK: Signing keys
+
+    public func saveSigningKey(_ key: SigningKeyRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (key_id) DO UPDATE SET team_id = excluded.team_id, public_key = excluded.public_key,
+                        topics = excluded.topics, created_at = excluded.created_at
+                    """,
+                arguments: [
+                    key.keyID, key.teamID, key.publicKeyPEM, JSONValue.array(key.topics.map(JSONValue.string)).jsonText(),
+                    key.createdAt.milliseconds,
+                ])
+        }
+    }
+
+    public func signingKey(id: String) async throws -> SigningKeyRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM signing_keys WHERE key_id = ?", arguments: [id]).map(Self.signingKey)
+        }
+    }
+
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM signing_keys ORDER BY key_id").map(Self.signingKey)
+        }
+    }
+
+    public func deleteSigningKey(id: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM signing_keys WHERE key_id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func signingKey(_ row: Row) throws -> SigningKeyRecord {
+        let keyID: String = row["key_id"]
+        let topics = try JSONReader(try parse(row["topics"], what: "topics of key \(keyID)")).array().map {
+            element throws(JSONReadError) in try element.string()
+        }
+        return SigningKeyRecord(
+            keyID: keyID, teamID: row["team_id"], publicKeyPEM: row["public_key"], topics: topics,
+            createdAt: Date(milliseconds: row["created_at"]))
+    }
+
+    private static func requireDevice(_ token: String, _ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE token = ?", arguments: [token]) == true else {
+            throw StoreError(.notFound, "unknown device \(token)")
+        }
+    }
+
+    private static func parse(_ text: String, what: String) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw StoreError(.corrupt, "stored \(what) is not valid JSON: \(error)")
+        }
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, the unit the database stores (as BIGINT on PostgreSQL).
+    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    init(milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

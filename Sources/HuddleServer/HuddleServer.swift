@@ -1,0 +1,4 @@
+import Hummingbird
+import HummingbirdHTTP2
+import HummingbirdTLS
+import HuddleCore

@@ -1,0 +1,10 @@
+import HuddleCore
+import HuddleTestSupport
+import Testing
+
+@Suite struct InMemoryStoreTests {
+    @Test(arguments: StoreConformance.checks)
+    func conforms(_ check: String) async throws {
+        try await StoreConformance.check(check, store: InMemoryNotificationStore())
+    }
+}
