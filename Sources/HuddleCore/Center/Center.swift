@@ -233,9 +233,8 @@ public struct Center: Sendable {
     }
 
     private mutating func compactOrderIfNeeded() {
-        order.compactIfNeeded(liveGroupCount: groupCount) { [liveLeaders] entry in
-            liveLeaders.contains(entry.stamp.sequence)
-        }
+        guard order.needsCompaction(liveGroupCount: groupCount) else { return }
+        order.compact { [liveLeaders] entry in liveLeaders.contains(entry.stamp.sequence) }
     }
 
     /// Rebuilds an app's groups after its grouping setting changed, and the center order with them.

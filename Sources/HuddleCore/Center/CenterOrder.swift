@@ -28,10 +28,14 @@ struct CenterOrder: Sendable {
         }
     }
 
-    /// Drops stale entries when they are more than the live groups, keeping the walk linear.
+    /// Whether stale entries outnumber the live groups enough to be worth dropping.
+    func needsCompaction(liveGroupCount: Int) -> Bool {
+        entries.count > 2 * liveGroupCount + 64
+    }
+
+    /// Drops stale entries, keeping the walk linear in the number of groups.
     /// - Parameter isLive: whether an entry still names its group's leading notification.
-    mutating func compactIfNeeded(liveGroupCount: Int, isLive: (Entry) -> Bool) {
-        guard entries.count > 2 * liveGroupCount + 64 else { return }
+    mutating func compact(isLive: (Entry) -> Bool) {
         entries.removeAll { !isLive($0) }
     }
 
