@@ -40,6 +40,10 @@ enum SQLiteMigrations {
                     FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
                 );
                 CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence);
+                CREATE TABLE unregistered_devices (
+                    token TEXT PRIMARY KEY NOT NULL,
+                    unregistered_at INTEGER NOT NULL
+                );
                 CREATE TABLE signing_keys (
                     key_id TEXT PRIMARY KEY NOT NULL,
                     team_id TEXT NOT NULL,

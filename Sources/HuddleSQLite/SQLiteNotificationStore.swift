@@ -43,6 +43,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             try db.execute(
                 sql: "INSERT INTO devices (token, secret_hash, name, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds])
+            try db.execute(sql: "DELETE FROM unregistered_devices WHERE token = ?", arguments: [device.token])
         }
     }
 
@@ -59,7 +60,18 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func deleteDevice(token: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM devices WHERE token = ?", arguments: [token])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO unregistered_devices (token, unregistered_at) VALUES (?, ?)",
+                arguments: [token, Date().milliseconds])
+            return true
+        }
+    }
+
+    public func unregistrationDate(token: String) async throws -> Date? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT unregistered_at FROM unregistered_devices WHERE token = ?", arguments: [token])
+                .map(Date.init(milliseconds:))
         }
     }
 

@@ -43,9 +43,15 @@ public enum StoreConformance {
             try await store.createDevice(device())
             #expect(try await store.device(token: token) == device())
             #expect(try await store.device(token: String(repeating: "0", count: 64)) == nil)
+            #expect(try await store.unregistrationDate(token: token) == nil)
+            let before = Date().addingTimeInterval(-1)
             #expect(try await store.deleteDevice(token: token))
             #expect(try await store.device(token: token) == nil)
             #expect(try await !store.deleteDevice(token: token))
+            let unregistered = try #require(try await store.unregistrationDate(token: token))
+            #expect(unregistered >= before)
+            try await store.createDevice(device())
+            #expect(try await store.unregistrationDate(token: token) == nil)
         },
         "a device token is unique": { store in
             try await store.createDevice(device())

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A ``NotificationStore`` that keeps everything in memory: for tests, previews and `huddle serve
 /// --database memory`. Nothing survives the process.
 public actor InMemoryNotificationStore: NotificationStore {
@@ -8,6 +10,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     private var devices: [String: Device] = [:]
+    private var unregistered: [String: Date] = [:]
     private var keys: [String: SigningKeyRecord] = [:]
 
     public init() {}
@@ -15,6 +18,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     public func createDevice(_ device: DeviceRecord) throws {
         guard devices[device.token] == nil else { throw StoreError(.conflict, "device \(device.token) exists") }
         devices[device.token] = Device(record: device)
+        unregistered[device.token] = nil
     }
 
     public func device(token: String) -> DeviceRecord? {
@@ -22,7 +26,13 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     public func deleteDevice(token: String) -> Bool {
-        devices.removeValue(forKey: token) != nil
+        guard devices.removeValue(forKey: token) != nil else { return false }
+        unregistered[token] = Date()
+        return true
+    }
+
+    public func unregistrationDate(token: String) -> Date? {
+        unregistered[token]
     }
 
     public func saveApp(_ app: AppRecord, device token: String) throws {

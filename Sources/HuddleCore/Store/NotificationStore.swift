@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Where a server keeps devices, their apps and their notifications, durably.
 ///
 /// Every backend (the in-memory actor, SQLite, PostgreSQL) passes one conformance suite
@@ -8,8 +10,11 @@ public protocol NotificationStore: Sendable {
     /// - Throws: ``StoreError`` `.conflict` when the token exists.
     func createDevice(_ device: DeviceRecord) async throws
     func device(token: String) async throws -> DeviceRecord?
-    /// Removes a device with its apps and notifications; `false` when there was none.
+    /// Removes a device with its apps and notifications, remembering when, so that pushes to its token
+    /// can be answered `Unregistered`; `false` when there was none.
     func deleteDevice(token: String) async throws -> Bool
+    /// When a deleted device was removed; `nil` for a token never deleted (or registered again).
+    func unregistrationDate(token: String) async throws -> Date?
 
     // MARK: Apps
     /// Creates or replaces an app of a device.

@@ -1,0 +1,38 @@
+/// The reasons APNs gives for refusing a push, by Apple's names ("Handling notification responses from
+/// APNs"), plus `BadPayload` for a payload that is not JSON, for which Apple publishes no reason.
+///
+/// The HTTP status of each lives in the server, with the rest of the status mapping.
+public enum APNsReason: String, Sendable, Hashable, CaseIterable, Error {
+    case badCollapseId = "BadCollapseId"
+    case badDeviceToken = "BadDeviceToken"
+    case badExpirationDate = "BadExpirationDate"
+    case badMessageId = "BadMessageId"
+    case badPriority = "BadPriority"
+    case badTopic = "BadTopic"
+    case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
+    case duplicateHeaders = "DuplicateHeaders"
+    case idleTimeout = "IdleTimeout"
+    case invalidPushType = "InvalidPushType"
+    case missingDeviceToken = "MissingDeviceToken"
+    case missingTopic = "MissingTopic"
+    case payloadEmpty = "PayloadEmpty"
+    case topicDisallowed = "TopicDisallowed"
+    case badPayload = "BadPayload"
+    case badCertificate = "BadCertificate"
+    case badCertificateEnvironment = "BadCertificateEnvironment"
+    case expiredProviderToken = "ExpiredProviderToken"
+    case forbidden = "Forbidden"
+    case invalidProviderToken = "InvalidProviderToken"
+    case missingProviderToken = "MissingProviderToken"
+    case unrelatedKeyIdInToken = "UnrelatedKeyIdInToken"
+    case badPath = "BadPath"
+    case methodNotAllowed = "MethodNotAllowed"
+    case expiredToken = "ExpiredToken"
+    case unregistered = "Unregistered"
+    case payloadTooLarge = "PayloadTooLarge"
+    case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
+    case tooManyRequests = "TooManyRequests"
+    case internalServerError = "InternalServerError"
+    case serviceUnavailable = "ServiceUnavailable"
+    case shutdown = "Shutdown"
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A request to the provider endpoint, as the HTTP layer hands it over: method, path, header fields
+/// (names lowercased, repeats kept) and body.
+public struct ProviderRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var headers: [(name: String, value: String)]
+
+    public init(method: String, path: String, headers: [(name: String, value: String)]) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+    }
+
+    func values(_ name: String) -> [String] {
+        headers.filter { $0.name == name }.map(\.value)
+    }
+}
+
+/// The header and path part of a push that passed its checks.
+public struct ProviderPush: Sendable, Hashable {
+    /// The `apns-id`, canonical lowercase; generated when the request had none.
+    public var apnsID: String
+    public var deviceToken: String
+    /// The full `apns-topic`, suffix included.
+    public var topic: String
+    /// The app's bundle identifier: the topic without its push-type suffix.
+    public var bundleIdentifier: String
+    public var pushType: PushType
+    public var priority: Int
+    /// `apns-expiration`; `nil` when absent, 0 for "now or never".
+    public var expiration: Int64?
+    public var collapseID: String?
+    /// The provider token from `authorization: bearer …`, if any.
+    public var providerToken: String?
+}
+
+/// The checks of a provider request that need nothing but the request, in the order apns.md gives (the
+/// order Pushy's mock server uses): duplicate headers, apns-id, method, topic, collapse id, priority, push
+/// type, then path and device token. The server goes on with token-for-topic, authentication and the
+/// payload.
+public enum ProviderRequestCheck {
+    /// Headers that may appear once only.
+    static let singleHeaders = [
+        "apns-id", "apns-topic", "apns-push-type", "apns-expiration", "apns-priority", "apns-collapse-id", "authorization",
+    ]
+
+    /// - Returns: the push, or the reason to refuse it; `apnsID` is what to echo in either case.
+    public static func check(_ request: ProviderRequest) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
+        let sentID = request.values("apns-id").first
+        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID().uuidString.lowercased()
+        return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: sentID) })
+    }
+
+    private static func checkAll(_ request: ProviderRequest, apnsID: String, sentID: String?) throws(APNsReason) -> ProviderPush {
+        for name in singleHeaders where request.values(name).count > 1 { throw .duplicateHeaders }
+        if let sentID, canonicalUUID(sentID) == nil { throw .badMessageId }
+        guard request.method == "POST" else { throw .methodNotAllowed }
+
+        guard let topic = request.values("apns-topic").first else { throw .missingTopic }
+        guard isValidTopic(topic) else { throw .badTopic }
+
+        let collapseID = request.values("apns-collapse-id").first
+        if let collapseID, collapseID.utf8.count > 64 { throw .badCollapseId }
+
+        let pushType: PushType
+        if let name = request.values("apns-push-type").first {
+            guard let type = PushType(rawValue: name) else { throw .invalidPushType }
+            pushType = type
+        } else {
+            // Required only for watchOS; others default to an alert, as APNs does.
+            pushType = topic.hasSuffix(".voip") ? .voip : .alert
+        }
+        let priority: Int
+        if let text = request.values("apns-priority").first {
+            guard let value = Int(text), [1, 5, 10].contains(value) else { throw .badPriority }
+            // A background push must not claim immediate delivery.
+            if pushType == .background && value == 10 { throw .badPriority }
+            priority = value
+        } else {
+            priority = pushType == .background ? 5 : 10
+        }
+        let bundleIdentifier: String
+        if let suffix = pushType.topicSuffix {
+            guard topic.hasSuffix(suffix), topic.count > suffix.count else { throw .topicDisallowed }
+            bundleIdentifier = String(topic.dropLast(suffix.count))
+        } else {
+            // A topic carrying another push type's suffix cannot take this push type.
+            if PushType.allCases.compactMap(\.topicSuffix).contains(where: { topic.hasSuffix($0) }) { throw .topicDisallowed }
+            bundleIdentifier = topic
+        }
+
+        var expiration: Int64?
+        if let text = request.values("apns-expiration").first {
+            guard let value = Int64(text), value >= 0 else { throw .badExpirationDate }
+            expiration = value
+        }
+
+        let prefix = "/3/device/"
+        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
+        guard path.hasPrefix(prefix) else { throw .badPath }
+        let token = String(path.dropFirst(prefix.count))
+        guard !token.isEmpty else { throw .missingDeviceToken }
+        guard !token.contains("/") else { throw .badPath }
+        guard isValidDeviceToken(token) else { throw .badDeviceToken }
+
+        var providerToken: String?
+        if let authorization = request.values("authorization").first {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .invalidProviderToken }
+            providerToken = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        }
+        return ProviderPush(
+            apnsID: apnsID, deviceToken: token.lowercased(), topic: topic, bundleIdentifier: bundleIdentifier,
+            pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID,
+            providerToken: providerToken)
+    }
+
+    /// A UUID in canonical form (8-4-4-4-12 hexadecimal), lowercased; `nil` otherwise.
+    static func canonicalUUID(_ text: String) -> String? {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return text.lowercased()
+    }
+
+    /// Device tokens are hexadecimal, at least 32 bytes (64 digits); Huddle issues 64-digit ones.
+    public static func isValidDeviceToken(_ token: String) -> Bool {
+        token.count >= 64 && token.count <= 200 && token.count % 2 == 0 && token.allSatisfy(\.isHexDigit)
+    }
+
+    /// Bundle identifiers: letters, digits, hyphens and periods (and the push-type suffixes, which use
+    /// the same characters).
+    public static func isValidTopic(_ topic: String) -> Bool {
+        !topic.isEmpty && topic.count <= 255 && !topic.hasPrefix(".") && !topic.hasSuffix(".")
+            && topic.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+    }
+}

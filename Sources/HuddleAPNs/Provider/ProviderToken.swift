@@ -1,0 +1,76 @@
+import Crypto
+public import Foundation
+import HuddleCore
+
+/// A provider authentication token: the ES256 JSON Web Token APNs clients put in `authorization`.
+///
+/// Header `{"alg": "ES256", "kid": KEY_ID}`, claims `{"iss": TEAM_ID, "iat": SECONDS}`. Clients send `iat`
+/// as an integer, a float or a string; all three are read.
+public struct ProviderToken: Sendable, Hashable {
+    public let text: String
+    public let keyID: String
+    public let teamID: String
+    public let issuedAt: Date
+    private let signingInput: Data
+    private let signature: Data
+
+    /// Reads a token without verifying it.
+    /// - Throws: ``APNsReason/invalidProviderToken`` for anything that is not such a token.
+    public init(parsing text: String) throws(APNsReason) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2]),
+            let header = try? JSONParser.parse(headerData), let claims = try? JSONParser.parse(claimsData),
+            header["alg"] == "ES256", case .string(let keyID)? = header["kid"],
+            case .string(let teamID)? = claims["iss"], let issuedAt = Self.seconds(claims["iat"])
+        else { throw .invalidProviderToken }
+        self.text = text
+        self.keyID = keyID
+        self.teamID = teamID
+        self.issuedAt = Date(timeIntervalSince1970: issuedAt)
+        self.signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        self.signature = signature
+    }
+
+    /// Whether the token was signed by the private half of `publicKeyPEM` (a P-256 key).
+    public func isSigned(byPublicKeyPEM publicKeyPEM: String) -> Bool {
+        guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+        else { return false }
+        return key.isValidSignature(signature, for: SHA256.hash(data: signingInput))
+    }
+
+    /// Makes and signs a token, as `huddle send` and tests do.
+    /// - Parameter privateKeyPEM: an Apple `.p8` key (PKCS #8 PEM) or a SEC 1 EC key PEM.
+    public static func sign(keyID: String, teamID: String, issuedAt: Date, privateKeyPEM: String) throws -> String {
+        let key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
+        let header = Base64URL.encode(Data(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#.utf8))
+        let signature = try key.signature(for: SHA256.hash(data: Data("\(header).\(claims)".utf8)))
+        return "\(header).\(claims).\(Base64URL.encode(signature.rawRepresentation))"
+    }
+
+    private static func seconds(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .integer(let integer)?: Double(integer)
+        case .double(let double)?: double
+        case .string(let string)?: Double(string)
+        default: nil
+        }
+    }
+}
+
+/// Base64 with the URL alphabet and no padding (RFC 7515).
+enum Base64URL {
+    static func decode(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HuddleAPNs
+import HuddleCore
+import Hummingbird
+
+/// The admin API: provider signing keys, behind the admin token.
+struct AdminController {
+    let store: any NotificationStore
+    let adminToken: String?
+    let clock: @Sendable () -> Date
+
+    func addRoutes(to router: Router<HuddleRequestContext>) {
+        let keys = router.group("/v1/admin/keys")
+        keys.get(use: list)
+        keys.put(":keyID", use: save)
+        keys.delete(":keyID", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        return .json(.array(try await store.signingKeys().map(Self.json)))
+    }
+
+    /// Registers a key: `{"teamID": "…", "publicKey": "-----BEGIN PUBLIC KEY-----…", "topics": ["…"]}`.
+    @Sendable func save(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        let keyID = try context.parameters.require("keyID")
+        let body = try await request.jsonBody()
+        try body.rejectUnknownMembers(["teamID", "publicKey", "topics"])
+        let key: SigningKeyRecord
+        do {
+            key = SigningKeyRecord(
+                keyID: keyID, teamID: try body.member("teamID").string(),
+                publicKeyPEM: try SigningKeys.publicKeyPEM(from: try body.member("publicKey").string()),
+                topics: try body.optionalMember("topics")?.array().map { element throws(JSONReadError) in try element.string() } ?? [],
+                createdAt: clock())
+            try SigningKeys.validate(key)
+        } catch let error as SigningKeyError {
+            throw APIError(.badRequest, error.description)
+        }
+        try await store.saveSigningKey(key)
+        return .json(Self.json(key))
+    }
+
+    @Sendable func delete(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        guard try await store.deleteSigningKey(id: try context.parameters.require("keyID")) else {
+            throw APIError(.notFound, "no such key")
+        }
+        return Response(status: .noContent)
+    }
+
+    private func authorize(_ request: Request) throws {
+        guard let adminToken else {
+            throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
+        }
+        guard request.headers[.authorization] == "Bearer \(adminToken)" else {
+            throw APIError(.unauthorized, "send the admin token as Authorization: Bearer <token>")
+        }
+    }
+
+    static func json(_ key: SigningKeyRecord) -> JSONValue {
+        .object(JSONObject([
+            ("keyID", .string(key.keyID)), ("teamID", .string(key.teamID)), ("publicKey", .string(key.publicKeyPEM)),
+            ("topics", .array(key.topics.map(JSONValue.string))), ("createdAt", .string(ISO8601.string(from: key.createdAt))),
+        ]))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+public import HuddleCore
+public import Hummingbird
+import HummingbirdCore
+public import Logging
+import NIOCore
+import NIOSSL
+public import Prometheus
+
+/// Builds the Huddle server: the APNs provider endpoint, the device and admin APIs, metrics.
+///
+/// - Parameters:
+///   - store: where devices and notifications live; the server never names a backend.
+///   - metrics: the registry `/metrics` shows (the one the executable bootstrapped swift-metrics with).
+public func buildApplication(
+    configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
+    logger: Logger
+) throws -> some ApplicationProtocol {
+    let router = buildRouter(configuration: configuration, store: store, metrics: metrics)
+    var tls: TLSConfiguration?
+    if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
+        tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
+    }
+    let server = HTTPServerBuilder { [tls] responder in try ProviderChannel(responder: responder, tlsConfiguration: tls) }
+    return Application(
+        router: router, server: server,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
+        logger: logger)
+}
+
+/// The routes, without a server: what `app.test(.router)` exercises.
+public func buildRouter(
+    configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry
+) -> Router<HuddleRequestContext> {
+    let centers = DeviceCenters(store: store)
+    let router = Router(context: HuddleRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ProviderEndpoint(
+        centers: centers, store: store, connections: ProviderConnections(),
+        requiresProviderToken: !configuration.developmentMode, clock: configuration.clock))
+    DeviceController(centers: centers, store: store, clock: configuration.clock).addRoutes(to: router)
+    AdminController(store: store, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
+    router.get("/metrics") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+    }
+    router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+    return router
+}
+
+/// Turns the errors of the device and admin APIs into JSON answers with the right status.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return .error(error.status, error.message)
+        } catch let error as JSONReadError {
+            return .error(.badRequest, error.description)
+        } catch let error as StoreError {
+            if error.code == .corrupt { context.logger.error("store: \(error)") }
+            return .error(error.status, error.description)
+        } catch let error as HTTPError {
+            return .error(error.status, error.body ?? error.status.reasonPhrase)
+        }
+    }
+}

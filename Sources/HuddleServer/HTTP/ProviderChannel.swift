@@ -1,0 +1,144 @@
+import HummingbirdCore
+import HummingbirdHTTP2
+import Logging
+import NIOCore
+import NIOSSL
+
+/// A server channel that speaks HTTP/1.1 and HTTP/2 on one port, with or without TLS, choosing by what
+/// the client sends first.
+///
+/// APNs clients disagree about how they start HTTP/2: most negotiate `h2` with ALPN, Python's aioapns
+/// offers no ALPN and sends the HTTP/2 preface straight after the handshake, and local tools use h2c
+/// with prior knowledge on a plain port. Looking at the first bytes (the preface
+/// `PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`, or an HTTP/1 request line) serves them all.
+struct ProviderChannel: HTTPChannelHandler {
+    enum Negotiated: Sendable {
+        case http1(HTTP1Channel.Value)
+        case http2(HTTP2Channel.Value)
+    }
+
+    struct Value: ServerChildChannelValue {
+        let negotiated: EventLoopFuture<Negotiated>
+        let channel: any Channel
+    }
+
+    private let http1: HTTP1Channel
+    private let http2: HTTP2Channel
+    private let tls: NIOSSLContext?
+
+    var responder: HTTPChannelHandler.Responder { http1.responder }
+
+    /// - Parameter tlsConfiguration: TLS for the port, or `nil` for cleartext.
+    init(responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?) throws {
+        http1 = HTTP1Channel(responder: responder)
+        http2 = HTTP2Channel(responder: responder)
+        if var tlsConfiguration {
+            // Offer h2 to clients that negotiate; the preface decides for those that do not.
+            tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
+            tls = try NIOSSLContext(configuration: tlsConfiguration)
+        } else {
+            tls = nil
+        }
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            if let tls {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+            }
+            let promise = channel.eventLoop.makePromise(of: Negotiated.self)
+            let sniffer = HTTPVersionSniffer { isHTTP2 in
+                if isHTTP2 {
+                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                }
+                return http1.setup(channel: channel, logger: logger).map { .http1($0) }
+            } completion: { result in
+                promise.completeWith(result)
+            }
+            try channel.pipeline.syncOperations.addHandler(sniffer)
+            return Value(negotiated: promise.futureResult, channel: channel)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.negotiated.get() {
+            case .http1(let connection): await http1.handle(value: connection, logger: logger)
+            case .http2(let connection): await http2.handle(value: connection, logger: logger)
+            }
+        } catch {
+            logger.debug("connection closed before it chose an HTTP version: \(error)")
+        }
+    }
+}
+
+/// Holds a connection's first bytes until they show whether it speaks HTTP/2, then lets the chosen
+/// protocol's handlers in and steps aside.
+final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    private let configure: (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>
+    private let completion: (Result<ProviderChannel.Negotiated, any Error>) -> Void
+    private var buffered: ByteBuffer?
+    private var configuring = false
+    private var completed = false
+
+    init(
+        configure: @escaping (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>,
+        completion: @escaping (Result<ProviderChannel.Negotiated, any Error>) -> Void
+    ) {
+        self.configure = configure
+        self.completion = completion
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        if buffered == nil { buffered = incoming } else { buffered!.writeBuffer(&incoming) }
+        guard !configuring, let bytes = buffered?.readableBytesView else { return }
+        let compared = min(bytes.count, Self.preface.count)
+        let matchesSoFar = bytes.prefix(compared).elementsEqual(Self.preface.prefix(compared))
+        if !matchesSoFar {
+            choose(isHTTP2: false, context: context)
+        } else if compared == Self.preface.count {
+            choose(isHTTP2: true, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(.failure(ChannelError.eof))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(.failure(error))
+        context.close(promise: nil)
+    }
+
+    private func choose(isHTTP2: Bool, context: ChannelHandlerContext) {
+        configuring = true
+        configure(isHTTP2).hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success:
+                // The chosen handlers now sit after this one: hand them what arrived, then leave.
+                if let buffered = self.buffered {
+                    self.buffered = nil
+                    context.fireChannelRead(self.wrapInboundOut(buffered))
+                    context.fireChannelReadComplete()
+                }
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            case .failure:
+                context.close(promise: nil)
+            }
+            self.finish(result)
+        }
+    }
+
+    private func finish(_ result: Result<ProviderChannel.Negotiated, any Error>) {
+        guard !completed else { return }
+        completed = true
+        completion(result)
+    }
+}

@@ -1,4 +1,0 @@
-import Hummingbird
-import HummingbirdHTTP2
-import HummingbirdTLS
-import HuddleCore

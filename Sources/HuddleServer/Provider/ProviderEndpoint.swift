@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+import HuddleCore
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+
+/// `POST /3/device/<token>`: the APNs provider API, answered as Apple answers it (apns.md).
+///
+/// A middleware rather than a route, so that every method and every path under `/3/` gets an APNs
+/// answer (`MethodNotAllowed`, `BadPath`) instead of the router's.
+struct ProviderEndpoint: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    let centers: DeviceCenters
+    let store: any NotificationStore
+    let connections: ProviderConnections
+    let requiresProviderToken: Bool
+    let clock: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.path.hasPrefix("/3/") || request.uri.path == "/3" else {
+            return try await next(request, context)
+        }
+        let providerRequest = ProviderRequest(
+            method: request.method.rawValue, path: request.uri.path,
+            headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
+        let (apnsID, checked) = ProviderRequestCheck.check(providerRequest)
+        let outcome: Result<Void, ProviderRefusal>
+        do {
+            try await deliver(try checked.get(), request: request, context: context)
+            outcome = .success(())
+        } catch let reason as APNsReason {
+            outcome = .failure(ProviderRefusal(reason: reason))
+        } catch let refusal as ProviderRefusal {
+            outcome = .failure(refusal)
+        } catch {
+            context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
+            outcome = .failure(ProviderRefusal(reason: .internalServerError))
+        }
+        return respond(outcome, apnsID: apnsID)
+    }
+
+    private func deliver(_ push: ProviderPush, request: Request, context: Context) async throws {
+        guard let session = try await centers.session(for: push.deviceToken) else {
+            if let date = try await store.unregistrationDate(token: push.deviceToken) {
+                throw ProviderRefusal(reason: .unregistered, timestamp: date)
+            }
+            throw APNsReason.badDeviceToken
+        }
+        guard await session.live.center.registration(for: push.bundleIdentifier) != nil else {
+            throw APNsReason.deviceTokenNotForTopic
+        }
+        if requiresProviderToken {
+            var state = connections.state(of: context.connection, closed: context.connectionClosed)
+            try await ProviderAuthentication.authenticate(
+                push.providerToken, bundleIdentifier: push.bundleIdentifier, now: clock(), state: &state,
+                lookUpKey: { try await store.signingKey(id: $0) })
+            connections.update(context.connection, to: state)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(limit: push.pushType.maximumPayloadSize)
+        } catch is APIError {
+            throw APNsReason.payloadTooLarge
+        }
+        let payload: APNsPayload
+        do {
+            payload = try APNsPayload.decode(body.readableBytesView, maximumSize: push.pushType.maximumPayloadSize)
+        } catch {
+            switch error.code {
+            case .empty: throw APNsReason.payloadEmpty
+            case .tooLarge: throw APNsReason.payloadTooLarge
+            case .malformedJSON, .invalidValue: throw ProviderRefusal(reason: .badPayload, description: error.description)
+            }
+        }
+        // The collapse identifier names the notification, so a later push with it replaces this one.
+        let identifier = push.collapseID ?? push.apnsID
+        _ = try await session.deliver(
+            NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
+    }
+
+    private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> Response {
+        var headers = HTTPFields()
+        headers[HTTPField.Name("apns-id")!] = apnsID
+        switch outcome {
+        case .success:
+            Counter(label: "huddle_provider_requests_total", dimensions: [("status", "200"), ("reason", "")]).increment()
+            return Response(status: .ok, headers: headers)
+        case .failure(let refusal):
+            let reason = refusal.reason
+            Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
+                .increment()
+            var body = JSONObject([("reason", .string(reason.rawValue))])
+            if let timestamp = refusal.timestamp {
+                body["timestamp"] = .integer(Int64((timestamp.timeIntervalSince1970 * 1000).rounded()))
+            }
+            // Not an APNs key: clients ignore it, people reading logs are glad of it.
+            if let description = refusal.description { body["description"] = .string(description) }
+            return .json(.object(body), status: reason.status, headers: headers)
+        }
+    }
+}
+
+/// A refused push: the APNs reason, and for some reasons more to say.
+struct ProviderRefusal: Error {
+    var reason: APNsReason
+    /// For `Unregistered`: when the token stopped being valid.
+    var timestamp: Date?
+    /// For `BadPayload`: what is wrong with the payload, and where.
+    var description: String?
+}

@@ -1,0 +1,18 @@
+public import Foundation
+
+/// How `huddle serve` runs.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8443
+    /// PEM files for a TLS port; both or neither.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// Accept provider requests without a provider token. Only for a server on the loopback address.
+    public var developmentMode = false
+    /// The bearer token of the admin API; the admin API is off without one.
+    public var adminToken: String?
+    /// The clock, replaceable in tests of token expiry.
+    public var clock: @Sendable () -> Date = { Date() }
+
+    public init() {}
+}

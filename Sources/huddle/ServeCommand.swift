@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import HuddleCore
+import HuddleServer
+import HuddleSQLite
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the APNs-compatible provider endpoint and the device API.",
+        discussion: """
+            Providers push with the APNs client they already use (POST /3/device/<token>); devices register \
+            and read their Notification Center through the device API (/v1/devices, see docs/openapi.yaml). \
+            One port speaks HTTP/1.1 and HTTP/2: h2c with prior knowledge in cleartext, or with \
+            --tls-certificate/--tls-key, HTTP/2 with or without ALPN, and HTTP/1.1.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8443
+
+    @Option(help: "The SQLite database file, or \"memory\" for a store that is lost at exit.")
+    var database = "huddle.sqlite"
+
+    @Option(help: "A PEM certificate chain, for TLS.")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
+    @Flag(help: "Accept pushes without a provider token (loopback addresses only).")
+    var development = false
+
+    @Option(help: "The bearer token of the admin API (default: $HUDDLE_ADMIN_TOKEN; off when neither is set).")
+    var adminToken: String?
+
+    func validate() throws {
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together.")
+        }
+        if development, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw ValidationError("--development accepts unsigned pushes, so it only listens on a loopback address.")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "huddle")
+
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.tlsCertificatePath = tlsCertificate
+        configuration.tlsKeyPath = tlsKey
+        configuration.developmentMode = development
+        configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["HUDDLE_ADMIN_TOKEN"]
+
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        if development {
+            logger.warning("DEVELOPMENT MODE: pushes are accepted WITHOUT a provider token. Never expose this server.")
+        }
+        if database == "memory" {
+            logger.warning("the store is in memory: everything is lost when the server stops")
+            try await run(buildApplication(configuration: configuration, store: InMemoryNotificationStore(), metrics: registry, logger: logger),
+                          logger: logger, url: "\(scheme)://\(host):\(port)")
+        } else {
+            let store = try SQLiteNotificationStore(path: database)
+            logger.info("store: SQLite at \(database)")
+            try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger),
+                          logger: logger, url: "\(scheme)://\(host):\(port)")
+        }
+    }
+
+    private func run(_ app: some ApplicationProtocol, logger: Logger, url: String) async throws {
+        logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
+        try await app.runService()
+    }
+}
