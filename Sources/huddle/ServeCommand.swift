@@ -7,6 +7,8 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
+import UnixSignals
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -86,6 +88,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func run(_ app: some ApplicationProtocol, logger: Logger, url: String) async throws {
         logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
-        try await app.runService()
+        // A client that never answers the shutdown's HTTP/2 PING would hold a graceful shutdown open
+        // forever; past a few seconds, remaining connections are cancelled.
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(5)
+        configuration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
     }
 }

@@ -30,8 +30,11 @@ struct ProviderChannel: HTTPChannelHandler {
 
     /// - Parameter tlsConfiguration: TLS for the port, or `nil` for cleartext.
     init(responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?) throws {
-        http1 = HTTP1Channel(responder: responder)
-        http2 = HTTP2Channel(responder: responder)
+        // Idle connections close after a while, and a shutdown waits a bounded time for clients to leave.
+        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(600)))
+        http2 = HTTP2Channel(
+            responder: responder,
+            configuration: .init(idleTimeout: .seconds(600), gracefulCloseTimeout: .seconds(5)))
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]

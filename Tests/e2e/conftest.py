@@ -1,0 +1,169 @@
+"""Fixtures for end-to-end tests: a real `huddle serve` process, keys, devices.
+
+The Swift build puts the executable at .build/debug/huddle; scripts/test builds it before running these.
+"""
+import json
+import os
+import pathlib
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+import uuid
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from cryptography import x509
+import datetime
+import ipaddress
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HUDDLE = ROOT / ".build" / "debug" / "huddle"
+ADMIN_TOKEN = "e2e-admin-token"
+KEY_ID = "ABC123DEFG"
+TEAM_ID = "DEF123GHIJ"
+TOPIC = "com.example.chat"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, process, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"huddle serve exited with {process.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"huddle serve did not listen on {port}")
+
+
+class Server:
+    """A running `huddle serve`, its URLs and its log."""
+
+    def __init__(self, directory, tls, database=None, extra=()):
+        self.port = free_port()
+        self.tls = tls
+        self.database = database or str(pathlib.Path(directory) / "huddle.sqlite")
+        self.log_path = pathlib.Path(directory) / f"serve-{self.port}.log"
+        self.cert = pathlib.Path(directory) / "server.crt"
+        arguments = [str(HUDDLE), "serve", "--port", str(self.port), "--database", self.database, "--admin-token", ADMIN_TOKEN, *extra]
+        if tls:
+            arguments += ["--tls-certificate", str(self.cert), "--tls-key", str(pathlib.Path(directory) / "server.key")]
+        self.arguments = arguments
+        self.start()
+
+    def start(self):
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self.arguments, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for_port(self.port, self.process)
+
+    @property
+    def url(self):
+        return f"{'https' if self.tls else 'http'}://localhost:{self.port}" if self.tls else f"http://127.0.0.1:{self.port}"
+
+    def stop(self, signal_kill=False):
+        if self.process.poll() is None:
+            if signal_kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+                raise AssertionError("huddle serve did not stop within 20 s of SIGTERM")
+        self.log.close()
+
+
+def write_certificate(directory):
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .sign(key, __import__("cryptography.hazmat.primitives.hashes", fromlist=["SHA256"]).SHA256())
+    )
+    (pathlib.Path(directory) / "server.key").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    (pathlib.Path(directory) / "server.crt").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+
+
+def signing_key(directory, key_id=KEY_ID):
+    """An Apple-style signing key: AuthKey_KEYID.p8 (PKCS #8) and its public half."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    p8 = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    path = pathlib.Path(directory) / f"AuthKey_{key_id}.p8"
+    path.write_bytes(p8)
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return path, p8.decode(), public.decode()
+
+
+@pytest.fixture(scope="session")
+def workdir():
+    directory = tempfile.mkdtemp(prefix="huddle-e2e-")
+    write_certificate(directory)
+    return directory
+
+
+def verification(server):
+    return ssl.create_default_context(cafile=str(server.cert)) if server.tls else True
+
+
+def register_key(server, public_pem, key_id=KEY_ID, team_id=TEAM_ID, topics=(TOPIC,)):
+    with httpx.Client(verify=verification(server)) as client:
+        response = client.put(f"{server.url}/v1/admin/keys/{key_id}", headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
+                              json={"teamID": team_id, "publicKey": public_pem, "topics": list(topics)})
+        assert response.status_code == 200, response.text
+
+
+def register_device(server, topic=TOPIC, categories=None):
+    with httpx.Client(verify=verification(server)) as client:
+        device = client.post(f"{server.url}/v1/devices", json={"name": "e2e"}).json()
+        response = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{topic}",
+                              headers={"authorization": f"Bearer {device['secret']}"},
+                              json={"categories": categories or [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]})
+        assert response.status_code == 200, response.text
+        return device
+
+
+def read_center(server, device, **query):
+    with httpx.Client(verify=verification(server)) as client:
+        response = client.get(f"{server.url}/v1/devices/{device['token']}/center", params=query,
+                              headers={"authorization": f"Bearer {device['secret']}"})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+
+@pytest.fixture(scope="session")
+def keys(workdir):
+    return signing_key(workdir)
+
+
+@pytest.fixture(scope="session")
+def tls_server(workdir, keys):
+    server = Server(workdir, tls=True, database=str(pathlib.Path(workdir) / "tls.sqlite"))
+    register_key(server, keys[2])
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def plain_server(workdir, keys):
+    server = Server(workdir, tls=False, database=str(pathlib.Path(workdir) / "plain.sqlite"))
+    register_key(server, keys[2])
+    yield server
+    server.stop()
