@@ -50,6 +50,12 @@ public func buildRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
     }
     router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+    if configuration.benchmarkRoutes {
+        router.post("/bench/accept") { request, _ in
+            _ = try await request.collectBody(limit: 5120)
+            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID().uuidString.lowercased()])
+        }
+    }
     return router
 }
 

@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var developmentMode = false
     /// The bearer token of the admin API; the admin API is off without one.
     public var adminToken: String?
+    /// Adds `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything:
+    /// the baseline that push throughput is measured against (same build, same run).
+    public var benchmarkRoutes = false
     /// The clock, replaceable in tests of token expiry.
     public var clock: @Sendable () -> Date = { Date() }
 

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The bearer token of the admin API (default: $HUDDLE_ADMIN_TOKEN; off when neither is set).")
     var adminToken: String?
 
+    @Flag(help: ArgumentHelp("Add POST /bench/accept, a route that stores nothing, for benchmarks.", visibility: .hidden))
+    var benchmarkRoutes = false
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together.")
@@ -69,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tlsKeyPath = tlsKey
         configuration.developmentMode = development
         configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["HUDDLE_ADMIN_TOKEN"]
+        configuration.benchmarkRoutes = benchmarkRoutes
 
         let scheme = tlsCertificate == nil ? "http" : "https"
         if development {
