@@ -50,6 +50,12 @@ public func buildRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
     }
     router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+    router.get("/openapi.yaml") { _, _ in
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let document = try? Data(contentsOf: url) else {
+            throw APIError(.notFound, "the OpenAPI document is missing from this build")
+        }
+        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+    }
     if configuration.benchmarkRoutes {
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)

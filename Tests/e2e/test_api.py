@@ -1,0 +1,83 @@
+"""The device API and its OpenAPI document, against a real server."""
+import re
+
+import httpx
+import yaml
+from openapi_spec_validator import validate
+
+from conftest import TOPIC, read_center, register_device
+
+ROUTE_SOURCES = ["Sources/HuddleServer/Devices/DeviceController.swift", "Sources/HuddleServer/Admin/AdminController.swift"]
+
+
+def test_openapi_document_is_served_valid_and_complete(plain_server):
+    from conftest import ROOT
+    response = httpx.get(f"{plain_server.url}/openapi.yaml")
+    assert response.status_code == 200
+    document = yaml.safe_load(response.text)
+    validate(document)
+    documented = {re.sub(r"\{[^}]+\}", "{}", path) for path in document["paths"]}
+    # Every route the controllers register appears in the document.
+    for source in ROUTE_SOURCES:
+        text = (ROOT / source).read_text()
+        groups = dict(re.findall(r'let (\w+) = router\.group\("([^"]+)"\)', text))
+        for receiver, method, path in re.findall(r'(\w+)\.(get|post|put|patch|delete)\((?:"([^"]*)", )?use:', text):
+            prefix = groups.get(receiver, "")
+            full = "/".join(part for part in [prefix.rstrip("/"), path] if part) if prefix else path
+            full = re.sub(r":\w+", "{}", full).replace("**", "{}")
+            assert full in documented, f"{method.upper()} {full} is not in docs"
+
+
+def test_device_api_round_trip(plain_server):
+    device = register_device(plain_server, categories=[
+        {"identifier": "msg", "categorySummaryFormat": "%u more messages", "hiddenPreviewsBodyPlaceholder": "%u messages"}])
+    auth = {"authorization": f"Bearer {device['secret']}"}
+    base = f"{plain_server.url}/v1/devices/{device['token']}"
+    with httpx.Client() as client:
+        assert client.get(base, headers={"authorization": "Bearer wrong"}).status_code == 401
+        for number in range(3):
+            created = client.post(f"{base}/apps/{TOPIC}/notifications", headers=auth,
+                                  json={"id": f"local-{number}", "content": {"title": "Local", "body": f"n{number}", "categoryIdentifier": "msg", "threadIdentifier": "t"}})
+            assert created.status_code == 201, created.text
+            assert created.json()["group"] == f"{TOPIC}/t"
+        center = read_center(plain_server, device)
+        assert center["groups"][0]["summary"] == "2 more messages"
+        locked = read_center(plain_server, device, locked="true", languages="de")
+        assert locked["groups"][0]["hiddenPreviewsText"] == "3 messages" and locked["languages"] == ["de"]
+        limited = read_center(plain_server, device, limit=1)
+        assert len(limited["groups"][0]["notifications"]) == 1 and limited["groups"][0]["count"] == 3
+
+        removed = client.post(f"{base}/notifications/remove", headers=auth, json={"app": TOPIC, "ids": ["local-2", "nope"]})
+        assert removed.json() == {"removed": ["local-2"]}
+        assert read_center(plain_server, device)["groups"][0]["notifications"][0]["id"] == "local-1"
+
+        settings = client.patch(f"{base}/apps/{TOPIC}/settings", headers=auth, json={"grouping": "off"})
+        assert settings.json() == {"grouping": "off", "showPreviews": "whenAuthenticated"}
+        assert len(read_center(plain_server, device)["groups"]) == 2
+
+        bad = client.put(f"{base}/apps/{TOPIC}/categories", headers=auth, json=[{"identifier": "x", "categorySummaryFormat": "%s"}])
+        assert bad.status_code == 400
+        assert 'category "x": categorySummaryFormat "%s": conversion "%s" at offset 0 is not allowed' in bad.json()["error"]
+
+        upload = client.put(f"{base}/apps/{TOPIC}/localizations/de.lproj/Localizable.strings", headers=auth,
+                            content='"TITLE" = "Hallo";'.encode())
+        assert upload.status_code == 204
+        client.post(f"{base}/apps/{TOPIC}/notifications", headers=auth,
+                    json={"id": "localized", "content": {"title": {"key": "TITLE"}, "body": "b"}})
+        titles = [n["title"] for g in read_center(plain_server, device, languages="de")["groups"] for n in g["notifications"]]
+        assert "Hallo" in titles
+        broken = client.put(f"{base}/apps/{TOPIC}/localizations/de.lproj/Broken.strings", headers=auth, content=b'"A" = ')
+        assert broken.status_code == 400 and "de.lproj/Broken.strings:1" in broken.json()["error"]
+
+        cleared = client.delete(f"{base}/groups/{TOPIC}%23local-0", headers=auth)
+        assert cleared.json() == {"removed": ["local-0"]}
+        everything = client.delete(f"{base}/apps/{TOPIC}/notifications", headers=auth)
+        assert sorted(everything.json()["removed"]) == ["local-1", "localized"]
+        assert read_center(plain_server, device)["groups"] == []
+
+
+def test_metrics_count_requests_by_reason(plain_server):
+    with httpx.Client(http1=False, http2=True) as client:
+        assert client.post(f"{plain_server.url}/3/device/{'ab' * 32}", content=b"{}").status_code == 400
+    text = httpx.get(f"{plain_server.url}/metrics").text
+    assert re.search(r'huddle_provider_requests_total\{(reason="MissingTopic",status="400"|status="400",reason="MissingTopic")\} [1-9]', text), text
