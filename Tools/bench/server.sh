@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Push throughput and center-read latency of `huddle serve`, measured with wrk (HTTP/1.1) and h2load
+# (HTTP/2), against the no-store baseline route of the same build in the same run.
+#
+#   Tools/bench/server.sh [DURATION_SECONDS]
+#
+# Needs: apt-get install -y wrk nghttp2-client; a release build (swift build -c release --product huddle
+# --scratch-path .build-release). Prints one line per measurement.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration=${1:-10}
+huddle=${HUDDLE:-.build-release/release/huddle}
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+url="http://127.0.0.1:$port"
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+
+LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench --benchmark-routes &
+server=$!
+for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
+
+# A signing key, a device with one app, and a provider token.
+openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
+openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/AuthKey_BENCH00001.p8"
+python3 - "$work" "$url" <<'PY'
+import json, sys, time, urllib.request
+sys.path.insert(0, "Tests/e2e")
+from jwt_tokens import token
+work, url = sys.argv[1], sys.argv[2]
+p8 = open(f"{work}/AuthKey_BENCH00001.p8").read()
+def call(method, path, body, headers={}):
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)
+    return json.load(urllib.request.urlopen(request))
+call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, {"authorization": "Bearer bench"})
+device = call("POST", "/v1/devices", {"name": "bench"})
+call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench", {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]},
+     {"authorization": f"Bearer {device['secret']}"})
+open(f"{work}/device", "w").write(device["token"])
+open(f"{work}/secret", "w").write(device["secret"])
+open(f"{work}/jwt", "w").write(token(p8, "BENCH00001", "BENCHTEAM1"))
+# A 544-byte payload, the size the tooling baselines used.
+payload = {"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here, come to the lab on the second floor", "summary-arg": "Kritarth"},
+                   "thread-id": "team", "category": "msg", "sound": "default"}, "conversation": {"id": 51413, "kind": "group"}}
+text = json.dumps(payload)
+text = text[:-1] + ', "padding": "' + "x" * (544 - len(text) - 15) + '"}'
+open(f"{work}/payload.json", "w").write(text)
+PY
+token=$(cat "$work/device"); jwt=$(cat "$work/jwt"); secret=$(cat "$work/secret")
+cat > "$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = io.open("$work/payload.json"):read("*a")
+wrk.headers["apns-topic"] = "com.example.bench"
+wrk.headers["authorization"] = "bearer $jwt"
+wrk.headers["content-type"] = "application/json"
+LUA
+
+measure_wrk() {  # label path
+    local rate
+    rate=$(wrk -t2 -c16 -d"${duration}s" -s "$work/post.lua" "$url$2" | awk '/Requests\/sec/ {print $2}')
+    echo "wrk HTTP/1.1  $1: $rate req/s"
+}
+measure_h2load() {  # label path
+    local rate
+    rate=$(h2load -D "$duration" -c16 -m8 -t2 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer $jwt" "$url$2" | awk '/finished in/ {print $4}')
+    echo "h2load HTTP/2 $1: $rate req/s"
+}
+# Interleaved, so drift over minutes hits both alike.
+for round in 1 2; do
+    measure_wrk "no-store baseline (round $round)" /bench/accept
+    measure_wrk "pushes into SQLite (round $round)" "/3/device/$token"
+    measure_h2load "no-store baseline (round $round)" /bench/accept
+    measure_h2load "pushes into SQLite (round $round)" "/3/device/$token"
+done
+
+# Reading a center of 10,000 notifications in 500 groups.
+python3 - "$url" <<PY
+import json, sys, urllib.request
+sys.path.insert(0, "Tests/e2e")
+url = sys.argv[1]
+request = lambda app, i: urllib.request.Request(f"{url}/v1/devices/$token/apps/com.example.bench/notifications", method="POST",
+    data=json.dumps({"id": f"fill-{i}", "content": {"title": "Sender", "body": f"message {i}", "threadIdentifier": f"thread-{i % 500}",
+                     "categoryIdentifier": "msg", "summaryArgument": f"Person {i % 7}"}}).encode(),
+    headers={"authorization": "Bearer $secret", "content-type": "application/json"})
+for i in range(10_000 - 0):
+    urllib.request.urlopen(request("com.example.bench", i)).read()
+PY
+for query in "limit=3" ""; do
+    latency=$(wrk -t1 -c4 -d"${duration}s" --latency -H "authorization: Bearer $secret" \
+        "$url/v1/devices/$token/center?languages=en&$query" | awk '/ 99%/ {print $2} /Requests\/sec/ {print "(" $2 " req/s)"}' | tr '\n' ' ')
+    echo "center of 10,000 notifications in 500 groups (${query:-every notification}): p99 $latency"
+done
