@@ -83,7 +83,9 @@ let package = Package(
         .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "HuddleAPNsTests", dependencies: ["HuddleAPNs", "HuddleTestSupport"]),
+        .testTarget(
+            name: "HuddleAPNsTests",
+            dependencies: ["HuddleAPNs", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
         .testTarget(
             name: "HuddleServerTests",

@@ -64,6 +64,12 @@ public enum ProviderRequestCheck {
         let collapseID = request.values("apns-collapse-id").first
         if let collapseID, collapseID.utf8.count > 64 { throw .badCollapseId }
 
+        var sentPriority: Int?
+        if let text = request.values("apns-priority").first {
+            guard let value = Int(text), [1, 5, 10].contains(value) else { throw .badPriority }
+            sentPriority = value
+        }
+
         let pushType: PushType
         if let name = request.values("apns-push-type").first {
             guard let type = PushType(rawValue: name) else { throw .invalidPushType }
@@ -72,15 +78,9 @@ public enum ProviderRequestCheck {
             // Required only for watchOS; others default to an alert, as APNs does.
             pushType = topic.hasSuffix(".voip") ? .voip : .alert
         }
-        let priority: Int
-        if let text = request.values("apns-priority").first {
-            guard let value = Int(text), [1, 5, 10].contains(value) else { throw .badPriority }
-            // A background push must not claim immediate delivery.
-            if pushType == .background && value == 10 { throw .badPriority }
-            priority = value
-        } else {
-            priority = pushType == .background ? 5 : 10
-        }
+        // A background push must not claim immediate delivery.
+        if pushType == .background && sentPriority == 10 { throw .badPriority }
+        let priority = sentPriority ?? (pushType == .background ? 5 : 10)
         let bundleIdentifier: String
         if let suffix = pushType.topicSuffix {
             guard topic.hasSuffix(suffix), topic.count > suffix.count else { throw .topicDisallowed }

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import HuddleAPNs
+import HuddleCore
+import Testing
+
+/// Token rules that need a clock: expiry after an hour, and the 20-minute rule for new tokens.
+@Suite struct ProviderAuthenticationTests {
+    /// Kept as PEM: the key type itself is not Sendable.
+    static let keyPEM = P256.Signing.PrivateKey().pemRepresentation
+    static var key: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(pemRepresentation: keyPEM) }
+    static let record = SigningKeyRecord(
+        keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKeyPEM: key.publicKey.pemRepresentation, topics: ["com.example.app"],
+        createdAt: Date())
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func token(at date: Date, keyID: String = "ABC123DEFG", teamID: String = "DEF123GHIJ") throws -> String {
+        try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: date, privateKeyPEM: key.pemRepresentation)
+    }
+
+    static func authenticate(_ token: String?, at now: Date, state: inout ProviderConnectionState, topic: String = "com.example.app") async throws(APNsReason) {
+        try await ProviderAuthentication.authenticate(
+            token, bundleIdentifier: topic, now: now, state: &state, lookUpKey: { $0 == record.keyID ? record : nil })
+    }
+
+    @Test func aTokenIsGoodForAnHour() async throws {
+        var state = ProviderConnectionState()
+        let token = try Self.token(at: Self.start)
+        try await Self.authenticate(token, at: Self.start.addingTimeInterval(10), state: &state)
+        try await Self.authenticate(token, at: Self.start.addingTimeInterval(3600), state: &state)
+        await #expect(throws: APNsReason.expiredProviderToken) {
+            try await Self.authenticate(token, at: Self.start.addingTimeInterval(3601), state: &state)
+        }
+    }
+
+    @Test func aNewTokenNeedsTwentyMinutes() async throws {
+        var state = ProviderConnectionState()
+        try await Self.authenticate(try Self.token(at: Self.start), at: Self.start, state: &state)
+        let refreshed = try Self.token(at: Self.start.addingTimeInterval(60))
+        await #expect(throws: APNsReason.tooManyProviderTokenUpdates) {
+            try await Self.authenticate(refreshed, at: Self.start.addingTimeInterval(19 * 60), state: &state)
+        }
+        // Refreshing after 20 minutes (as clients should, before the hour is up) is fine.
+        let later = try Self.token(at: Self.start.addingTimeInterval(20 * 60))
+        try await Self.authenticate(later, at: Self.start.addingTimeInterval(20 * 60), state: &state)
+        #expect(state.token?.text == later)
+    }
+
+    @Test func theConnectionStaysWithItsTeam() async throws {
+        var state = ProviderConnectionState()
+        try await Self.authenticate(try Self.token(at: Self.start), at: Self.start, state: &state)
+        await #expect(throws: APNsReason.unrelatedKeyIdInToken) {
+            try await Self.authenticate(try Self.token(at: Self.start, keyID: "OTHERKEY01"), at: Self.start.addingTimeInterval(3000), state: &state)
+        }
+    }
+
+    @Test func refusals() async throws {
+        var state = ProviderConnectionState()
+        await #expect(throws: APNsReason.missingProviderToken) { try await Self.authenticate(nil, at: Self.start, state: &state) }
+        await #expect(throws: APNsReason.invalidProviderToken) { try await Self.authenticate("a.b.c", at: Self.start, state: &state) }
+        await #expect(throws: APNsReason.invalidProviderToken) {
+            try await Self.authenticate(try Self.token(at: Self.start), at: Self.start, state: &state, topic: "com.example.other")
+        }
+        await #expect(throws: APNsReason.invalidProviderToken) {
+            try await Self.authenticate(try Self.token(at: Self.start.addingTimeInterval(3600)), at: Self.start, state: &state)
+        }
+        await #expect(throws: APNsReason.invalidProviderToken) {
+            try await Self.authenticate(try Self.token(at: Self.start, teamID: "WRONGTEAM1"), at: Self.start, state: &state)
+        }
+        #expect(state.token == nil, "a refused token must not bind the connection")
+    }
+
+    @Test func issuedAtMayBeAnIntegerAFloatOrAString() throws {
+        for claims in [#"{"iss":"DEF123GHIJ","iat":1800000000}"#, #"{"iss":"DEF123GHIJ","iat":1800000000.5}"#, #"{"iss":"DEF123GHIJ","iat":"1800000000"}"#] {
+            let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
+            let body = Data(claims.utf8).base64URL
+            let signature = try Self.key.signature(for: SHA256.hash(data: Data("\(header).\(body)".utf8)))
+            let token = try ProviderToken(parsing: "\(header).\(body).\(signature.rawRepresentation.base64URL)")
+            #expect(Int(token.issuedAt.timeIntervalSince1970) == 1_800_000_000)
+            #expect(token.isSigned(byPublicKeyPEM: Self.record.publicKeyPEM))
+        }
+    }
+}
+
+@Suite struct ProviderRequestCheckTests {
+    static func check(_ headers: [(String, String)], method: String = "POST", path: String = "/3/device/\(String(repeating: "ab", count: 32))") -> Result<ProviderPush, APNsReason> {
+        ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) })).result
+    }
+
+    @Test func aValidPush() throws {
+        let push = try Self.check([("apns-topic", "com.example.app.voip"), ("apns-push-type", "voip"), ("apns-id", "6E2B0C0A-6F7C-4B59-9E1F-1D3C5B1A2B3C"), ("apns-priority", "5"), ("apns-collapse-id", "c"), ("authorization", "bearer x.y.z")]).get()
+        #expect(push.bundleIdentifier == "com.example.app")
+        #expect(push.apnsID == "6e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c")
+        #expect(push.priority == 5 && push.collapseID == "c" && push.providerToken == "x.y.z" && push.pushType == .voip)
+    }
+
+    @Test func checksRunInTheDocumentedOrder() {
+        // A request wrong in every way is refused for the first check in apns.md's order.
+        let everythingWrong: [(String, String)] = [("apns-id", "nope"), ("apns-priority", "7"), ("apns-push-type", "fax")]
+        #expect(Self.check(everythingWrong, method: "GET", path: "/x") == .failure(.badMessageId))
+        #expect(Self.check([("apns-priority", "7")], method: "GET", path: "/x") == .failure(.methodNotAllowed))
+        #expect(Self.check([("apns-priority", "7"), ("apns-push-type", "fax")], path: "/x") == .failure(.missingTopic))
+        #expect(Self.check([("apns-topic", "a.b"), ("apns-collapse-id", String(repeating: "x", count: 65)), ("apns-priority", "7")]) == .failure(.badCollapseId))
+        #expect(Self.check([("apns-topic", "a.b"), ("apns-priority", "7"), ("apns-push-type", "fax")]) == .failure(.badPriority))
+        #expect(Self.check([("apns-topic", "a.b"), ("apns-push-type", "fax")], path: "/x") == .failure(.invalidPushType))
+        #expect(Self.check([("apns-topic", "a.b")], path: "/x") == .failure(.badPath))
+    }
+}
+
+extension Data {
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

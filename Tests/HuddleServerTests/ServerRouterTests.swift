@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import HuddleServer
+import HuddleSQLite
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Prometheus
+import Testing
+
+/// The application through Hummingbird's router test framework, on every store backend.
+@Suite struct ServerRouterTests {
+    enum Backend: String, CaseIterable, Sendable { case memory, sqlite }
+
+    static func application(_ backend: Backend) throws -> some ApplicationProtocol {
+        var configuration = ServerConfiguration()
+        configuration.developmentMode = true
+        let store: any NotificationStore
+        switch backend {
+        case .memory: store = InMemoryNotificationStore()
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-server-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            store = try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path)
+        }
+        return Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> JSONValue {
+        try JSONParser.parse(buffer.readableBytesView)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func pushesGroupAndRenderThroughTheDeviceAPI(_ backend: Backend) async throws {
+        try await Self.application(backend).test(.router) { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
+            let token = try #require(device["token"]?.stringValue)
+            let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
+            let installed = try await client.execute(
+                uri: "/v1/devices/\(token)/apps/com.apple.podcasts", method: .put, headers: auth,
+                body: ByteBuffer(string: #"{"categories": [{"identifier": "episodes", "categorySummaryFormat": "%u more episodes from %@"}]}"#))
+            #expect(installed.status == .ok)
+            for (index, (show, count)) in [("Song by Song", 3), ("Teja", 1), ("Song by Song", 3), ("The Talk Show", 2)].enumerated() {
+                let response = try await client.execute(
+                    uri: "/3/device/\(token)", method: .post, headers: [HTTPField.Name("apns-topic")!: "com.apple.podcasts", HTTPField.Name("apns-collapse-id")!: "p\(index)"],
+                    body: ByteBuffer(string: #"{"aps": {"alert": {"body": "new", "summary-arg": "\#(show)", "summary-arg-count": \#(count)}, "category": "episodes"}}"#))
+                #expect(response.status == .ok)
+                #expect(response.headers[HTTPField.Name("apns-id")!] != nil)
+            }
+            let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth) { try Self.json($0.body) }
+            #expect(center["groups"]?.arrayValue?.first?["summary"] == "7 more episodes from Song by Song and Teja")
+        }
+    }
+
+    @Test func theDeviceAPIWantsTheSecret() async throws {
+        try await Self.application(.memory).test(.router) { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
+            let token = try #require(device["token"]?.stringValue)
+            let anonymous = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get)
+            #expect(anonymous.status == .unauthorized)
+            let wrong = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer nope"])
+            #expect(wrong.status == .unauthorized)
+            #expect(try Self.json(wrong.body)["error"] == "unknown device or wrong secret")
+        }
+    }
+
+    @Test func unknownPathsUnderThreeAreBadPath() async throws {
+        try await Self.application(.memory).test(.router) { client in
+            let response = try await client.execute(uri: "/3/push", method: .post, headers: [HTTPField.Name("apns-topic")!: "a.b"])
+            #expect(response.status == .notFound)
+            #expect(try Self.json(response.body) == ["reason": "BadPath"])
+        }
+    }
+}
