@@ -53,6 +53,27 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("002 numbered changes, app display names") { db in
+            // Every write to a device's center gets the device's next change number (notifications keep
+            // theirs as their sequence), and the latest changes are kept so that a live stream or another
+            // server can catch up from a number. Existing notifications were numbered per device already.
+            try db.execute(sql: """
+                ALTER TABLE devices ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE devices ADD COLUMN oldest_kept_change INTEGER NOT NULL DEFAULT 1;
+                UPDATE devices SET last_change = COALESCE(
+                    (SELECT MAX(sequence) FROM notifications WHERE notifications.device_token = devices.token), 0);
+                UPDATE devices SET oldest_kept_change = last_change + 1;
+                ALTER TABLE apps ADD COLUMN display_name TEXT;
+                CREATE TABLE changes (
+                    device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    identifiers TEXT NOT NULL,
+                    PRIMARY KEY (device_token, number)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

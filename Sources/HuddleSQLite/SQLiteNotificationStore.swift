@@ -14,11 +14,14 @@ public final class SQLiteNotificationStore: NotificationStore {
         public var synchronous: String = "NORMAL"
         /// How long a writer waits for a lock held by another process before failing.
         public var busyTimeout: TimeInterval = 5
+        /// How many recent changes of each device are kept for servers and streams catching up.
+        public var retention = ChangeRetention()
 
         public init() {}
     }
 
     private let pool: DatabasePool
+    private let retention: ChangeRetention
 
     /// Opens (creating if needed) and migrates the database at `path`.
     /// - Throws: ``StoreError`` `.corrupt` when the file has migrations this version does not know.
@@ -30,6 +33,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             try db.execute(sql: "PRAGMA synchronous = \(synchronous == "FULL" ? "FULL" : "NORMAL")")
         }
         pool = try DatabasePool(path: path, configuration: grdb)
+        retention = configuration.retention
         try SQLiteMigrations.migrate(pool)
     }
 
@@ -49,11 +53,7 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func device(token: String) async throws -> DeviceRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map { row in
-                DeviceRecord(
-                    token: row["token"], secretHash: row["secret_hash"], name: row["name"],
-                    createdAt: Date(milliseconds: row["created_at"]))
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map(Self.device)
         }
     }
 
@@ -77,19 +77,19 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Apps
 
-    public func saveApp(_ app: AppRecord, device token: String) async throws {
+    public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
         try await pool.write { db in
             try Self.requireDevice(token, db)
             try db.execute(
                 sql: """
-                    INSERT INTO apps (device_token, topic, development_language, settings, categories)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (device_token, topic) DO UPDATE SET
-                        development_language = excluded.development_language,
+                        display_name = excluded.display_name, development_language = excluded.development_language,
                         settings = excluded.settings, categories = excluded.categories
                     """,
                 arguments: [
-                    token, app.topic, app.developmentLanguage, app.settings.json.jsonText(),
+                    token, app.topic, app.displayName, app.developmentLanguage, app.settings.json.jsonText(),
                     JSONValue.array(app.categories.map(\.json)).jsonText(),
                 ])
             try db.execute(sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ?", arguments: [token, app.topic])
@@ -98,47 +98,34 @@ public final class SQLiteNotificationStore: NotificationStore {
                     sql: "INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)",
                     arguments: [token, app.topic, path, data])
             }
+            let number = try record(ChangeRecord.Kind.appSaved, topic: app.topic, device: token, db)
+            return DeviceChange(number: number, kind: .appSaved(app))
         }
     }
 
     public func apps(device token: String) async throws -> [AppRecord] {
-        try await pool.read { db in
-            var files: [String: [String: Data]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT topic, path, data FROM localization_files WHERE device_token = ?", arguments: [token]) {
-                files[row["topic"], default: [:]][row["path"]] = row["data"]
-            }
-            return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ? ORDER BY topic", arguments: [token]).map { row in
-                let topic: String = row["topic"]
-                var settings = AppSettings()
-                try settings.update(json: JSONReader(try Self.parse(row["settings"], what: "settings of \(topic)")))
-                let categories = try JSONReader(try Self.parse(row["categories"], what: "categories of \(topic)")).array().map {
-                    element throws(JSONReadError) in try NotificationCategory(json: element)
-                }
-                return AppRecord(
-                    topic: topic, developmentLanguage: row["development_language"], settings: settings, categories: categories,
-                    localizationFiles: files[topic] ?? [:])
-            }
-        }
+        try await pool.read { db in try Self.apps(device: token, db) }
     }
 
-    public func deleteApp(topic: String, device token: String) async throws -> Bool {
+    public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return nil }
+            let number = try record(.appDeleted, topic: topic, device: token, db)
+            return DeviceChange(number: number, kind: .appDeleted(topic: topic))
         }
     }
 
     // MARK: Notifications
 
-    public func insert(_ notification: DeliveredNotification, device token: String) async throws {
-        let content = notification.content.json.jsonText()
-        try await pool.write { db in
-            guard try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, notification.app]) == true
-            else {
+    public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
+        let content = request.content.json.jsonText()
+        return try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) == true else {
                 try Self.requireDevice(token, db)
-                throw StoreError(.notFound, "device \(token) has no app \(notification.app)")
+                throw StoreError(.notFound, "device \(token) has no app \(app)")
             }
+            let number = try record(.delivered, topic: app, identifiers: [request.identifier], device: token, db)
             try db.execute(
                 sql: """
                     INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
@@ -146,35 +133,69 @@ public final class SQLiteNotificationStore: NotificationStore {
                     ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
                         sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
                     """,
-                arguments: [
-                    token, notification.app, notification.identifier, Int64(notification.stamp.sequence),
-                    notification.date.milliseconds, content,
-                ])
+                arguments: [token, app, request.identifier, Int64(number), date.milliseconds, content])
+            let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+            return DeviceChange(number: number, kind: .delivered(notification))
         }
     }
 
-    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws {
-        guard !identifiers.isEmpty else { return }
-        try await pool.write { db in
+    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+        guard !identifiers.isEmpty else { return nil }
+        return try await pool.write { db in
+            var removed: [String] = []
             for identifier in identifiers {
                 try db.execute(
                     sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?",
                     arguments: [token, app, identifier])
+                if db.changesCount > 0 { removed.append(identifier) }
             }
+            guard !removed.isEmpty else { return nil }
+            let number = try record(.removed, topic: app, identifiers: removed, device: token, db)
+            return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
         }
     }
 
-    public func notifications(device token: String) async throws -> [DeliveredNotification] {
+    // MARK: Following a device
+
+    public func snapshot(device token: String) async throws -> DeviceSnapshot? {
         try await pool.read { db in
-            try Row.fetchAll(
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]) else { return nil }
+            let notifications = try Row.fetchAll(
                 db, sql: "SELECT * FROM notifications WHERE device_token = ? ORDER BY sequence", arguments: [token]
-            ).map { row in
-                let identifier: String = row["identifier"]
-                let content = try NotificationContent(json: JSONReader(try Self.parse(row["content"], what: "notification \(identifier)")))
-                let sequence: Int64 = row["sequence"]
-                return DeliveredNotification(
-                    app: row["topic"], request: NotificationRequest(identifier: identifier, content: content),
-                    stamp: DeliveryStamp(date: Date(milliseconds: row["delivered_at"]), sequence: UInt64(sequence)))
+            ).map(Self.notification)
+            let lastChange: Int64 = row["last_change"]
+            return DeviceSnapshot(
+                device: Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
+                lastChange: UInt64(lastChange))
+        }
+    }
+
+    public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
+        try await pool.read { db in
+            guard let oldestKept = try Int64.fetchOne(db, sql: "SELECT oldest_kept_change FROM devices WHERE token = ?", arguments: [token]),
+                number + 1 >= UInt64(oldestKept)
+            else { return nil }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.number, c.kind, c.topic, c.identifiers, n.identifier, n.sequence, n.delivered_at, n.content
+                    FROM changes c LEFT JOIN notifications n
+                        ON c.kind = 'delivered' AND n.device_token = c.device_token AND n.topic = c.topic AND n.sequence = c.number
+                    WHERE c.device_token = ? AND c.number > ? ORDER BY c.number
+                    """,
+                arguments: [token, Int64(number)])
+            var apps: [String: AppRecord]?
+            return try rows.map { row in
+                let changeNumber: Int64 = row["number"]
+                let record = try ChangeRecord(
+                    number: UInt64(changeNumber), kindName: row["kind"], topic: row["topic"], identifiersText: row["identifiers"])
+                var app: AppRecord?
+                if record.kind == .appSaved {
+                    if apps == nil { apps = Dictionary(try Self.apps(device: token, db).map { ($0.topic, $0) }) { $1 } }
+                    app = apps?[record.topic]
+                }
+                let notification: DeliveredNotification? = row["sequence"] == nil ? nil : try Self.notification(row)
+                return record.change(notification: notification, app: app)
             }
         }
     }
@@ -225,6 +246,58 @@ public final class SQLiteNotificationStore: NotificationStore {
         return SigningKeyRecord(
             keyID: keyID, teamID: row["team_id"], publicKeyPEM: row["public_key"], topics: topics,
             createdAt: Date(milliseconds: row["created_at"]))
+    }
+
+    /// Takes the device's next change number and records the change, in the caller's transaction,
+    /// forgetting old ones as the retention says.
+    private func record(
+        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], device token: String, _ db: Database
+    ) throws -> UInt64 {
+        guard let number = try Int64.fetchOne(
+            db, sql: "UPDATE devices SET last_change = last_change + 1 WHERE token = ? RETURNING last_change", arguments: [token])
+        else { throw StoreError(.notFound, "unknown device \(token)") }
+        let record = ChangeRecord(number: UInt64(number), kind: kind, topic: topic, identifiers: identifiers)
+        try db.execute(
+            sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES (?, ?, ?, ?, ?)",
+            arguments: [token, number, kind.rawValue, topic, record.identifiersText])
+        if let oldestKept = retention.oldestKept(afterRecording: UInt64(number)) {
+            try db.execute(sql: "DELETE FROM changes WHERE device_token = ? AND number < ?", arguments: [token, Int64(oldestKept)])
+            try db.execute(sql: "UPDATE devices SET oldest_kept_change = ? WHERE token = ?", arguments: [Int64(oldestKept), token])
+        }
+        return UInt64(number)
+    }
+
+    private static func device(_ row: Row) -> DeviceRecord {
+        DeviceRecord(
+            token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: Date(milliseconds: row["created_at"]))
+    }
+
+    private static func apps(device token: String, _ db: Database) throws -> [AppRecord] {
+        var files: [String: [String: Data]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT topic, path, data FROM localization_files WHERE device_token = ?", arguments: [token]) {
+            files[row["topic"], default: [:]][row["path"]] = row["data"]
+        }
+        return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ? ORDER BY topic", arguments: [token]).map { row in
+            let topic: String = row["topic"]
+            var settings = AppSettings()
+            try settings.update(json: JSONReader(try parse(row["settings"], what: "settings of \(topic)")))
+            let categories = try JSONReader(try parse(row["categories"], what: "categories of \(topic)")).array().map {
+                element throws(JSONReadError) in try NotificationCategory(json: element)
+            }
+            return AppRecord(
+                topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"], settings: settings,
+                categories: categories, localizationFiles: files[topic] ?? [:])
+        }
+    }
+
+    /// A notification from a row with its `identifier`, `topic`, `sequence`, `delivered_at` and `content`.
+    private static func notification(_ row: Row) throws -> DeliveredNotification {
+        let identifier: String = row["identifier"]
+        let content = try NotificationContent(json: JSONReader(try parse(row["content"], what: "notification \(identifier)")))
+        let sequence: Int64 = row["sequence"]
+        return DeliveredNotification(
+            app: row["topic"], request: NotificationRequest(identifier: identifier, content: content),
+            stamp: DeliveryStamp(date: Date(milliseconds: row["delivered_at"]), sequence: UInt64(sequence)))
     }
 
     private static func requireDevice(_ token: String, _ db: Database) throws {

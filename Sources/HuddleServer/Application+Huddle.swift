@@ -18,7 +18,8 @@ public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
     logger: Logger
 ) throws -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, store: store, metrics: metrics)
+    let centers = DeviceCenters(store: store)
+    let router = buildRouter(configuration: configuration, store: store, centers: centers, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
@@ -26,23 +27,32 @@ public func buildApplication(
             privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
     }
     let server = HTTPServerBuilder { [tls] responder in try ProviderChannel(responder: responder, tlsConfiguration: tls) }
-    return Application(
+    var application = Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
         logger: logger)
+    application.addServices(DeviceCentersService(centers: centers, logger: logger, heartbeatInterval: configuration.heartbeatInterval))
+    return application
 }
 
 /// The routes, without a server: what `app.test(.router)` exercises.
 public func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry
 ) -> Router<HuddleRequestContext> {
-    let centers = DeviceCenters(store: store)
+    buildRouter(configuration: configuration, store: store, centers: DeviceCenters(store: store), metrics: metrics)
+}
+
+func buildRouter(
+    configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, metrics: PrometheusCollectorRegistry
+) -> Router<HuddleRequestContext> {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(),
         requiresProviderToken: !configuration.developmentMode, clock: configuration.clock))
     DeviceController(centers: centers, store: store, clock: configuration.clock).addRoutes(to: router)
+    StreamController(centers: centers, store: store).addRoutes(to: router)
+    WebController(centers: centers, store: store, pages: .shared).addRoutes(to: router)
     AdminController(store: store, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { _, _ in
         Response(

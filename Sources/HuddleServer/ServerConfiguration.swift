@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     /// Adds `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything:
     /// the baseline that push throughput is measured against (same build, same run).
     public var benchmarkRoutes = false
+    /// How often open live streams get a heartbeat comment.
+    public var heartbeatInterval: Duration = .seconds(15)
     /// The clock, replaceable in tests of token expiry.
     public var clock: @Sendable () -> Date = { Date() }
 

@@ -18,22 +18,39 @@ public enum StoreConformance {
     }
 
     static let start = Date(timeIntervalSince1970: 1_528_304_400)
-    static let token = String(repeating: "ab", count: 32)
+    /// The device every check uses.
+    public static let token = String(repeating: "ab", count: 32)
 
     static func device(_ token: String = token) -> DeviceRecord {
         DeviceRecord(token: token, secretHash: "hash", name: "Test iPhone", createdAt: start)
     }
 
-    static func notification(_ id: String, app: String = "com.example.app", sequence: UInt64, thread: String = "") -> DeliveredNotification {
-        DeliveredNotification(
-            app: app,
-            request: NotificationRequest(identifier: id, content: NotificationContent(
-                title: .plain("Title \(id)"), body: .localized(key: "BODY", arguments: ["x", "ü"]), badge: 2,
-                sound: NotificationSound(name: "ping.caf", critical: true, volume: 0.5), categoryIdentifier: "c",
-                threadIdentifier: thread, summaryArgument: "Teja", summaryArgumentCount: 3, targetContentIdentifier: "t",
-                interruptionLevel: .timeSensitive, relevanceScore: 0.25, filterCriteria: "work", launchImageName: "L",
-                userInfo: JSONObject([("deep", ["link": "app://x", "n": 1])]))),
-            stamp: DeliveryStamp(date: start.addingTimeInterval(Double(sequence) + 0.125), sequence: sequence))
+    static func request(_ id: String, thread: String = "") -> NotificationRequest {
+        NotificationRequest(identifier: id, content: NotificationContent(
+            title: .plain("Title \(id)"), body: .localized(key: "BODY", arguments: ["x", "ü"]), badge: 2,
+            sound: NotificationSound(name: "ping.caf", critical: true, volume: 0.5), categoryIdentifier: "c",
+            threadIdentifier: thread, summaryArgument: "Teja", summaryArgumentCount: 3, targetContentIdentifier: "t",
+            interruptionLevel: .timeSensitive, relevanceScore: 0.25, filterCriteria: "work", launchImageName: "L",
+            userInfo: JSONObject([("deep", ["link": "app://x", "n": 1])])))
+    }
+
+    /// Delivers a request at `start + seconds` (and a quarter, so that milliseconds must survive).
+    @discardableResult
+    static func deliver(
+        _ id: String, app: String = "com.example.app", at seconds: Double, thread: String = "", to store: any NotificationStore,
+        device token: String = token
+    ) async throws -> DeliveredNotification {
+        let change = try await store.deliver(request(id, thread: thread), app: app, at: start.addingTimeInterval(seconds + 0.25), device: token)
+        guard case .delivered(let notification) = change.kind else {
+            Issue.record("a delivery was recorded as \(change.kind)")
+            throw StoreError(.corrupt, "not a delivery")
+        }
+        #expect(notification.stamp.sequence == change.number)
+        return notification
+    }
+
+    static func notifications(_ store: any NotificationStore, device token: String = token) async throws -> [DeliveredNotification] {
+        try await store.snapshot(device: token)?.notifications ?? []
     }
 
     typealias Check = @Sendable (any NotificationStore) async throws -> Void
@@ -60,7 +77,7 @@ public enum StoreConformance {
         "apps round-trip with settings, categories and localization files": { store in
             try await store.createDevice(device())
             let app = AppRecord(
-                topic: "com.example.app", developmentLanguage: "de",
+                topic: "com.example.app", displayName: "Example", developmentLanguage: "de",
                 settings: AppSettings(grouping: .byApp, showPreviews: .never),
                 categories: [
                     NotificationCategory(
@@ -69,14 +86,16 @@ public enum StoreConformance {
                         categorySummaryFormat: .plain("%u more"), options: [.hiddenPreviewsShowTitle, .allowAnnouncement]),
                 ],
                 localizationFiles: ["de.lproj/Localizable.strings": Data("\"A\" = \"B\";".utf8), "x.xcstrings": Data([0, 1, 2])])
-            try await store.saveApp(app, device: token)
+            #expect(try await store.saveApp(app, device: token) == DeviceChange(number: 1, kind: .appSaved(app)))
             #expect(try await store.apps(device: token) == [app])
             var changed = app
             changed.settings.grouping = .off
+            changed.displayName = nil
             changed.localizationFiles = [:]
-            try await store.saveApp(changed, device: token)
+            _ = try await store.saveApp(changed, device: token)
             #expect(try await store.apps(device: token) == [changed])
-            #expect(try await store.deleteApp(topic: app.topic, device: token))
+            #expect(try await store.deleteApp(topic: app.topic, device: token) == DeviceChange(number: 3, kind: .appDeleted(topic: app.topic)))
+            #expect(try await store.deleteApp(topic: app.topic, device: token) == nil)
             #expect(try await store.apps(device: token).isEmpty)
         },
         "an app needs a known device": { store in
@@ -84,55 +103,99 @@ public enum StoreConformance {
         },
         "notifications round-trip exactly, oldest first": { store in
             try await store.createDevice(device())
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
-            try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
-            let first = notification("a", sequence: 1, thread: "t")
-            let second = notification("b", app: "com.example.other", sequence: 2)
-            let third = notification("c", sequence: 3)
-            for item in [third, first, second] { try await store.insert(item, device: token) }
-            #expect(try await store.notifications(device: token) == [first, second, third])
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
+            let first = try await deliver("a", at: 1, thread: "t", to: store)
+            let second = try await deliver("b", app: "com.example.other", at: 2, to: store)
+            // An earlier date than the one before: the store keeps dates as given and orders by change.
+            let third = try await deliver("c", at: 0, to: store)
+            #expect(try await notifications(store) == [first, second, third])
+            #expect(try await notifications(store).map(\.stamp.sequence) == [3, 4, 5])
         },
         "the same identifier replaces": { store in
             try await store.createDevice(device())
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
-            try await store.insert(notification("a", sequence: 1, thread: "old"), device: token)
-            let replacement = notification("a", sequence: 2, thread: "new")
-            try await store.insert(replacement, device: token)
-            #expect(try await store.notifications(device: token) == [replacement])
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await deliver("a", at: 1, thread: "old", to: store)
+            let replacement = try await deliver("a", at: 2, thread: "new", to: store)
+            #expect(try await notifications(store) == [replacement])
         },
         "removals by identifier ignore unknown ones": { store in
             try await store.createDevice(device())
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
-            for sequence in 1...3 { try await store.insert(notification("n\(sequence)", sequence: UInt64(sequence)), device: token) }
-            try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "n3", "nope"], device: token)
-            #expect(try await store.notifications(device: token).map(\.identifier) == ["n2"])
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            for index in 1...3 { try await deliver("n\(index)", at: Double(index), to: store) }
+            let change = try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "n3", "nope"], device: token)
+            #expect(change == DeviceChange(number: 5, kind: .removed(app: "com.example.app", identifiers: ["n1", "n3"])))
+            #expect(try await notifications(store).map(\.identifier) == ["n2"])
+            #expect(try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "nope"], device: token) == nil)
         },
         "notifications need a known device and app": { store in
-            await #expect(throws: StoreError.self) { try await store.insert(notification("a", sequence: 1), device: token) }
+            await #expect(throws: StoreError.self) { try await deliver("a", at: 1, to: store) }
             try await store.createDevice(device())
-            await #expect(throws: StoreError.self) { try await store.insert(notification("a", sequence: 1), device: token) }
+            await #expect(throws: StoreError.self) { try await deliver("a", at: 1, to: store) }
+            #expect(try await store.snapshot(device: token)?.lastChange == 0)
         },
         "deleting an app or device removes its notifications": { store in
             try await store.createDevice(device())
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
-            try await store.insert(notification("a", sequence: 1), device: token)
-            #expect(try await store.deleteApp(topic: "com.example.app", device: token))
-            #expect(try await store.notifications(device: token).isEmpty)
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
-            try await store.insert(notification("b", sequence: 2), device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await deliver("a", at: 1, to: store)
+            #expect(try await store.deleteApp(topic: "com.example.app", device: token) != nil)
+            #expect(try await notifications(store).isEmpty)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await deliver("b", at: 2, to: store)
             #expect(try await store.deleteDevice(token: token))
+            #expect(try await store.snapshot(device: token) == nil)
+            #expect(try await store.changes(device: token, after: 0) == nil)
             try await store.createDevice(device())
-            #expect(try await store.notifications(device: token).isEmpty)
+            #expect(try await notifications(store).isEmpty)
+            #expect(try await store.snapshot(device: token)?.lastChange == 0)
         },
         "devices are kept apart": { store in
             let other = String(repeating: "cd", count: 32)
             try await store.createDevice(device())
             try await store.createDevice(device(other))
-            for token in [token, other] { try await store.saveApp(AppRecord(topic: "com.example.app"), device: token) }
-            try await store.insert(notification("a", sequence: 1), device: token)
-            #expect(try await store.notifications(device: other).isEmpty)
-            try await store.deleteNotifications(app: "com.example.app", identifiers: ["a"], device: other)
-            #expect(try await store.notifications(device: token).count == 1)
+            for token in [token, other] { _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token) }
+            try await deliver("a", at: 1, to: store)
+            #expect(try await notifications(store, device: other).isEmpty)
+            #expect(try await store.deleteNotifications(app: "com.example.app", identifiers: ["a"], device: other) == nil)
+            #expect(try await notifications(store).count == 1)
+            #expect(try await store.snapshot(device: other)?.lastChange == 1)
+        },
+        "changes are numbered per device and listed after a number": { store in
+            try await store.createDevice(device())
+            let app = AppRecord(topic: "com.example.app", displayName: "Example")
+            _ = try await store.saveApp(app, device: token)
+            let a = try await deliver("a", at: 1, thread: "t", to: store)
+            let b = try await deliver("b", at: 2, to: store)
+            _ = try await store.deleteNotifications(app: app.topic, identifiers: ["b"], device: token)
+            let expected = [
+                DeviceChange(number: 1, kind: .appSaved(app)),
+                DeviceChange(number: 2, kind: .delivered(a)),
+                // "b" is gone: its delivery names nothing any more.
+                DeviceChange(number: 3, kind: .superseded),
+                DeviceChange(number: 4, kind: .removed(app: app.topic, identifiers: ["b"])),
+            ]
+            #expect(try await store.changes(device: token, after: 0) == expected)
+            #expect(try await store.changes(device: token, after: 2) == Array(expected[2...]))
+            #expect(try await store.changes(device: token, after: 4) == [])
+            let snapshot = try #require(try await store.snapshot(device: token))
+            #expect(snapshot.lastChange == 4)
+            #expect(snapshot.apps == [app])
+            #expect(snapshot.notifications == [a])
+            #expect(snapshot.device == device())
+        },
+        "a replaced notification's first delivery is superseded": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await deliver("a", at: 1, to: store)
+            let replacement = try await deliver("a", at: 2, thread: "t", to: store)
+            #expect(try await store.changes(device: token, after: 1) == [
+                DeviceChange(number: 2, kind: .superseded), DeviceChange(number: 3, kind: .delivered(replacement)),
+            ])
+            #expect(try await store.deleteApp(topic: "com.example.app", device: token) != nil)
+            #expect(try await store.changes(device: token, after: 0) == [
+                DeviceChange(number: 1, kind: .superseded), DeviceChange(number: 2, kind: .superseded),
+                DeviceChange(number: 3, kind: .superseded), DeviceChange(number: 4, kind: .appDeleted(topic: "com.example.app")),
+            ])
         },
         "signing keys are saved, replaced and deleted": { store in
             let key = SigningKeyRecord(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----", topics: ["com.example.app"], createdAt: start)
@@ -145,16 +208,30 @@ public enum StoreConformance {
             #expect(try await store.deleteSigningKey(id: key.keyID))
             #expect(try await store.signingKey(id: key.keyID) == nil)
         },
-        "concurrent inserts are all kept": { store in
+        "concurrent deliveries are all kept, numbered without gaps": { store in
             try await store.createDevice(device())
-            try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for sequence in 1...200 {
-                    group.addTask { try await store.insert(notification("n\(sequence)", sequence: UInt64(sequence)), device: token) }
+                for index in 1...200 {
+                    group.addTask { try await deliver("n\(index)", at: Double(index), to: store) }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await store.notifications(device: token).map(\.stamp.sequence) == Array(1...200))
+            #expect(try await notifications(store).map(\.stamp.sequence) == Array(2...201))
+            #expect(Set(try await notifications(store).map(\.identifier)).count == 200)
+            #expect(try await store.changes(device: token, after: 1)?.map(\.number) == Array(2...201))
         },
     ]
+
+    /// Checks that a store made with a retention of 10 changes forgets older ones, and says so to a reader
+    /// that far behind, while a snapshot still holds everything.
+    public static func checkRetention(store: some NotificationStore) async throws {
+        try await store.createDevice(device())
+        _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+        for index in 1...39 { try await deliver("n\(index)", at: Double(index), to: store) }
+        // 40 changes: those up to 30 are forgotten.
+        #expect(try await store.changes(device: token, after: 29) == nil)
+        #expect(try await store.changes(device: token, after: 30)?.map(\.number) == Array(31...40))
+        #expect(try await store.snapshot(device: token)?.notifications.count == 39)
+    }
 }

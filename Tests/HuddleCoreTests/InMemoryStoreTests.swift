@@ -7,4 +7,8 @@ import Testing
     func conforms(_ check: String) async throws {
         try await StoreConformance.check(check, store: InMemoryNotificationStore())
     }
+
+    @Test func forgetsOldChanges() async throws {
+        try await StoreConformance.checkRetention(store: InMemoryNotificationStore(retention: ChangeRetention(changesPerDevice: 10)))
+    }
 }

@@ -19,6 +19,66 @@ import Testing
         try await StoreConformance.check(check, store: store)
     }
 
+    @Test func forgetsOldChanges() async throws {
+        var configuration = SQLiteNotificationStore.Configuration()
+        configuration.retention = ChangeRetention(changesPerDevice: 10)
+        try await StoreConformance.checkRetention(store: try SQLiteNotificationStore(path: try Self.temporaryPath(), configuration: configuration))
+    }
+
+    /// A database from before changes were numbered (migration 001 only) gets numbers that continue after
+    /// its notifications' sequences.
+    @Test func migratesADatabaseFromBeforeNumberedChanges() async throws {
+        let path = try Self.temporaryPath()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('001 devices, apps, notifications, signing keys');
+                """)
+        }
+        try await queue.write { db in try db.execute(sql: Self.schema001) }
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO devices VALUES ('\(StoreConformance.token)', 'hash', 'Old iPhone', 0);
+                INSERT INTO apps VALUES ('\(StoreConformance.token)', 'com.example.app', 'en', '{}', '[]');
+                INSERT INTO notifications VALUES ('\(StoreConformance.token)', 'com.example.app', 'a', 7, 1000, '{"title": "Old"}');
+                """)
+        }
+        try queue.close()
+        let store = try SQLiteNotificationStore(path: path)
+        let snapshot = try #require(try await store.snapshot(device: StoreConformance.token))
+        #expect(snapshot.lastChange == 7)
+        #expect(snapshot.notifications.map(\.stamp.sequence) == [7])
+        #expect(snapshot.apps.map(\.displayName) == [nil])
+        #expect(try await store.changes(device: StoreConformance.token, after: 6) == nil)
+        #expect(try await store.changes(device: StoreConformance.token, after: 7) == [])
+        let change = try await store.deliver(
+            NotificationRequest(identifier: "b", content: NotificationContent(title: .plain("New"))), app: "com.example.app",
+            at: Date(), device: StoreConformance.token)
+        #expect(change.number == 8)
+    }
+
+    /// Migration 001 as shipped.
+    static let schema001 = """
+        CREATE TABLE devices (token TEXT PRIMARY KEY NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL);
+        CREATE TABLE apps (
+            device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE, topic TEXT NOT NULL,
+            development_language TEXT NOT NULL, settings TEXT NOT NULL, categories TEXT NOT NULL, PRIMARY KEY (device_token, topic));
+        CREATE TABLE localization_files (
+            device_token TEXT NOT NULL, topic TEXT NOT NULL, path TEXT NOT NULL, data BLOB NOT NULL,
+            PRIMARY KEY (device_token, topic, path),
+            FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE);
+        CREATE TABLE notifications (
+            device_token TEXT NOT NULL, topic TEXT NOT NULL, identifier TEXT NOT NULL, sequence INTEGER NOT NULL,
+            delivered_at INTEGER NOT NULL, content TEXT NOT NULL, PRIMARY KEY (device_token, topic, identifier),
+            FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE);
+        CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence);
+        CREATE TABLE unregistered_devices (token TEXT PRIMARY KEY NOT NULL, unregistered_at INTEGER NOT NULL);
+        CREATE TABLE signing_keys (
+            key_id TEXT PRIMARY KEY NOT NULL, team_id TEXT NOT NULL, public_key TEXT NOT NULL, topics TEXT NOT NULL,
+            created_at INTEGER NOT NULL);
+        """
+
     @Test func dataSurvivesReopening() async throws {
         let path = try Self.temporaryPath()
         do {
@@ -26,7 +86,9 @@ import Testing
             try await StoreConformance.check("notifications round-trip exactly, oldest first", store: store)
         }
         let reopened = try SQLiteNotificationStore(path: path)
-        #expect(try await reopened.notifications(device: String(repeating: "ab", count: 32)).count == 3)
+        let snapshot = try await reopened.snapshot(device: String(repeating: "ab", count: 32))
+        #expect(snapshot?.notifications.count == 3)
+        #expect(snapshot?.lastChange == 5)
     }
 
     @Test func refusesADatabaseFromANewerVersion() throws {
@@ -50,7 +112,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in try db.execute(sql: "UPDATE notifications SET content = '{broken' WHERE identifier = 'b'") }
         await #expect {
-            _ = try await store.notifications(device: String(repeating: "ab", count: 32))
+            _ = try await store.snapshot(device: String(repeating: "ab", count: 32))
         } throws: { error in
             "\(error)".contains("stored notification b is not valid JSON")
         }

@@ -5,6 +5,8 @@ public import HuddleLocalization
 public struct AppRegistration: Sendable {
     /// The bundle identifier, which is also the APNs topic.
     public var bundleIdentifier: String
+    /// The name people see ("Messages"); `nil` when the app gave none.
+    public var displayName: String?
     public var settings: AppSettings
     /// Categories by identifier. Set them through ``Center/setCategories(_:for:)``, which validates them.
     public internal(set) var categories: [String: NotificationCategory]

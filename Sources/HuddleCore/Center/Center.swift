@@ -36,6 +36,15 @@ public struct Center: Sendable {
         if regroup { regroupNotifications(of: app) }
     }
 
+    /// Forgets an app with its notifications (the app was deleted from the device).
+    /// - Returns: the removed notifications with the groups they left; empty for an unknown app.
+    @discardableResult
+    public mutating func unregister(app: String) -> [Removal] {
+        guard apps[app] != nil, let removals = try? removeAllNotifications(app: app) else { return [] }
+        apps[app] = nil
+        return removals
+    }
+
     /// The registration of an app, if the center knows it.
     public func registration(for app: String) -> AppRegistration? {
         apps[app]?.registration

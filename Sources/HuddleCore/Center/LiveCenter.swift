@@ -1,17 +1,26 @@
 public import Foundation
+import Synchronization
 
 /// A center shared by concurrent callers, with live subscriptions to its groups.
 ///
 /// A subscriber to a group behaves as a notification content extension does on iOS (behavior.md section
 /// 8): it first receives the group's leading notification, then every notification later delivered to
 /// the group and every removal from it, in the order they happen.
-public actor LiveCenter {
-    public private(set) var center: Center
-    private var subscribers: [GroupID: [Int: AsyncStream<GroupEvent>.Continuation]] = [:]
-    private var nextSubscriberID = 0
+///
+/// Calls are synchronous and serialized by a lock, so that an owner (the server's device session, an
+/// actor) can change the center and tell subscribers in one step, without an `await` in between that
+/// would let another change overtake it.
+public final class LiveCenter: Sendable {
+    fileprivate struct State {
+        var center: Center
+        var subscribers: [GroupID: [Int: AsyncStream<GroupEvent>.Continuation]] = [:]
+        var nextSubscriberID = 0
+    }
+
+    private let state: Mutex<State>
 
     public init(center: Center = Center()) {
-        self.center = center
+        state = Mutex(State(center: center))
     }
 
     // MARK: Changing
@@ -20,8 +29,24 @@ public actor LiveCenter {
         try regrouping(app: registration.bundleIdentifier) { center throws(CenterError) in try center.register(registration) }
     }
 
+    /// Replaces the whole center (with one read again from storage), telling each subscriber what left
+    /// its group and what arrived.
+    public func replaceCenter(with center: Center) {
+        regrouping(app: nil) { $0 = center }
+    }
+
+    /// Forgets an app with its notifications.
+    @discardableResult
+    public func unregister(app: String) -> [Center.Removal] {
+        state.withLock { state in
+            let removals = state.center.unregister(app: app)
+            state.publish(removals)
+            return removals
+        }
+    }
+
     public func setCategories(_ categories: [NotificationCategory], for app: String) throws(CenterError) {
-        try center.setCategories(categories, for: app)
+        try state.withLock { state throws(CenterError) in try state.center.setCategories(categories, for: app) }
     }
 
     public func setSettings(_ settings: AppSettings, for app: String) throws(CenterError) {
@@ -30,75 +55,118 @@ public actor LiveCenter {
 
     @discardableResult
     public func deliver(_ request: NotificationRequest, app: String, at date: Date) throws(CenterError) -> Center.Delivery? {
-        publish(try center.deliver(request, app: app, at: date))
-    }
-
-    /// Takes the next delivery stamp (see ``Center/makeStamp(at:)``).
-    public func makeStamp(at date: Date) -> DeliveryStamp {
-        center.makeStamp(at: date)
+        try state.withLock { state throws(CenterError) in
+            state.publish(try state.center.deliver(request, app: app, at: date))
+        }
     }
 
     /// Delivers a notification that already has its stamp (see ``Center/deliver(_:)``).
     @discardableResult
     public func deliver(_ notification: DeliveredNotification) throws(CenterError) -> Center.Delivery? {
-        publish(try center.deliver(notification))
+        try state.withLock { state throws(CenterError) in
+            state.publish(try state.center.deliver(notification))
+        }
     }
 
     @discardableResult
     public func removeNotifications(withIdentifiers identifiers: [String], app: String) throws(CenterError) -> [Center.Removal] {
-        publish(try center.removeNotifications(withIdentifiers: identifiers, app: app))
+        try state.withLock { state throws(CenterError) in
+            let removals = try state.center.removeNotifications(withIdentifiers: identifiers, app: app)
+            state.publish(removals)
+            return removals
+        }
     }
 
     @discardableResult
     public func removeGroup(_ group: GroupID) throws(CenterError) -> [Center.Removal] {
-        publish(try center.removeGroup(group))
+        try state.withLock { state throws(CenterError) in
+            let removals = try state.center.removeGroup(group)
+            state.publish(removals)
+            return removals
+        }
     }
 
     @discardableResult
     public func removeAllNotifications(app: String) throws(CenterError) -> [Center.Removal] {
-        publish(try center.removeAllNotifications(app: app))
+        try state.withLock { state throws(CenterError) in
+            let removals = try state.center.removeAllNotifications(app: app)
+            state.publish(removals)
+            return removals
+        }
     }
 
     // MARK: Reading
 
     public func render(for viewer: Viewer, options: RenderOptions = RenderOptions()) -> RenderedCenter {
-        center.render(for: viewer, options: options)
+        read { $0.render(for: viewer, options: options) }
+    }
+
+    /// Reads the center under the lock. The center must not escape `body`: a copy kept past the next
+    /// change would make that change copy the whole center.
+    public func read<Value>(_ body: (borrowing Center) -> Value) -> Value {
+        state.withLock { state in body(state.center) }
     }
 
     /// Subscribes to a group: the leading notification first (if the group has one now), then its later
     /// deliveries and removals. The stream ends when the subscriber stops iterating.
     public func subscribe(to group: GroupID) -> AsyncStream<GroupEvent> {
         let (stream, continuation) = AsyncStream<GroupEvent>.makeStream(bufferingPolicy: .unbounded)
-        if let leading = center.leadingNotification(of: group) {
-            continuation.yield(.leading(leading))
+        let id = state.withLock { state in
+            if let leading = state.center.leadingNotification(of: group) {
+                continuation.yield(.leading(leading))
+            }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.subscribers[group, default: [:]][id] = continuation
+            return id
         }
-        let id = nextSubscriberID
-        nextSubscriberID += 1
-        subscribers[group, default: [:]][id] = continuation
+        // Called when the subscriber stops (never while the lock is held: nothing here finishes a stream).
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id, from: group) }
+            self?.state.withLock { state in
+                state.subscribers[group]?[id] = nil
+                if state.subscribers[group]?.isEmpty == true { state.subscribers[group] = nil }
+            }
         }
         return stream
     }
 
     /// The number of open subscriptions to a group (for tests and metrics).
     public func subscriberCount(of group: GroupID) -> Int {
-        subscribers[group]?.count ?? 0
+        state.withLock { $0.subscribers[group]?.count ?? 0 }
     }
 
     // MARK: Internals
 
-    private func unsubscribe(_ id: Int, from group: GroupID) {
-        subscribers[group]?[id] = nil
-        if subscribers[group]?.isEmpty == true { subscribers[group] = nil }
+    /// Runs a change that may regroup an app's notifications (any app's, for `nil`), and tells each
+    /// subscribed group of that app which notifications left it and which arrived.
+    private func regrouping<Failure: Error>(app: String?, _ change: (inout Center) throws(Failure) -> Void) throws(Failure) {
+        try state.withLock { state throws(Failure) in
+            let watched = state.subscribers.keys.filter { app == nil || $0.app == app }
+            let before = Dictionary(uniqueKeysWithValues: watched.map { ($0, state.center.notifications(in: $0)) })
+            try change(&state.center)
+            for group in watched {
+                let old = before[group] ?? []
+                let new = state.center.notifications(in: group)
+                let oldStamps = Set(old.map(\.stamp))
+                let newStamps = Set(new.map(\.stamp))
+                for notification in old.reversed() where !newStamps.contains(notification.stamp) {
+                    state.publish(.removed(notification), to: group)
+                }
+                for notification in new.reversed() where !oldStamps.contains(notification.stamp) {
+                    state.publish(.delivered(notification), to: group)
+                }
+            }
+        }
     }
+}
 
-    private func publish(_ event: GroupEvent, to group: GroupID) {
+extension LiveCenter.State {
+    fileprivate func publish(_ event: GroupEvent, to group: GroupID) {
         guard let continuations = subscribers[group] else { return }
         for continuation in continuations.values { continuation.yield(event) }
     }
 
-    private func publish(_ delivery: Center.Delivery?) -> Center.Delivery? {
+    fileprivate func publish(_ delivery: Center.Delivery?) -> Center.Delivery? {
         guard let delivery else { return nil }
         if let replaced = delivery.replaced, let group = delivery.replacedGroup {
             publish(.removed(replaced), to: group)
@@ -107,29 +175,8 @@ public actor LiveCenter {
         return delivery
     }
 
-    private func publish(_ removals: [Center.Removal]) -> [Center.Removal] {
+    fileprivate func publish(_ removals: [Center.Removal]) {
         for removal in removals { publish(.removed(removal.notification), to: removal.group) }
-        return removals
-    }
-
-    /// Runs a change that may regroup an app's notifications, and tells each subscribed group of that app
-    /// which notifications left it and which arrived.
-    private func regrouping(app: String, _ change: (inout Center) throws(CenterError) -> Void) throws(CenterError) {
-        let watched = subscribers.keys.filter { $0.app == app }
-        let before = Dictionary(uniqueKeysWithValues: watched.map { ($0, center.notifications(in: $0)) })
-        try change(&center)
-        for group in watched {
-            let old = before[group] ?? []
-            let new = center.notifications(in: group)
-            let oldStamps = Set(old.map(\.stamp))
-            let newStamps = Set(new.map(\.stamp))
-            for notification in old.reversed() where !newStamps.contains(notification.stamp) {
-                publish(.removed(notification), to: group)
-            }
-            for notification in new.reversed() where !oldStamps.contains(notification.stamp) {
-                publish(.delivered(notification), to: group)
-            }
-        }
     }
 }
 

@@ -7,13 +7,21 @@ public actor InMemoryNotificationStore: NotificationStore {
         var record: DeviceRecord
         var apps: [String: AppRecord] = [:]
         var notifications: [String: [String: DeliveredNotification]] = [:]
+        var lastChange: UInt64 = 0
+        /// The latest changes, oldest first, as they were recorded (their subjects resolved when read).
+        var journal: [ChangeRecord] = []
+        /// The oldest change the journal still holds (the next one, while it is empty).
+        var oldestKept: UInt64 = 1
     }
 
     private var devices: [String: Device] = [:]
     private var unregistered: [String: Date] = [:]
     private var keys: [String: SigningKeyRecord] = [:]
+    private let retention: ChangeRetention
 
-    public init() {}
+    public init(retention: ChangeRetention = ChangeRetention()) {
+        self.retention = retention
+    }
 
     public func createDevice(_ device: DeviceRecord) throws {
         guard devices[device.token] == nil else { throw StoreError(.conflict, "device \(device.token) exists") }
@@ -35,37 +43,55 @@ public actor InMemoryNotificationStore: NotificationStore {
         unregistered[token]
     }
 
-    public func saveApp(_ app: AppRecord, device token: String) throws {
+    public func saveApp(_ app: AppRecord, device token: String) throws -> DeviceChange {
         guard devices[token] != nil else { throw StoreError(.notFound, "unknown device \(token)") }
         devices[token]?.apps[app.topic] = app
+        let number = record(token, .appSaved, topic: app.topic)
+        return DeviceChange(number: number, kind: .appSaved(app))
     }
 
     public func apps(device token: String) -> [AppRecord] {
         (devices[token]?.apps.values).map { $0.sorted { $0.topic < $1.topic } } ?? []
     }
 
-    public func deleteApp(topic: String, device token: String) -> Bool {
+    public func deleteApp(topic: String, device token: String) -> DeviceChange? {
+        guard devices[token]?.apps.removeValue(forKey: topic) != nil else { return nil }
         devices[token]?.notifications[topic] = nil
-        return devices[token]?.apps.removeValue(forKey: topic) != nil
+        let number = record(token, .appDeleted, topic: topic)
+        return DeviceChange(number: number, kind: .appDeleted(topic: topic))
     }
 
-    public func insert(_ notification: DeliveredNotification, device token: String) throws {
+    public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) throws -> DeviceChange {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
-        guard device.apps[notification.app] != nil else {
-            throw StoreError(.notFound, "device \(token) has no app \(notification.app)")
-        }
-        devices[token]?.notifications[notification.app, default: [:]][notification.identifier] = notification
+        guard device.apps[app] != nil else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+        let number = record(token, .delivered, topic: app, identifiers: [request.identifier])
+        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+        devices[token]?.notifications[app, default: [:]][request.identifier] = notification
+        return DeviceChange(number: number, kind: .delivered(notification))
     }
 
-    public func deleteNotifications(app: String, identifiers: [String], device token: String) {
-        for identifier in identifiers {
-            devices[token]?.notifications[app]?[identifier] = nil
+    public func deleteNotifications(app: String, identifiers: [String], device token: String) -> DeviceChange? {
+        var removed: [String] = []
+        for identifier in identifiers where devices[token]?.notifications[app]?.removeValue(forKey: identifier) != nil {
+            removed.append(identifier)
         }
+        guard !removed.isEmpty else { return nil }
+        let number = record(token, .removed, topic: app, identifiers: removed)
+        return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
     }
 
-    public func notifications(device token: String) -> [DeliveredNotification] {
-        guard let device = devices[token] else { return [] }
-        return device.notifications.values.flatMap(\.values).sorted { $0.stamp.sequence < $1.stamp.sequence }
+    public func snapshot(device token: String) -> DeviceSnapshot? {
+        guard let device = devices[token] else { return nil }
+        let notifications = device.notifications.values.flatMap(\.values).sorted { $0.stamp.sequence < $1.stamp.sequence }
+        return DeviceSnapshot(device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange)
+    }
+
+    public func changes(device token: String, after number: UInt64) -> [DeviceChange]? {
+        guard let device = devices[token] else { return nil }
+        guard number + 1 >= device.oldestKept else { return nil }
+        return device.journal.filter { $0.number > number }.map { record in
+            record.change(notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[$0] }, app: device.apps[record.topic])
+        }
     }
 
     public func saveSigningKey(_ key: SigningKeyRecord) {
@@ -82,5 +108,19 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func deleteSigningKey(id: String) -> Bool {
         keys.removeValue(forKey: id) != nil
+    }
+
+    /// Takes the device's next change number and records the change, forgetting old ones as the
+    /// retention says.
+    private func record(_ token: String, _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = []) -> UInt64 {
+        guard var device = devices.removeValue(forKey: token) else { return 0 }
+        device.lastChange += 1
+        device.journal.append(ChangeRecord(number: device.lastChange, kind: kind, topic: topic, identifiers: identifiers))
+        if let oldestKept = retention.oldestKept(afterRecording: device.lastChange) {
+            device.journal.removeAll { $0.number < oldestKept }
+            device.oldestKept = oldestKept
+        }
+        devices[token] = device
+        return device.lastChange
     }
 }

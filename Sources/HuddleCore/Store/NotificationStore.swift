@@ -4,7 +4,11 @@ public import Foundation
 ///
 /// Every backend (the in-memory actor, SQLite, PostgreSQL) passes one conformance suite
 /// (`HuddleTestSupport.StoreConformance`). A write returns only once it is committed: the server answers
-/// a push with 200 after ``insert(_:device:)`` returns.
+/// a push with 200 after ``deliver(_:app:at:device:)`` returns.
+///
+/// Each write to a device's center is also recorded as a numbered ``DeviceChange`` in the same
+/// transaction. Servers sharing a store follow those numbers: a server loads a ``DeviceSnapshot``, then
+/// applies later changes in order, reading any it missed with ``changes(device:after:)``.
 public protocol NotificationStore: Sendable {
     // MARK: Devices
     /// - Throws: ``StoreError`` `.conflict` when the token exists.
@@ -18,21 +22,34 @@ public protocol NotificationStore: Sendable {
 
     // MARK: Apps
     /// Creates or replaces an app of a device.
+    /// - Returns: the change, `.appSaved`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device.
-    func saveApp(_ app: AppRecord, device token: String) async throws
+    func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange
     func apps(device token: String) async throws -> [AppRecord]
-    /// Removes an app and its notifications; `false` when there was none.
-    func deleteApp(topic: String, device token: String) async throws -> Bool
+    /// Removes an app and its notifications.
+    /// - Returns: the change, `.appDeleted`; `nil` when the device had no such app.
+    func deleteApp(topic: String, device token: String) async throws -> DeviceChange?
 
     // MARK: Notifications
-    /// Stores a delivered notification, replacing one with the same app and identifier.
+    /// Stores a delivered notification as the device's next change, replacing one with the same app and
+    /// identifier. The notification's stamp is `date` and the change number.
+    /// - Returns: the change, `.delivered`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
-    func insert(_ notification: DeliveredNotification, device token: String) async throws
+    func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange
     /// Removes notifications of one app by identifier; unknown identifiers are ignored.
-    func deleteNotifications(app: String, identifiers: [String], device token: String) async throws
-    /// Every notification of a device, oldest first (by delivery sequence). Read once, when a server first
-    /// needs a device's center; afterwards the center is kept up to date in memory.
-    func notifications(device token: String) async throws -> [DeliveredNotification]
+    /// - Returns: the change, `.removed` with the identifiers that existed; `nil` when none did.
+    func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange?
+
+    // MARK: Following a device
+    /// A device with its apps and notifications, as of one change; `nil` for an unknown device.
+    func snapshot(device token: String) async throws -> DeviceSnapshot?
+    /// The device's changes numbered above `number`, oldest first and without gaps.
+    /// - Returns: `nil` when some of them are no longer kept (the store keeps the recent ones only), or
+    ///   the device is unknown: read a new ``snapshot(device:)`` then.
+    func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]?
+    /// Notices of changes that other processes commit, for a store that several servers share; `nil` for
+    /// a store only this process writes (every change then passes through this process's own calls).
+    func noticesFromOtherServers() -> AsyncStream<ChangeNotice>?
 
     // MARK: Signing keys
     /// Creates or replaces a signing key.
@@ -42,12 +59,18 @@ public protocol NotificationStore: Sendable {
     func deleteSigningKey(id: String) async throws -> Bool
 }
 
+extension NotificationStore {
+    public func noticesFromOtherServers() -> AsyncStream<ChangeNotice>? { nil }
+}
+
 /// A store operation that failed for a reason callers handle.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case notFound
         case conflict
         case corrupt
+        /// The store cannot be reached (a database server down or refusing connections).
+        case unavailable
     }
 
     public var code: Code

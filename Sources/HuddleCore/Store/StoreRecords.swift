@@ -21,6 +21,8 @@ public struct DeviceRecord: Sendable, Hashable {
 /// registered and the localization files it uploaded.
 public struct AppRecord: Sendable, Hashable {
     public var topic: String
+    /// The name people see ("Messages"); `nil` shows the last part of the topic.
+    public var displayName: String?
     public var developmentLanguage: String
     public var settings: AppSettings
     public var categories: [NotificationCategory]
@@ -28,10 +30,11 @@ public struct AppRecord: Sendable, Hashable {
     public var localizationFiles: [String: Data]
 
     public init(
-        topic: String, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
+        topic: String, displayName: String? = nil, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
         categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:]
     ) {
         self.topic = topic
+        self.displayName = displayName
         self.developmentLanguage = developmentLanguage
         self.settings = settings
         self.categories = categories
@@ -59,4 +62,59 @@ public struct SigningKeyRecord: Sendable, Hashable {
         self.topics = topics
         self.createdAt = createdAt
     }
+}
+
+/// One committed change to a device's center. Changes are numbered per device, 1, 2, 3… without gaps and
+/// in commit order, so that every server sharing a store can apply them in the same order, and a live
+/// stream can name its position by a change number (the SSE event id).
+public struct DeviceChange: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A notification was delivered; its stamp's sequence is the change number.
+        case delivered(DeliveredNotification)
+        /// Notifications of an app were removed (the identifiers that existed).
+        case removed(app: String, identifiers: [String])
+        /// An app was installed or changed; the record as it is now.
+        case appSaved(AppRecord)
+        /// An app was removed with its notifications.
+        case appDeleted(topic: String)
+        /// A change whose subject a later change already replaced or removed (a notification delivered and
+        /// then removed, an app saved and then deleted): applying it changes nothing.
+        case superseded
+    }
+
+    public var number: UInt64
+    public var kind: Kind
+
+    public init(number: UInt64, kind: Kind) {
+        self.number = number
+        self.kind = kind
+    }
+}
+
+/// A device's whole state at one change number, read in one transaction: what a server loads before it
+/// follows the device's later changes.
+public struct DeviceSnapshot: Sendable, Hashable {
+    public var device: DeviceRecord
+    public var apps: [AppRecord]
+    /// Oldest first (by delivery sequence).
+    public var notifications: [DeliveredNotification]
+    /// The number of the last change the snapshot includes.
+    public var lastChange: UInt64
+
+    public init(device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64) {
+        self.device = device
+        self.apps = apps
+        self.notifications = notifications
+        self.lastChange = lastChange
+    }
+}
+
+/// What a store shared by several servers tells each of them about changes the others committed.
+public enum ChangeNotice: Sendable, Hashable {
+    /// A device's changes up to `number` are committed.
+    case changed(device: String, number: UInt64)
+    /// A device was deleted.
+    case deviceDeleted(String)
+    /// Notices may have been missed (the listening connection was lost): check every device.
+    case resync
 }

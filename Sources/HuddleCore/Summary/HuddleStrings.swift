@@ -40,3 +40,9 @@ enum HuddleStrings {
     /// The translations, by language tag (see HuddleStrings+Translations.swift).
     static var table: [String: Strings] { translations }
 }
+
+extension Viewer {
+    /// The languages Huddle's own summaries and placeholders are written in, sorted by tag: those a
+    /// viewer can pick knowing every default text will follow.
+    public static let languagesWithDefaultTexts: [String] = HuddleStrings.table.keys.sorted()
+}

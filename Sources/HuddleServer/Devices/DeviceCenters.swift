@@ -1,4 +1,6 @@
 import HuddleCore
+import Logging
+import ServiceLifecycle
 
 /// The centers of the devices a server has seen, loaded from the store on first use and kept in memory,
 /// so that reading a center renders from running totals instead of scanning stored notifications.
@@ -23,8 +25,61 @@ actor DeviceCenters {
         return sessions[token] ?? session
     }
 
-    /// Forgets a device (after it was deleted).
+    /// Forgets a device (after it was deleted), ending its live streams.
     func forget(_ token: String) {
-        sessions[token] = nil
+        sessions.removeValue(forKey: token)?.feed.finishAll()
+    }
+
+    /// The sessions loaded now.
+    var loadedSessions: [DeviceSession] { Array(sessions.values) }
+
+    /// Follows the changes other servers commit to a shared store, so that this server's centers and live
+    /// streams show them too. Returns when the notices end (at shutdown).
+    func follow(_ notices: AsyncStream<ChangeNotice>, logger: Logger) async {
+        for await notice in notices {
+            switch notice {
+            case .changed(let token, let number):
+                guard let session = sessions[token] else { continue }
+                await catchUp(session, through: number, logger: logger)
+            case .deviceDeleted(let token):
+                forget(token)
+            case .resync:
+                for session in sessions.values { await catchUp(session, through: .max, logger: logger) }
+            }
+        }
+    }
+
+    private func catchUp(_ session: DeviceSession, through number: UInt64, logger: Logger) async {
+        do {
+            try await session.catchUp(through: number)
+        } catch {
+            // The next change or notice tries again.
+            logger.error("cannot follow device \(session.token): \(error)")
+        }
+    }
+}
+
+/// Keeps a server's centers in step with a store that other servers write to, and its live streams awake.
+struct DeviceCentersService: Service {
+    let centers: DeviceCenters
+    let logger: Logger
+    /// How often every open stream gets a heartbeat comment.
+    let heartbeatInterval: Duration
+
+    func run() async throws {
+        await withDiscardingTaskGroup { group in
+            if let notices = centers.store.noticesFromOtherServers() {
+                group.addTask { await centers.follow(notices, logger: logger) }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeatInterval)
+                    for session in await centers.loadedSessions { session.feed.heartbeat() }
+                }
+            }
+            // Runs until the server shuts down.
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
     }
 }

@@ -22,6 +22,7 @@ struct DeviceController {
         device.delete(use: unregister)
         device.get("center", use: center)
         device.post("notifications/remove", use: removeNotifications)
+        device.delete("notifications", use: clearAll)
         device.delete("groups/:group", use: clearGroup)
         device.get("apps", use: listApps)
         device.put("apps/:topic", use: saveApp)
@@ -44,9 +45,9 @@ struct DeviceController {
             try body.rejectUnknownMembers(["name"])
             name = try body.optionalMember("name")?.string() ?? name
         }
-        let token = Self.randomHex(bytes: 32)
-        let secret = Self.randomHex(bytes: 32)
-        try await store.createDevice(DeviceRecord(token: token, secretHash: Self.hash(secret), name: name, createdAt: clock()))
+        let token = DeviceAuthorization.randomHex(bytes: 32)
+        let secret = DeviceAuthorization.randomHex(bytes: 32)
+        try await store.createDevice(DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: name, createdAt: clock()))
         return .json(["token": .string(token), "secret": .string(secret), "name": .string(name)], status: .created)
     }
 
@@ -71,16 +72,12 @@ struct DeviceController {
 
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
-        let languages = request.uri.queryParameters["languages"].map {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        } ?? ["en"]
-        let locked = try Self.flag(request.uri.queryParameters["locked"], name: "locked")
         var options = RenderOptions()
         if let limit = request.uri.queryParameters["limit"] {
             guard let value = Int(limit), value > 0 else { throw APIError(.badRequest, "limit: expected a positive integer, found \"\(limit)\"") }
             options.notificationLimit = value
         }
-        let rendered = await session.live.render(for: Viewer(languages: languages, locked: locked), options: options)
+        let rendered = session.live.render(for: try request.viewer(), options: options)
         for diagnostic in rendered.diagnostics { context.logger.warning("\(diagnostic)") }
         return .json(rendered.json)
     }
@@ -92,8 +89,8 @@ struct DeviceController {
         let app = try body.member("app").string()
         let identifiers = try body.member("ids").array().map { element throws(JSONReadError) in try element.string() }
         try await requireApp(app, session)
-        let removals = try await session.remove(app: app, identifiers: identifiers)
-        return .json(["removed": .array(removals.map { .string($0.notification.identifier) })])
+        let removed = try await session.remove(app: app, identifiers: identifiers)
+        return .json(["removed": .array(removed.map(JSONValue.string))])
     }
 
     @Sendable func clearGroup(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -101,8 +98,18 @@ struct DeviceController {
         let text = try context.parameters.require("group")
         guard let group = GroupID(text.removingPercentEncoding ?? text) else { throw APIError(.badRequest, "\"\(text)\" is not a group id") }
         try await requireApp(group.app, session)
-        let removals = try await session.remove(group: group)
-        return .json(["removed": .array(removals.map { .string($0.notification.identifier) })])
+        let removed = try await session.remove(group: group)
+        return .json(["removed": .array(removed.map(JSONValue.string))])
+    }
+
+    /// Clears the whole center: every notification of every app.
+    @Sendable func clearAll(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        var removed: [String] = []
+        for app in session.live.read({ $0.registeredApps }) {
+            removed += try await session.removeAll(app: app)
+        }
+        return .json(["removed": .array(removed.map(JSONValue.string))])
     }
 
     // MARK: Apps
@@ -116,8 +123,9 @@ struct DeviceController {
         let (device, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
-        try body.rejectUnknownMembers(["developmentLanguage", "settings", "categories"])
+        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories"])
         var app = try await store.apps(device: device.token).first { $0.topic == topic } ?? AppRecord(topic: topic)
+        if let name = try body.optionalMember("name")?.string() { app.displayName = name.isEmpty ? nil : name }
         app.developmentLanguage = try body.optionalMember("developmentLanguage")?.string() ?? app.developmentLanguage
         if let settings = try body.optionalMember("settings") { try app.settings.update(json: settings) }
         if let categories = try body.optionalMember("categories") {
@@ -128,11 +136,9 @@ struct DeviceController {
     }
 
     @Sendable func deleteApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, _) = try await authorize(request, context)
+        let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
-        guard try await store.deleteApp(topic: topic, device: device.token) else { throw APIError(.notFound, "no app \(topic)") }
-        // The center reloads without the app.
-        await centers.forget(device.token)
+        guard try await session.deleteApp(topic: topic) else { throw APIError(.notFound, "no app \(topic)") }
         return Response(status: .noContent)
     }
 
@@ -182,10 +188,11 @@ struct DeviceController {
         try body.rejectUnknownMembers(["id", "content"])
         let identifier = try body.optionalMember("id")?.string() ?? UUID().uuidString.lowercased()
         let content = try NotificationContent(json: try body.member("content"))
-        guard let delivery = try await session.deliver(NotificationRequest(identifier: identifier, content: content), app: topic, at: clock()) else {
+        guard try await session.deliver(NotificationRequest(identifier: identifier, content: content), app: topic, at: clock()) != nil else {
             throw APIError(.badRequest, "content: a notification needs a title, subtitle or body to be shown")
         }
-        return .json(["id": .string(identifier), "group": .string(delivery.group.description)], status: .created)
+        let group = session.live.read { $0.groupID(for: content, identifier: identifier, app: topic) }
+        return .json(["id": .string(identifier), "group": .string(group.description)], status: .created)
     }
 
     /// `getDeliveredNotifications`: the app's notifications newest first, as stored (texts unresolved).
@@ -193,7 +200,7 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         try await requireApp(topic, session)
-        let notifications = await session.live.center.deliveredNotifications(app: topic)
+        let notifications = session.live.read { $0.deliveredNotifications(app: topic) }
         return .json(.array(notifications.map { notification in
             .object(JSONObject([
                 ("id", .string(notification.identifier)), ("date", .string(ISO8601.string(from: notification.date))),
@@ -206,27 +213,18 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         try await requireApp(topic, session)
-        let removals = try await session.removeAll(app: topic)
-        return .json(["removed": .array(removals.map { .string($0.notification.identifier) })])
+        let removed = try await session.removeAll(app: topic)
+        return .json(["removed": .array(removed.map(JSONValue.string))])
     }
 
     // MARK: Helpers
 
-    /// The device named in the path, if the request carries its secret.
     private func authorize(_ request: Request, _ context: HuddleRequestContext) async throws -> (DeviceRecord, DeviceSession) {
-        let token = try context.parameters.require("token").lowercased()
-        guard let authorization = request.headers[.authorization],
-            authorization.lowercased().hasPrefix("bearer ")
-        else { throw APIError(.unauthorized, "send the device secret as Authorization: Bearer <secret>") }
-        let secret = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-        guard let device = try await store.device(token: token), Self.constantTimeEqual(Self.hash(secret), device.secretHash),
-            let session = try await centers.session(for: token)
-        else { throw APIError(.unauthorized, "unknown device or wrong secret") }
-        return (device, session)
+        try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
     }
 
     private func requireApp(_ topic: String, _ session: DeviceSession) async throws {
-        guard await session.live.center.registration(for: topic) != nil else {
+        guard try await session.knowsApp(topic) else {
             throw APIError(.notFound, "the device has no app \(topic); install it with PUT /v1/devices/{token}/apps/\(topic)")
         }
     }
@@ -260,38 +258,27 @@ struct DeviceController {
 
     static func json(_ app: AppRecord) -> JSONValue {
         .object(JSONObject([
-            ("topic", .string(app.topic)), ("developmentLanguage", .string(app.developmentLanguage)),
+            ("topic", .string(app.topic)), ("name", app.displayName.map(JSONValue.string) ?? .null),
+            ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
             ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
         ]))
     }
+}
 
-    static func flag(_ value: Substring?, name: String) throws -> Bool {
-        switch value {
-        case nil, "false", "0": return false
-        case "true", "1", "": return true
-        case let other?: throw APIError(.badRequest, "\(name): expected true or false, found \"\(other)\"")
+extension Request {
+    /// Who looks, from the query: `languages` (comma-separated, most preferred first; English when absent)
+    /// and `locked`.
+    func viewer() throws -> Viewer {
+        let languages = uri.queryParameters["languages"].map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        } ?? ["en"]
+        let locked: Bool
+        switch uri.queryParameters["locked"] {
+        case nil, "false", "0": locked = false
+        case "true", "1", "": locked = true
+        case let other?: throw APIError(.badRequest, "locked: expected true or false, found \"\(other)\"")
         }
-    }
-
-    static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return hex((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-
-    static func hash(_ secret: String) -> String {
-        hex(Array(SHA256.hash(data: Data(secret.utf8))))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
-    }
-
-    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return Viewer(languages: languages, locked: locked)
     }
 }

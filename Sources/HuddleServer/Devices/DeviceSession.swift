@@ -2,92 +2,207 @@ import Foundation
 import HuddleCore
 import HuddleLocalization
 
-/// One device's center in memory, kept in step with the store: every change is committed first, then
-/// applied to the live center, one at a time.
-final class DeviceSession: Sendable {
-    let token: String
-    let live: LiveCenter
+/// One device's center in memory, following the device's numbered changes in the store.
+///
+/// Every write is committed first (the store numbers it), then applied here in number order. Changes
+/// committed by another server sharing the store arrive as notices, or are found when a change of ours
+/// skips a number: the session then reads the ones it missed. So every server's copy of a center passes
+/// through the same states in the same order, and the live streams name those states by change number.
+actor DeviceSession {
+    nonisolated let token: String
+    nonisolated let live: LiveCenter
+    nonisolated let feed: CenterFeed
     private let store: any NotificationStore
-    private let writes = SerialQueue()
+    /// The number of the last change applied to ``live``.
+    private(set) var appliedChange: UInt64
 
-    init(token: String, live: LiveCenter, store: any NotificationStore) {
+    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore) throws {
         self.token = token
-        self.live = live
         self.store = store
+        var center = Center()
+        try Self.load(snapshot, into: &center)
+        live = LiveCenter(center: center)
+        feed = CenterFeed(horizon: snapshot.lastChange)
+        appliedChange = snapshot.lastChange
     }
 
-    /// Reads a device's apps and notifications from the store into a new live center.
+    /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
     static func load(token: String, store: any NotificationStore) async throws -> DeviceSession? {
-        guard try await store.device(token: token) != nil else { return nil }
-        var center = Center()
-        for app in try await store.apps(device: token) {
+        guard let snapshot = try await store.snapshot(device: token) else { return nil }
+        return try DeviceSession(token: token, snapshot: snapshot, store: store)
+    }
+
+    private static func load(_ snapshot: DeviceSnapshot, into center: inout Center) throws {
+        for app in snapshot.apps {
             try center.register(try registration(for: app))
             try center.setCategories(app.categories, for: app.topic)
         }
-        for notification in try await store.notifications(device: token) {
+        for notification in snapshot.notifications {
             try center.deliver(notification)
         }
-        return DeviceSession(token: token, live: LiveCenter(center: center), store: store)
     }
 
     /// The center's registration for a stored app, its uploaded files read into a localization bundle.
     static func registration(for app: AppRecord) throws -> AppRegistration {
         let files = app.localizationFiles.map { LocalizationFile(path: $0.key, data: $0.value) }
         let bundle = try LocalizationLoader(developmentLanguage: app.developmentLanguage).load(files: files).bundle
-        return AppRegistration(bundleIdentifier: app.topic, settings: app.settings, localizations: bundle)
+        var registration = AppRegistration(bundleIdentifier: app.topic, settings: app.settings, localizations: bundle)
+        registration.displayName = app.displayName
+        return registration
     }
 
+    // MARK: Writing
+
     /// Stores and delivers a notification.
-    /// - Returns: the delivery, or `nil` for content with nothing to show (which is not stored).
-    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> Center.Delivery? {
-        try await writes.run { [live, store, token] in
-            guard request.content.isVisible else { return nil }
-            let stamp = await live.makeStamp(at: date)
-            let notification = DeliveredNotification(app: app, request: request, stamp: stamp)
-            try await store.insert(notification, device: token)
-            return try await live.deliver(notification)
-        }
+    /// - Returns: what the delivery changed, or `nil` for content with nothing to show (which is not stored).
+    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> ChangeEffect? {
+        guard request.content.isVisible else { return nil }
+        return try await commit { store, token in try await store.deliver(request, app: app, at: date, device: token) }
     }
 
     /// Removes notifications of an app by identifier.
-    func remove(app: String, identifiers: [String]) async throws -> [Center.Removal] {
-        try await writes.run { [live, store, token] in
+    /// - Returns: the identifiers that were there.
+    func remove(app: String, identifiers: [String]) async throws -> [String] {
+        try await commit { store, token in
             try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
-            return try await live.removeNotifications(withIdentifiers: identifiers, app: app)
-        }
+        }?.removed ?? []
     }
 
     /// Removes a whole group.
-    func remove(group: GroupID) async throws -> [Center.Removal] {
-        try await writes.run { [live, store, token] in
-            let identifiers = await live.center.notifications(in: group).map(\.identifier)
-            try await store.deleteNotifications(app: group.app, identifiers: identifiers, device: token)
-            return try await live.removeNotifications(withIdentifiers: identifiers, app: group.app)
-        }
+    func remove(group: GroupID) async throws -> [String] {
+        let identifiers = live.read { $0.notifications(in: group).map(\.identifier) }
+        return try await remove(app: group.app, identifiers: identifiers)
     }
 
     /// Removes every notification of an app.
-    func removeAll(app: String) async throws -> [Center.Removal] {
-        try await writes.run { [live, store, token] in
-            let identifiers = await live.center.deliveredNotifications(app: app).map(\.identifier)
-            try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
-            return try await live.removeNotifications(withIdentifiers: identifiers, app: app)
-        }
+    func removeAll(app: String) async throws -> [String] {
+        let identifiers = live.read { $0.deliveredNotifications(app: app).map(\.identifier) }
+        return try await remove(app: app, identifiers: identifiers)
     }
 
     /// Creates or replaces an app: its settings, categories and localization files.
     /// - Throws: ``CenterError`` for invalid categories (nothing is stored then), ``CatalogError`` for a bad
     ///   localization file.
     func save(_ app: AppRecord) async throws {
-        try await writes.run { [live, store, token] in
-            let registration = try Self.registration(for: app)
-            // Validate the categories before anything is stored.
-            var check = Center()
-            try check.register(registration)
-            try check.setCategories(app.categories, for: app.topic)
-            try await store.saveApp(app, device: token)
-            try await live.register(registration)
-            try await live.setCategories(app.categories, for: app.topic)
+        // Validate before anything is stored.
+        var check = Center()
+        try check.register(try Self.registration(for: app))
+        try check.setCategories(app.categories, for: app.topic)
+        _ = try await commit { store, token in try await store.saveApp(app, device: token) }
+    }
+
+    /// Removes an app with its notifications; `false` when the device had none.
+    func deleteApp(topic: String) async throws -> Bool {
+        try await commit { store, token in try await store.deleteApp(topic: topic, device: token) } != nil
+    }
+
+    /// Commits a change through the store, then applies it (and any it skipped over).
+    private func commit(_ write: (any NotificationStore, String) async throws -> DeviceChange?) async throws -> ChangeEffect? {
+        guard let change = try await write(store, token) else { return nil }
+        return try await apply(change)
+    }
+
+    /// Whether the device has an app, after catching up with the store if this session does not know it
+    /// yet (another server may have installed it).
+    func knowsApp(_ topic: String) async throws -> Bool {
+        if live.read({ $0.registration(for: topic) != nil }) { return true }
+        try await readMissedChanges()
+        return live.read { $0.registration(for: topic) != nil }
+    }
+
+    // MARK: Following the store
+
+    /// Applies the changes committed up to `number`, reading those this session has not seen.
+    func catchUp(through number: UInt64 = .max) async throws {
+        guard number > appliedChange else { return }
+        try await readMissedChanges()
+    }
+
+    /// Applies a committed change, after those before it.
+    /// - Returns: what it changed; `nil` when it had been applied already.
+    private func apply(_ change: DeviceChange) async throws -> ChangeEffect? {
+        if change.number > appliedChange + 1 {
+            try await readMissedChanges()
+        }
+        guard change.number == appliedChange + 1 else { return nil }
+        return try applyNext(change)
+    }
+
+    private func readMissedChanges() async throws {
+        let from = appliedChange
+        guard let changes = try await store.changes(device: token, after: from) else {
+            try await reload()
+            return
+        }
+        // Others may have applied some while the store was read.
+        for change in changes where change.number == appliedChange + 1 {
+            _ = try applyNext(change)
         }
     }
+
+    /// Replaces the center with a new snapshot, when the changes since ours are no longer kept.
+    private func reload() async throws {
+        guard let snapshot = try await store.snapshot(device: token), snapshot.lastChange > appliedChange else { return }
+        var center = Center()
+        try Self.load(snapshot, into: &center)
+        live.replaceCenter(with: center)
+        appliedChange = snapshot.lastChange
+        live.read { feed.publish(ChangeEffect(number: snapshot.lastChange, reset: true), center: $0) }
+    }
+
+    /// Applies the next change to the center and tells the live streams, in one step.
+    private func applyNext(_ change: DeviceChange) throws -> ChangeEffect {
+        var effect = ChangeEffect(number: change.number)
+        switch change.kind {
+        case .delivered(let notification):
+            if let delivery = try live.deliver(notification) {
+                effect.groups = [delivery.group]
+                if let replacedGroup = delivery.replacedGroup { effect.groups.insert(replacedGroup) }
+                effect.delivered = [notification.identifier]
+            }
+        case .removed(let app, let identifiers):
+            let removals = (try? live.removeNotifications(withIdentifiers: identifiers, app: app)) ?? []
+            effect.groups = Set(removals.map(\.group))
+            effect.removed = removals.map(\.notification.identifier)
+        case .appSaved(let app):
+            try live.register(try Self.registration(for: app))
+            try live.setCategories(app.categories, for: app.topic)
+            effect.reset = true
+        case .appDeleted(let topic):
+            let removals = live.unregister(app: topic)
+            effect.groups = Set(removals.map(\.group))
+            effect.removed = removals.map(\.notification.identifier)
+        case .superseded:
+            break
+        }
+        appliedChange = change.number
+        live.read { feed.publish(effect, center: $0) }
+        return effect
+    }
+
+    // MARK: Reading
+
+    /// The center rendered for a viewer, with the change it is at: a live stream resuming after that
+    /// change continues exactly where the rendering stops.
+    func render(for viewer: Viewer) -> (center: RenderedCenter, change: UInt64) {
+        (live.render(for: viewer), appliedChange)
+    }
+
+    // MARK: Streams
+
+    /// Opens a live stream of the center for a viewer (see ``CenterFeed/subscribe(_:center:)``).
+    func subscribe(_ request: CenterFeed.Subscription) -> AsyncStream<CenterFeed.Event> {
+        live.read { feed.subscribe(request, center: $0) }
+    }
+}
+
+/// What one applied change did to a center, for the live streams and the caller that made it.
+struct ChangeEffect: Sendable {
+    var number: UInt64
+    /// The groups that changed (re-rendered, or gone if they no longer exist).
+    var groups: Set<GroupID> = []
+    var delivered: [String] = []
+    var removed: [String] = []
+    /// The change may touch every group (an app's settings, categories or strings): render everything.
+    var reset = false
 }

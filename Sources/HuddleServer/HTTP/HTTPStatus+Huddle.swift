@@ -57,6 +57,7 @@ extension StoreError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .corrupt: .internalServerError
+        case .unavailable: .serviceUnavailable
         }
     }
 }

@@ -50,7 +50,7 @@ struct ProviderEndpoint: RouterMiddleware {
             }
             throw APNsReason.badDeviceToken
         }
-        guard await session.live.center.registration(for: push.bundleIdentifier) != nil else {
+        guard try await session.knowsApp(push.bundleIdentifier) else {
             throw APNsReason.deviceTokenNotForTopic
         }
         if requiresProviderToken {

@@ -1,0 +1,72 @@
+/// A change as a database records it: what it was about, not a copy of it. The notification or app it
+/// names is read back from its own table, so a change costs one small row.
+public struct ChangeRecord: Sendable, Hashable {
+    public enum Kind: String, Sendable {
+        case delivered, removed, appSaved, appDeleted
+    }
+
+    public var number: UInt64
+    public var kind: Kind
+    public var topic: String
+    /// The notification delivered, or those removed; empty for app changes.
+    public var identifiers: [String]
+
+    public init(number: UInt64, kind: Kind, topic: String, identifiers: [String] = []) {
+        self.number = number
+        self.kind = kind
+        self.topic = topic
+        self.identifiers = identifiers
+    }
+
+    /// Reads a stored row back.
+    /// - Throws: ``StoreError`` `.corrupt` for an unknown kind or unreadable identifiers.
+    public init(number: UInt64, kindName: String, topic: String, identifiersText: String) throws(StoreError) {
+        guard let kind = Kind(rawValue: kindName) else { throw StoreError(.corrupt, "change \(number) has an unknown kind \"\(kindName)\"") }
+        let identifiers: [String]
+        do {
+            identifiers = try JSONReader(try JSONParser.parse(identifiersText)).array().map { element throws(JSONReadError) in try element.string() }
+        } catch {
+            throw StoreError(.corrupt, "change \(number) has unreadable identifiers: \(error)")
+        }
+        self.init(number: number, kind: kind, topic: topic, identifiers: identifiers)
+    }
+
+    /// The identifiers as the databases store them: a JSON array.
+    public var identifiersText: String {
+        JSONValue.array(identifiers.map(JSONValue.string)).jsonText()
+    }
+
+    /// The change, its subject as it is now.
+    /// - Parameters:
+    ///   - notification: the stored notification with this change's number, if it is still there.
+    ///   - app: the stored app of this change's topic, if it is still there.
+    public func change(notification: DeliveredNotification?, app: AppRecord?) -> DeviceChange {
+        switch kind {
+        case .delivered:
+            guard let notification, notification.stamp.sequence == number else { return DeviceChange(number: number, kind: .superseded) }
+            return DeviceChange(number: number, kind: .delivered(notification))
+        case .removed: return DeviceChange(number: number, kind: .removed(app: topic, identifiers: identifiers))
+        case .appSaved: return DeviceChange(number: number, kind: app.map { .appSaved($0) } ?? .superseded)
+        case .appDeleted: return DeviceChange(number: number, kind: .appDeleted(topic: topic))
+        }
+    }
+}
+
+/// How many of each device's latest changes a store keeps for ``NotificationStore/changes(device:after:)``.
+/// A server or a live stream further behind than this reloads a whole snapshot instead.
+public struct ChangeRetention: Sendable, Hashable {
+    public var changesPerDevice: UInt64
+
+    public init(changesPerDevice: UInt64 = 10_000) {
+        self.changesPerDevice = max(1, changesPerDevice)
+    }
+
+    /// Forgetting is done in steps of a tenth of the retention, so that most writes forget nothing.
+    /// - Returns: the oldest change to keep once change `number` is recorded, when it is time to forget
+    ///   older ones; else `nil`.
+    public func oldestKept(afterRecording number: UInt64) -> UInt64? {
+        let step = max(1, changesPerDevice / 10)
+        guard number % step == 0, number > changesPerDevice else { return nil }
+        return number - changesPerDevice + 1
+    }
+}

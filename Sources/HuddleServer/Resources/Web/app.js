@@ -1,0 +1,169 @@
+// Huddle's Notification Center page: follows the device's live stream and patches the stacks with the
+// HTML the server renders, so the page and the server never disagree about what a stack says.
+(() => {
+  "use strict";
+  const body = document.body;
+  const token = body.dataset.token;
+  const stacks = document.getElementById("stacks");
+  const empty = document.getElementById("empty");
+  const connection = document.getElementById("connection");
+  const lockButton = document.getElementById("lock");
+  const languageMenu = document.getElementById("language");
+  const expanded = new Set();
+  let languages = body.dataset.languages;
+  let locked = body.dataset.locked === "true";
+  let source = null;
+
+  function relativeTime(date, now) {
+    const seconds = Math.max(0, Math.round((now - date) / 1000));
+    if (seconds < 60) return "now";
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60) return `${minutes}m ago`;
+    const hours = Math.floor(minutes / 60);
+    if (hours < 24) return `${hours}h ago`;
+    return date.toLocaleDateString(languages.split(",")[0] || undefined, { month: "short", day: "numeric" });
+  }
+
+  function refreshTimes(root = document) {
+    const now = Date.now();
+    for (const time of root.querySelectorAll("time[datetime]")) {
+      time.textContent = relativeTime(new Date(time.getAttribute("datetime")), now);
+      time.title = new Date(time.getAttribute("datetime")).toLocaleString();
+    }
+  }
+
+  function findGroup(id) {
+    return stacks.querySelector(`.stack[data-group="${CSS.escape(id)}"]:not(.leaving)`);
+  }
+
+  function setExpanded(stack, open) {
+    stack.classList.toggle("expanded", open);
+    const leading = stack.querySelector(".card.leading[role=button]");
+    if (leading) leading.setAttribute("aria-expanded", String(open));
+    if (open) expanded.add(stack.dataset.group); else expanded.delete(stack.dataset.group);
+  }
+
+  function updateEmpty() {
+    empty.hidden = stacks.querySelector(".stack:not(.leaving)") !== null;
+  }
+
+  function removeAnimated(stack) {
+    stack.classList.add("leaving");
+    setTimeout(() => { stack.remove(); updateEmpty(); }, 260);
+  }
+
+  function showCenter(data) {
+    stacks.innerHTML = data.html;
+    for (const stack of stacks.querySelectorAll(".stack")) {
+      if (expanded.has(stack.dataset.group)) setExpanded(stack, true);
+    }
+    refreshTimes(stacks);
+    updateEmpty();
+  }
+
+  function applyChange(data) {
+    for (const id of data.removedGroups) {
+      const stack = findGroup(id);
+      if (stack) removeAnimated(stack);
+      expanded.delete(id);
+    }
+    const delivered = new Set(data.delivered);
+    // Groups come in ascending position; each goes where the server says, the others keep their order.
+    for (const group of data.groups) {
+      const template = document.createElement("template");
+      template.innerHTML = group.html.trim();
+      const stack = template.content.firstElementChild;
+      const old = findGroup(group.id);
+      const wasOpen = expanded.has(group.id);
+      if (old) old.remove();
+      if (wasOpen) setExpanded(stack, true);
+      const leadingID = stack.querySelector(".card.leading")?.dataset.id;
+      if (leadingID && delivered.has(leadingID)) stack.classList.add("arriving");
+      const present = [...stacks.children].filter((element) => !element.classList.contains("leaving"));
+      stacks.insertBefore(stack, present[group.position] ?? null);
+      if (old && old.contains(document.activeElement)) keepFocus(document.activeElement, stack);
+      refreshTimes(stack);
+    }
+    updateEmpty();
+  }
+
+  // A stack re-rendered under the keyboard focus gets the focus back on the same card or button.
+  function keepFocus(focused, stack) {
+    const id = focused.closest(".card")?.dataset.id;
+    const action = focused.dataset.action;
+    const card = id ? stack.querySelector(`.card[data-id="${CSS.escape(id)}"]`) : null;
+    const target = action ? (card ?? stack).querySelector(`[data-action="${action}"]`) : card;
+    (target ?? stack.querySelector(".card.leading"))?.focus();
+  }
+
+  function setConnection(text) {
+    connection.textContent = text;
+  }
+
+  // Opens the stream. `after` is the change the page already shows: the stream then sends only later
+  // changes. Without it, the stream starts with the whole center (after a language or lock switch).
+  function connect(after) {
+    if (source) source.close();
+    const query = new URLSearchParams({ format: "html", languages, locked: String(locked) });
+    if (after !== undefined) query.set("after", after);
+    source = new EventSource(`/v1/devices/${token}/stream?${query}`);
+    source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
+    source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
+    source.addEventListener("open", () => setConnection("live"));
+    source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting…"));
+  }
+
+  function rememberView() {
+    const query = new URLSearchParams(location.search);
+    query.set("languages", languages);
+    if (locked) query.set("locked", "true"); else query.delete("locked");
+    history.replaceState(null, "", `${location.pathname}?${query}`);
+  }
+
+  async function call(method, path, json) {
+    const response = await fetch(`/v1/devices/${token}${path}`, {
+      method, headers: json ? { "content-type": "application/json" } : {}, body: json ? JSON.stringify(json) : undefined,
+    });
+    if (!response.ok) setConnection(`error ${response.status}`);
+  }
+
+  stacks.addEventListener("click", (event) => {
+    const stack = event.target.closest(".stack");
+    if (!stack) return;
+    const action = event.target.closest("[data-action]")?.dataset.action;
+    if (action === "collapse") return setExpanded(stack, false);
+    if (action === "clear-group") return call("DELETE", `/groups/${encodeURIComponent(stack.dataset.group)}`);
+    if (action === "clear-one") {
+      const card = event.target.closest(".card");
+      return call("POST", "/notifications/remove", { app: stack.dataset.app, ids: [card.dataset.id] });
+    }
+    if (event.target.closest(".card.leading") && stack.classList.contains("stacked") && !stack.classList.contains("expanded")) {
+      setExpanded(stack, true);
+    }
+  });
+  stacks.addEventListener("keydown", (event) => {
+    const leading = event.target.closest(".card.leading[role=button]");
+    if (!leading || event.target !== leading || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    const stack = leading.closest(".stack");
+    setExpanded(stack, !stack.classList.contains("expanded"));
+  });
+  document.getElementById("clear-all").addEventListener("click", () => call("DELETE", "/notifications"));
+  lockButton.addEventListener("click", () => {
+    locked = !locked;
+    lockButton.setAttribute("aria-pressed", String(locked));
+    lockButton.textContent = locked ? "Locked" : "Unlocked";
+    rememberView();
+    connect();
+  });
+  languageMenu.addEventListener("change", () => {
+    languages = languageMenu.value;
+    document.documentElement.lang = languages;
+    rememberView();
+    connect();
+  });
+
+  refreshTimes();
+  setInterval(refreshTimes, 30_000);
+  connect(body.dataset.change);
+})();

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import Hummingbird
+import NIOCore
+
+/// Live streams as Server-Sent Events (`text/event-stream`):
+///
+/// - `GET /v1/devices/{token}/stream`: the device's center as it changes (``CenterFeed``), for a viewer
+///   (`languages`, `locked`) in JSON or the web page's HTML (`format`), resumable with `Last-Event-ID`
+///   (or `after`, for a first connection that already has a rendering).
+/// - `GET /v1/devices/{token}/groups/{group}/stream`: one group as a content extension sees it: its
+///   leading notification, then every later delivery to it and every removal from it.
+struct StreamController {
+    let centers: DeviceCenters
+    let store: any NotificationStore
+
+    func addRoutes(to router: Router<HuddleRequestContext>) {
+        router.get("/v1/devices/:token/stream", use: centerStream)
+        router.get("/v1/devices/:token/groups/:group/stream", use: groupStream)
+    }
+
+    @Sendable func centerStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        let format: CenterFeed.Format
+        switch request.uri.queryParameters["format"] {
+        case nil, "json": format = .json
+        case "html": format = .html
+        case let other?: throw APIError(.badRequest, "format: expected json or html, found \"\(other)\"")
+        }
+        let resumingAfter = try Self.resumePoint(request)
+        let events = await session.subscribe(
+            CenterFeed.Subscription(view: CenterFeed.View(viewer: try request.viewer(), format: format), resumingAfter: resumingAfter))
+        return Self.eventStream { writer in
+            for await event in events {
+                try await writer.write(ByteBuffer(string: event.text))
+            }
+        }
+    }
+
+    @Sendable func groupStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        let text = try context.parameters.require("group")
+        guard let group = GroupID(text.removingPercentEncoding ?? text) else { throw APIError(.badRequest, "\"\(text)\" is not a group id") }
+        let viewer = try request.viewer()
+        let events = session.live.subscribe(to: group)
+        let live = session.live
+        return Self.eventStream { writer in
+            for await event in events {
+                let (name, notification) = switch event {
+                case .leading(let notification): ("leading", notification)
+                case .delivered(let notification): ("delivered", notification)
+                case .removed(let notification): ("removed", notification)
+                }
+                // A removed notification is no longer in the center to be rendered from; its identity is
+                // what the client needs.
+                let data: JSONValue = live.read { $0.render(notification: notification, for: viewer) }?.json
+                    ?? .object(JSONObject([("id", .string(notification.identifier))]))
+                try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(data.jsonText())\n\n"))
+            }
+        }
+    }
+
+    /// The change a reconnecting client has: `Last-Event-ID` (sent by `EventSource` on its own), else the
+    /// `after` query parameter.
+    private static func resumePoint(_ request: Request) throws -> UInt64? {
+        guard let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init),
+            !text.isEmpty
+        else { return nil }
+        guard let number = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+            throw APIError(.badRequest, "Last-Event-ID: expected a change number, found \"\(text)\"")
+        }
+        return number
+    }
+
+    /// A `text/event-stream` response that writes events until the client goes away.
+    private static func eventStream(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                // Reconnect quickly after a server restart.
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                try await write(&writer)
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import HuddleCore
+import Mustache
+
+/// The web page's HTML, from the Mustache templates in `Resources/Web`: the whole page, and each stack
+/// alone, which the live stream sends so that a page patches itself with the server's own rendering.
+struct WebPages: Sendable {
+    /// The templates of this build, read once.
+    static let shared = WebPages()
+
+    private let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        for name in ["page", "group", "unlock"] {
+            // The templates ship inside the module: one missing or unreadable is a broken build.
+            guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
+                let text = try? String(contentsOf: url, encoding: .utf8)
+            else { fatalError("Resources/Web/\(name).mustache is missing from this build") }
+            do {
+                try library.register(text, named: name)
+            } catch {
+                fatalError("Resources/Web/\(name).mustache does not parse: \(error)")
+            }
+        }
+        self.library = library
+    }
+
+    /// One stack.
+    /// - Parameter center: the center it was rendered from, for the app's name.
+    func group(_ group: RenderedGroup, center: borrowing Center) -> String {
+        library.render(Self.context(group, appName: Self.appName(group.app, center: center)), withTemplate: "group") ?? ""
+    }
+
+    /// Every stack of a rendered center, in order.
+    func groups(_ rendered: RenderedCenter, center: borrowing Center) -> String {
+        var html = ""
+        for group in rendered.groups { html += self.group(group, center: center) }
+        return html
+    }
+
+    /// The whole page of a device's center.
+    func page(_ page: CenterPage, center: borrowing Center) -> String {
+        var context = page.context
+        context["groupsHTML"] = groups(page.rendered, center: center)
+        return library.render(context, withTemplate: "page") ?? ""
+    }
+
+    /// The form that asks for a device's secret.
+    func unlock(token: String, failed: Bool) -> String {
+        library.render(["token": token, "failed": failed], withTemplate: "unlock") ?? ""
+    }
+
+    // MARK: Contexts
+
+    static func appName(_ app: String, center: borrowing Center) -> String {
+        if let name = center.registration(for: app)?.displayName { return name }
+        return app.split(separator: ".").last.map(String.init) ?? app
+    }
+
+    /// Up to two letters standing for an app, as its badge: the initials of a name of several words, else
+    /// the name's first two letters.
+    static func initials(_ name: String) -> String {
+        let words = name.split { !$0.isLetter && !$0.isNumber }
+        if words.count >= 2 { return String(words.prefix(2).compactMap(\.first)).uppercased() }
+        guard let word = words.first else { return "?" }
+        return word.prefix(1).uppercased() + word.dropFirst().prefix(1).lowercased()
+    }
+
+    /// A hue of the app's own, the same on every page load (FNV-1a of the bundle identifier).
+    static func hue(_ app: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in app.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % 360)
+    }
+
+    static func context(_ group: RenderedGroup, appName: String) -> [String: Any] {
+        let notifications: [[String: Any]] = group.notifications.enumerated().map { index, notification in
+            var item: [String: Any] = [
+                "id": notification.id, "date": ISO8601.string(from: notification.date), "time": clockTime(notification.date),
+                "leading": index == 0,
+            ]
+            if let title = notification.title, !title.isEmpty { item["title"] = title }
+            if let subtitle = notification.subtitle, !subtitle.isEmpty { item["subtitle"] = subtitle }
+            if let body = notification.body, !body.isEmpty { item["body"] = body }
+            if index == 0 {
+                if let hidden = group.hiddenPreviewsText { item["hiddenText"] = hidden }
+                if let summary = group.summary { item["summary"] = summary }
+            }
+            return item
+        }
+        return [
+            "id": group.id, "domID": domID(group.id), "app": group.app, "appName": appName, "initials": initials(appName),
+            "hue": hue(group.app), "count": group.count, "stacked": group.count > 1, "locked": group.previewsHidden,
+            // One or two cards peek out under a stack, as on iOS.
+            "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
+        ]
+    }
+
+    /// An element id for a group: its text id with everything but letters and digits escaped, so it is a
+    /// valid id and a valid CSS selector.
+    static func domID(_ groupID: String) -> String {
+        var id = "g-"
+        for scalar in groupID.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                id.unicodeScalars.append(scalar)
+            } else {
+                id += "_\(String(scalar.value, radix: 16))_"
+            }
+        }
+        return id
+    }
+
+    /// The time of day in UTC, what the page shows until its script writes "now" or "5m ago".
+    static func clockTime(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let minutes = ((seconds / 60) % 60 + 60) % 60
+        let hours = ((seconds / 3600) % 24 + 24) % 24
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(hours)):\(twoDigits(minutes))"
+    }
+}
+
+/// What the page of a device's center shows around its stacks.
+struct CenterPage {
+    var token: String
+    var deviceName: String
+    var rendered: RenderedCenter
+    /// The change the rendering is at: the page's stream resumes after it.
+    var change: UInt64
+    /// The server's own address as the browser sees it, for the first-push commands.
+    var origin: String
+    /// An app of the device, for the first-push commands.
+    var exampleTopic: String
+
+    var context: [String: Any] {
+        let language = rendered.languages.first ?? "en"
+        let languages = Set(Viewer.languagesWithDefaultTexts + [language]).sorted()
+        let english = Locale(identifier: "en")
+        return [
+            "token": token, "deviceName": deviceName, "change": String(change), "origin": origin, "topic": exampleTopic,
+            "language": language, "languagesText": rendered.languages.joined(separator: ","), "locked": rendered.locked,
+            "isEmpty": rendered.groups.isEmpty,
+            "languageOptions": languages.map { code -> [String: Any] in
+                let own = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
+                let inEnglish = english.localizedString(forIdentifier: code) ?? code
+                return ["code": code, "name": own == inEnglish ? own : "\(own) · \(inEnglish)", "selected": code == language]
+            },
+        ]
+    }
+}
