@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Web")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Web"), .copy("Resources/Demo")]
         ),
         .executableTarget(
             name: "huddle",

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The bearer token of the admin API (default: $HUDDLE_ADMIN_TOKEN; off when neither is set).")
     var adminToken: String?
 
+    @Flag(help: "Start with a demo device whose apps replay the WWDC session's stories, and print its page's address.")
+    var demo = false
+
     @Flag(help: ArgumentHelp("Add POST /bench/accept, a route that stores nothing, for benchmarks.", visibility: .hidden))
     var benchmarkRoutes = false
 
@@ -78,16 +81,26 @@ struct ServeCommand: AsyncParsableCommand {
         if development {
             logger.warning("DEVELOPMENT MODE: pushes are accepted WITHOUT a provider token. Never expose this server.")
         }
+        let url = "\(scheme)://\(host):\(port)"
         if database == "memory" {
             logger.warning("the store is in memory: everything is lost when the server stops")
-            try await run(buildApplication(configuration: configuration, store: InMemoryNotificationStore(), metrics: registry, logger: logger),
-                          logger: logger, url: "\(scheme)://\(host):\(port)")
+            try await run(store: InMemoryNotificationStore(), configuration: configuration, registry: registry, logger: logger, url: url)
         } else {
             let store = try SQLiteNotificationStore(path: database)
             logger.info("store: SQLite at \(database)")
-            try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger),
-                          logger: logger, url: "\(scheme)://\(host):\(port)")
+            try await run(store: store, configuration: configuration, registry: registry, logger: logger, url: url)
         }
+    }
+
+    private func run(
+        store: some NotificationStore, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry, logger: Logger,
+        url: String
+    ) async throws {
+        if demo {
+            let device = try await DemoDevice.install(in: store, now: Date())
+            logger.notice("demo device: open \(url)/devices/\(device.token)#secret=\(device.secret)")
+        }
+        try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger), logger: logger, url: url)
     }
 
     private func run(_ app: some ApplicationProtocol, logger: Logger, url: String) async throws {

@@ -34,7 +34,9 @@ extension Scenario {
     private static func registration(
         for app: App, localizations: (App) throws(ScenarioError) -> LocalizationBundle
     ) throws(ScenarioError) -> AppRegistration {
-        AppRegistration(bundleIdentifier: app.bundleIdentifier, settings: app.settings, localizations: try localizations(app))
+        var registration = AppRegistration(bundleIdentifier: app.bundleIdentifier, settings: app.settings, localizations: try localizations(app))
+        registration.displayName = app.name
+        return registration
     }
 
     private func apply(_ event: Event, to center: inout Center) throws(CenterError) {

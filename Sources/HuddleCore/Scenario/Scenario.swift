@@ -6,6 +6,8 @@ public struct Scenario: Sendable {
     /// One app of the scenario.
     public struct App: Sendable {
         public var bundleIdentifier: String
+        /// The name people see ("Messages"), if the scenario gives one.
+        public var name: String?
         public var developmentLanguage: String
         /// The `localizations` folder as written, relative to the scenario file.
         public var localizationsPath: String?
@@ -79,11 +81,12 @@ public struct Scenario: Sendable {
     }
 
     private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
-        try reader.rejectUnknownMembers(["developmentLanguage", "localizations", "settings", "categories"])
+        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories"])
         var settings = AppSettings()
         if let settingsReader = try reader.optionalMember("settings") { try settings.update(json: settingsReader) }
         return App(
             bundleIdentifier: bundleIdentifier,
+            name: try reader.optionalMember("name")?.string(),
             developmentLanguage: try reader.optionalMember("developmentLanguage")?.string() ?? "en",
             localizationsPath: try reader.optionalMember("localizations")?.string(),
             settings: settings,

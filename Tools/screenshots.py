@@ -1,0 +1,74 @@
+"""Screenshots of the demo center for the README: phone and desktop, unlocked and locked.
+
+    python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
+
+Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
+(driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png.
+"""
+import argparse
+import pathlib
+import re
+import socket
+import subprocess
+import time
+
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_demo(huddle, port):
+    """Starts the server and returns it with the demo page's address (from its log)."""
+    process = subprocess.Popen([huddle, "serve", "--port", str(port), "--database", "memory", "--demo"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 30
+    for line in process.stdout:
+        match = re.search(r"demo device: open (\S+)", line)
+        if match:
+            return process, match.group(1)
+        if time.time() > deadline:
+            break
+    process.kill()
+    raise SystemExit("huddle serve --demo printed no demo address")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--huddle", default=str(ROOT / ".build" / "debug" / "huddle"))
+    parser.add_argument("--out", default=str(ROOT / "docs"))
+    arguments = parser.parse_args()
+    out = pathlib.Path(arguments.out)
+    out.mkdir(parents=True, exist_ok=True)
+    process, address = start_demo(arguments.huddle, free_port())
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                                 args=["--no-sandbox", "--disable-gpu"])
+            for name, size in SIZES.items():
+                context = browser.new_context(viewport=size, device_scale_factor=2 if name == "phone" else 1,
+                                              locale="en-US", reduced_motion="reduce")
+                page = context.new_page()
+                page.goto(address)
+                page.wait_for_selector(".stack")
+                page.wait_for_function("document.getElementById('connection').textContent === 'live'")
+                page.screenshot(path=str(out / f"center-{name}-unlocked.png"), full_page=True)
+                page.click("#lock")
+                page.wait_for_selector(".stack.locked")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(out / f"center-{name}-locked.png"), full_page=True)
+                context.close()
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
