@@ -72,12 +72,7 @@ struct DeviceController {
 
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
-        var options = RenderOptions()
-        if let limit = request.uri.queryParameters["limit"] {
-            guard let value = Int(limit), value > 0 else { throw APIError(.badRequest, "limit: expected a positive integer, found \"\(limit)\"") }
-            options.notificationLimit = value
-        }
-        let rendered = session.live.render(for: try request.viewer(), options: options)
+        let rendered = session.live.render(for: try request.viewer(), options: RenderOptions(notificationLimit: try request.notificationLimit()))
         for diagnostic in rendered.diagnostics { context.logger.warning("\(diagnostic)") }
         return .json(rendered.json)
     }
@@ -280,5 +275,12 @@ extension Request {
         case let other?: throw APIError(.badRequest, "locked: expected true or false, found \"\(other)\"")
         }
         return Viewer(languages: languages, locked: locked)
+    }
+
+    /// `limit`: at most this many notifications of each group; `nil` for all.
+    func notificationLimit() throws -> Int? {
+        guard let limit = uri.queryParameters["limit"] else { return nil }
+        guard let value = Int(limit), value > 0 else { throw APIError(.badRequest, "limit: expected a positive integer, found \"\(limit)\"") }
+        return value
     }
 }

@@ -184,8 +184,8 @@ actor DeviceSession {
 
     /// The center rendered for a viewer, with the change it is at: a live stream resuming after that
     /// change continues exactly where the rendering stops.
-    func render(for viewer: Viewer) -> (center: RenderedCenter, change: UInt64) {
-        (live.render(for: viewer), appliedChange)
+    func render(for viewer: Viewer, options: RenderOptions = RenderOptions()) -> (center: RenderedCenter, change: UInt64) {
+        (live.render(for: viewer, options: options), appliedChange)
     }
 
     // MARK: Streams

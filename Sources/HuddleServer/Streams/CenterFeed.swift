@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import NIOCore
 import Synchronization
 
 /// The live streams of one device's center (Server-Sent Events).
@@ -21,6 +22,10 @@ final class CenterFeed: Sendable {
     struct View: Sendable, Hashable {
         var viewer: Viewer
         var format: Format
+        /// At most this many notifications of each group (``RenderOptions/notificationLimit``).
+        var notificationLimit: Int?
+
+        var options: RenderOptions { RenderOptions(notificationLimit: notificationLimit) }
     }
 
     enum Format: Sendable, Hashable {
@@ -30,9 +35,13 @@ final class CenterFeed: Sendable {
         case html
     }
 
-    /// One event, ready to write.
+    /// One event, ready to write: the same buffer goes to every stream of a view.
     struct Event: Sendable {
-        var text: String
+        var bytes: ByteBuffer
+
+        init(text: String) {
+            bytes = ByteBuffer(string: text)
+        }
     }
 
     /// How many events a slow stream may have waiting before it is closed; its client reconnects with
@@ -135,8 +144,13 @@ final class CenterFeed: Sendable {
 
     /// Sends a comment to every stream, so that proxies and clients see the connection alive.
     func heartbeat() {
+        let heartbeat = Event(text: ": heartbeat\n\n")
         let dropped = state.withLock { state in
-            state.subscribers.filter { !state.send(Event(text: ": heartbeat\n\n"), to: $0.key) }.map(\.value.continuation)
+            var dropped: [AsyncStream<Event>.Continuation] = []
+            for (id, subscriber) in state.subscribers where !state.send(heartbeat, to: id) {
+                dropped.append(subscriber.continuation)
+            }
+            return dropped
         }
         Self.finish(dropped)
     }
@@ -162,7 +176,7 @@ final class CenterFeed: Sendable {
     // MARK: Events
 
     private static func centerEvent(number: UInt64, view: View, center: borrowing Center, pages: WebPages) -> Event {
-        let rendered = center.render(for: view.viewer)
+        let rendered = center.render(for: view.viewer, options: view.options)
         let body: JSONValue = switch view.format {
         case .json: .object(JSONObject([("change", .integer(Int64(number))), ("center", rendered.json)]))
         case .html: .object(JSONObject([("change", .integer(Int64(number))), ("html", .string(pages.groups(rendered, center: center)))]))
@@ -177,7 +191,7 @@ final class CenterFeed: Sendable {
         var groups: [JSONValue] = []
         var removedGroups: [JSONValue] = []
         for group in effect.groups.sorted(by: { (position[$0] ?? .max, $0) < (position[$1] ?? .max, $1) }) {
-            guard let index = position[group], let rendered = center.render(group: group, for: view.viewer) else {
+            guard let index = position[group], let rendered = center.render(group: group, for: view.viewer, options: view.options) else {
                 removedGroups.append(.string(group.description))
                 continue
             }

@@ -7,7 +7,7 @@ import NIOCore
 /// Live streams as Server-Sent Events (`text/event-stream`):
 ///
 /// - `GET /v1/devices/{token}/stream`: the device's center as it changes (``CenterFeed``), for a viewer
-///   (`languages`, `locked`) in JSON or the web page's HTML (`format`), resumable with `Last-Event-ID`
+///   (`languages`, `locked`, `limit`) in JSON or the web page's HTML (`format`), resumable with `Last-Event-ID`
 ///   (or `after`, for a first connection that already has a rendering).
 /// - `GET /v1/devices/{token}/groups/{group}/stream`: one group as a content extension sees it: its
 ///   leading notification, then every later delivery to it and every removal from it.
@@ -29,11 +29,11 @@ struct StreamController {
         case let other?: throw APIError(.badRequest, "format: expected json or html, found \"\(other)\"")
         }
         let resumingAfter = try Self.resumePoint(request)
-        let events = await session.subscribe(
-            CenterFeed.Subscription(view: CenterFeed.View(viewer: try request.viewer(), format: format), resumingAfter: resumingAfter))
+        let view = CenterFeed.View(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
+        let events = await session.subscribe(CenterFeed.Subscription(view: view, resumingAfter: resumingAfter))
         return Self.eventStream { writer in
             for await event in events {
-                try await writer.write(ByteBuffer(string: event.text))
+                try await writer.write(event.bytes)
             }
         }
     }

@@ -5,6 +5,9 @@ import Mustache
 /// The web page's HTML, from the Mustache templates in `Resources/Web`: the whole page, and each stack
 /// alone, which the live stream sends so that a page patches itself with the server's own rendering.
 struct WebPages: Sendable {
+    /// An expanded stack shows this many of its newest notifications, and says how many more it holds.
+    static let notificationLimit = 25
+
     /// The templates of this build, read once.
     static let shared = WebPages()
 
@@ -94,6 +97,7 @@ struct WebPages: Sendable {
             "hue": hue(group.app), "count": group.count, "stacked": group.count > 1, "locked": group.previewsHidden,
             // One or two cards peek out under a stack, as on iOS.
             "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
+            "notShown": group.count > group.notifications.count ? group.count - group.notifications.count : 0,
         ]
     }
 
@@ -138,7 +142,7 @@ struct CenterPage {
         let languages = Set(Viewer.languagesWithDefaultTexts + [language]).sorted()
         let english = Locale(identifier: "en")
         return [
-            "token": token, "deviceName": deviceName, "change": String(change), "origin": origin, "topic": exampleTopic,
+            "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit, "origin": origin, "topic": exampleTopic,
             "language": language, "languagesText": rendered.languages.joined(separator: ","), "locked": rendered.locked,
             "isEmpty": rendered.groups.isEmpty,
             "languageOptions": languages.map { code -> [String: Any] in

@@ -104,7 +104,7 @@
   // changes. Without it, the stream starts with the whole center (after a language or lock switch).
   function connect(after) {
     if (source) source.close();
-    const query = new URLSearchParams({ format: "html", languages, locked: String(locked) });
+    const query = new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
     if (after !== undefined) query.set("after", after);
     source = new EventSource(`/v1/devices/${token}/stream?${query}`);
     source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
