@@ -11,20 +11,27 @@ import Testing
 
 /// The application through Hummingbird's router test framework, on every store backend.
 @Suite struct ServerRouterTests {
-    enum Backend: String, CaseIterable, Sendable { case memory, sqlite }
+    /// Every store backend the server runs on.
+    enum Backend: String, CaseIterable, Sendable {
+        case memory, sqlite
+
+        func makeStore(retention: ChangeRetention = ChangeRetention()) throws -> any NotificationStore {
+            switch self {
+            case .memory: return InMemoryNotificationStore(retention: retention)
+            case .sqlite:
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-server-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                var configuration = SQLiteNotificationStore.Configuration()
+                configuration.retention = retention
+                return try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path, configuration: configuration)
+            }
+        }
+    }
 
     static func application(_ backend: Backend) throws -> some ApplicationProtocol {
         var configuration = ServerConfiguration()
         configuration.developmentMode = true
-        let store: any NotificationStore
-        switch backend {
-        case .memory: store = InMemoryNotificationStore()
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-server-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            store = try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path)
-        }
-        return Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
+        return Application(router: buildRouter(configuration: configuration, store: try backend.makeStore(), metrics: PrometheusCollectorRegistry()))
     }
 
     static func json(_ buffer: ByteBuffer) throws -> JSONValue {
