@@ -1,0 +1,219 @@
+"""The Notification Center web page in a real browser (Debian's chromium, driven by playwright): stacks as
+pushed through the provider endpoint, expanding, clearing, the lock and the language, live arrivals."""
+import json
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from conftest import TOPIC, Server, register_device
+
+CATEGORIES = [
+    {"identifier": "msg", "categorySummaryFormat": "%u more messages from %@", "hiddenPreviewsBodyPlaceholder": "%u messages"},
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(str(tmp_path_factory.mktemp("web")), tls=False, extra=["--development"])
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def device(server):
+    device = register_device(server, categories=CATEGORIES)
+    httpx.patch(f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}/settings",
+                headers={"authorization": f"Bearer {device['secret']}"}, json={"showPreviews": "whenAuthenticated"})
+    httpx.put(f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}", headers={"authorization": f"Bearer {device['secret']}"},
+              json={"name": "Chat"})
+    return device
+
+
+def push(server, device, identifier, thread, sender, body=None, category="msg"):
+    aps = {"alert": {"title": sender, "body": body or f"{sender} says {identifier}", "summary-arg": sender}, "thread-id": thread}
+    if category:
+        aps["category"] = category
+    response = httpx.post(f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC, "apns-collapse-id": identifier},
+                          content=json.dumps({"aps": aps}))
+    assert response.status_code == 200, response.text
+
+
+def open_page(browser, server, device, size=(390, 844), query=""):
+    """The page, its secret handed over in the address's fragment as `huddle serve --demo` prints it."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{server.url}/devices/{device['token']}{query}#secret={device['secret']}")
+    expect(page.locator("#connection")).to_have_text("live")
+    return page
+
+
+def stack(page, thread):
+    return page.locator(f'.stack[data-group="{TOPIC}/{thread}"]')
+
+
+def test_stacks_show_in_center_order_with_their_summaries(server, browser, device):
+    push(server, device, "a1", "team", "Teja")
+    push(server, device, "b1", "family", "Mom")
+    push(server, device, "a2", "team", "Michele")
+    push(server, device, "a3", "team", "Kritarth")
+    page = open_page(browser, server, device)
+    expect(page.locator(".stack")).to_have_count(2)
+    assert page.locator(".stack").evaluate_all("stacks => stacks.map(s => s.dataset.group)") == [f"{TOPIC}/team", f"{TOPIC}/family"]
+    team = stack(page, "team")
+    expect(team.locator(".card.leading .title")).to_have_text("Kritarth")
+    expect(team.locator(".summary")).to_have_text("2 more messages from Michele and Teja")
+    expect(team.locator(".app-name").first).to_have_text("Chat")
+    expect(team.locator(".badge").first).to_have_text("Ch")
+    expect(team.locator(".peek")).to_have_count(2)
+    expect(stack(page, "family").locator(".summary")).to_have_count(0)
+    expect(team.locator(".card.leading time")).to_have_text("now")
+    page.context.close()
+
+
+def test_a_stack_expands_and_collapses_by_pointer_and_keyboard(server, browser, device):
+    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
+        push(server, device, f"m{index}", "team", sender)
+    page = open_page(browser, server, device)
+    team = stack(page, "team")
+    expect(team.locator(".card:visible")).to_have_count(1)
+    team.locator(".card.leading").click()
+    expect(team).to_have_class(re.compile(r"\bexpanded\b"))
+    expect(team.locator(".card:visible")).to_have_count(3)
+    # Newest first, the summary gives way to the cards themselves.
+    assert team.locator(".card .title").all_inner_texts() == ["Kritarth", "Michele", "Teja"]
+    expect(team.locator(".summary")).to_be_hidden()
+    team.get_by_role("button", name="Show less").click()
+    expect(team.locator(".card:visible")).to_have_count(1)
+    # The keyboard reaches the stack and opens it.
+    team.locator(".card.leading").focus()
+    page.keyboard.press("Enter")
+    expect(team).to_have_class(re.compile(r"\bexpanded\b"))
+    expect(team.locator(".card.leading")).to_have_attribute("aria-expanded", "true")
+    page.context.close()
+
+
+def test_clearing_one_a_group_and_everything(server, browser, device):
+    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
+        push(server, device, f"c{index}", "team", sender)
+    push(server, device, "f0", "family", "Mom")
+    push(server, device, "w0", "work", "Boss")
+    page = open_page(browser, server, device)
+    team = stack(page, "team")
+    team.locator(".card.leading").click()
+    team.locator('.card[data-id="c1"]').get_by_role("button", name="Clear this notification").click()
+    expect(team.locator(".card")).to_have_count(2)
+    # The stack stays open through its re-rendering.
+    expect(team).to_have_class(re.compile(r"\bexpanded\b"))
+    assert team.locator(".card .title").all_inner_texts() == ["Kritarth", "Teja"]
+    stack(page, "family").locator(".card.leading").hover()
+    stack(page, "family").get_by_role("button", name="Clear this notification").click()
+    expect(stack(page, "family")).to_have_count(0)
+    team.get_by_role("button", name="Clear", exact=True).click()
+    expect(stack(page, "team")).to_have_count(0)
+    expect(page.locator(".stack")).to_have_count(1)
+    page.get_by_role("button", name="Clear All").click()
+    expect(page.locator(".stack")).to_have_count(0)
+    empty = page.locator("#empty")
+    expect(empty).to_be_visible()
+    expect(empty).to_contain_text(f"--device {device['token']}")
+    expect(empty).to_contain_text(f"/3/device/{device['token']}")
+    center = httpx.get(f"{server.url}/v1/devices/{device['token']}/center", headers={"authorization": f"Bearer {device['secret']}"}).json()
+    assert center["groups"] == []
+    page.context.close()
+
+
+def test_the_lock_shows_what_a_locked_device_shows(server, browser, device):
+    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
+        push(server, device, f"l{index}", "team", sender)
+    page = open_page(browser, server, device)
+    team = stack(page, "team")
+    expect(team.locator(".card.leading .body")).to_have_text("Kritarth says l2")
+    page.get_by_role("button", name="Unlocked").click()
+    expect(page.locator("#lock")).to_have_attribute("aria-pressed", "true")
+    team = stack(page, "team")
+    expect(team).to_have_class(re.compile(r"\blocked\b"))
+    expect(team.locator(".placeholder")).to_have_text("3 messages")
+    expect(team.locator(".title")).to_have_count(0)
+    expect(team.locator(".summary")).to_have_count(0)
+    assert "locked=true" in page.url
+    page.reload()
+    expect(stack(page, "team").locator(".placeholder")).to_have_text("3 messages")
+    page.get_by_role("button", name="Locked").click()
+    expect(stack(page, "team").locator(".summary")).to_have_text("2 more messages from Michele and Teja")
+    page.context.close()
+
+
+def test_the_language_menu_rewrites_every_text(server, browser, device):
+    # No category: Huddle's own default summary, which it ships in every language of the menu.
+    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
+        push(server, device, f"r{index}", "team", sender, category=None)
+    page = open_page(browser, server, device)
+    team = stack(page, "team")
+    expect(team.locator(".summary")).to_have_text("2 more notifications from Michele and Teja")
+    page.select_option("#language", "ru")
+    expect(stack(page, "team").locator(".summary")).to_have_text("Ещё 2 уведомления от Michele и Teja")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    page.select_option("#language", "de")
+    expect(stack(page, "team").locator(".summary")).to_have_text(re.compile("Michele und Teja"))
+    page.context.close()
+
+
+def test_a_push_slides_in_without_a_reload(server, browser, device):
+    push(server, device, "old", "older", "Teja")
+    page = open_page(browser, server, device)
+    page.evaluate("window.loadedOnce = true")
+    push(server, device, "new", "newer", "Michele", body="Fresh news")
+    newest = page.locator(".stack").first
+    expect(newest).to_have_attribute("data-group", f"{TOPIC}/newer")
+    expect(newest.locator(".body")).to_have_text("Fresh news")
+    expect(newest).to_have_class(re.compile(r"\barriving\b"))
+    # A second push to an older stack moves it to the top.
+    push(server, device, "again", "older", "Kim")
+    expect(page.locator(".stack").first).to_have_attribute("data-group", f"{TOPIC}/older")
+    expect(page.locator(".stack").first.locator(".summary")).to_have_text("1 more messages from Teja")
+    assert page.evaluate("window.loadedOnce") is True
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+def test_the_page_fits_phone_and_desktop_windows(server, browser, device, size):
+    push(server, device, "long", "t", "Teja", body="A long message " * 30)
+    page = open_page(browser, server, device, size=size)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    card = stack(page, "t").locator(".card.leading").bounding_box()
+    assert card["x"] >= 0 and card["x"] + card["width"] <= size[0]
+    # Every control can be reached with the keyboard.
+    reached = set()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.id || document.activeElement.className"))
+    assert {"lock", "language", "clear-all"} <= reached
+    page.context.close()
+
+
+def test_the_secret_is_asked_once(server, browser, device):
+    context = browser.new_context()
+    page = context.new_page()
+    response = page.goto(f"{server.url}/devices/{device['token']}")
+    assert response.status == 401
+    page.fill("#secret", "not-it")
+    page.click("button[type=submit]")
+    expect(page.get_by_role("alert")).to_have_text("That is not this device's secret.")
+    page.fill("#secret", device["secret"])
+    page.click("button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Notification Center")
+    expect(page.locator("#connection")).to_have_text("live")
+    assert any(cookie["httpOnly"] and cookie["sameSite"] == "Strict" for cookie in context.cookies())
+    page.goto(f"{server.url}/devices/{device['token']}")
+    expect(page.locator("#stacks")).to_be_attached()
+    context.close()
