@@ -45,10 +45,7 @@ struct ProviderEndpoint: RouterMiddleware {
 
     private func deliver(_ push: ProviderPush, request: Request, context: Context) async throws {
         guard let session = try await centers.session(for: push.deviceToken) else {
-            if let date = try await store.unregistrationDate(token: push.deviceToken) {
-                throw ProviderRefusal(reason: .unregistered, timestamp: date)
-            }
-            throw APNsReason.badDeviceToken
+            throw try await refusalForUnknownDevice(push.deviceToken)
         }
         guard try await session.knowsApp(push.bundleIdentifier) else {
             throw APNsReason.deviceTokenNotForTopic
@@ -78,8 +75,21 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         // The collapse identifier names the notification, so a later push with it replaces this one.
         let identifier = push.collapseID ?? push.apnsID
-        _ = try await session.deliver(
-            NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
+        do {
+            _ = try await session.deliver(
+                NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
+        } catch let error as StoreError where error.code == .notFound {
+            // Another server sharing the store deleted the device or the app after this one loaded it.
+            await centers.forget(push.deviceToken)
+            guard try await store.device(token: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
+            throw APNsReason.deviceTokenNotForTopic
+        }
+    }
+
+    /// `Unregistered` (with when) for a deleted device, `BadDeviceToken` for one never registered.
+    private func refusalForUnknownDevice(_ token: String) async throws -> ProviderRefusal {
+        guard let date = try await store.unregistrationDate(token: token) else { return ProviderRefusal(reason: .badDeviceToken) }
+        return ProviderRefusal(reason: .unregistered, timestamp: date)
     }
 
     private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> Response {

@@ -29,7 +29,7 @@ struct WebController {
         var viewer = try request.viewer()
         if request.uri.queryParameters["languages"] == nil { viewer.languages = Self.acceptedLanguages(request) }
         let (rendered, change) = await session.render(for: viewer, options: RenderOptions(notificationLimit: WebPages.notificationLimit))
-        let origin = request.head.authority.map { "http://\($0)" } ?? "http://127.0.0.1:8443"
+        let origin = "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1:8443")"
         let html = session.live.read { center in
             pages.page(
                 CenterPage(
