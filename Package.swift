@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [
-                "HuddlePostgres", "HuddleTestSupport",
+                "HuddlePostgres", "HuddleTestSupport", "huddle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -104,21 +104,21 @@ public enum PostgresMigrations {
     ///   Huddle wrote it), `.unavailable` when the server cannot be reached.
     @discardableResult
     public static func migrate(_ database: PostgresURL, logger: Logger) async throws -> [String] {
-        try await withClient(database, logger: logger) { client in try await migrate(client, logger: logger) }
+        try await withConnection(database, logger: logger) { connection in try await migrate(connection, logger: logger) }
     }
 
     /// The migrations the database lacks, without applying them (nor creating anything).
     /// - Throws: ``StoreError`` `.corrupt` when the database has migrations this build does not know.
     public static func pending(_ database: PostgresURL, logger: Logger) async throws -> [String] {
-        try await withClient(database, logger: logger) { client in
-            try await client.read(logger: logger) { connection in
+        try await withConnection(database, logger: logger) { connection in
+            try await connection.read(logger: logger) { connection in
                 try pending(after: try await applied(connection, logger: logger)).map(\.identifier)
             }
         }
     }
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [String] {
-        try await client.write(logger: logger) { connection in
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        try await connection.write(logger: logger) { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.run(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
@@ -157,15 +157,25 @@ public enum PostgresMigrations {
         return all.filter { !applied.contains($0.identifier) }
     }
 
-    /// Runs `body` with a client of its own, for the one-off work of a command or a server starting up.
-    private static func withClient<Value: Sendable>(
-        _ database: PostgresURL, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> Value
+    /// Runs `body` on a connection of its own, for the one-off work of a command or a server starting up.
+    /// (A pool would retry a failing server for a minute before saying why; this says at once.)
+    private static func withConnection<Value: Sendable>(
+        _ database: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
-        let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            throw StoreError.fromPostgres(error)
+        }
+        do {
+            let value = try await body(connection)
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 }

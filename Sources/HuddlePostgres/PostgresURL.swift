@@ -150,6 +150,21 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
     }
 
+    /// The configuration of a single `PostgresConnection` here, for one-off work.
+    /// - Throws: when the TLS context cannot be made.
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        switch sslMode {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(try NIOSSLContext(configuration: unverified))
+        case .require: tls = .require(try NIOSSLContext(configuration: unverified))
+        case .verifyFull: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+    }
+
     private static func escaped(_ part: String) -> String {
         part.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed.subtracting(CharacterSet(charactersIn: ":@/?#[]"))) ?? part
     }

@@ -18,7 +18,7 @@ extension StoreError {
             return StoreError(.corrupt, "a stored value of column \(error.columnName) cannot be read as \(error.targetType)")
         default:
             // The connection pool's own errors (a circuit breaker tripped after failed connection attempts).
-            return StoreError(.unavailable, "PostgreSQL cannot be reached: \(String(reflecting: error))")
+            return StoreError(.unavailable, "PostgreSQL cannot be reached: connecting keeps failing (\(error))")
         }
     }
 
