@@ -44,7 +44,12 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     public init(database: PostgresURL, configuration: Configuration = Configuration(), logger: Logger) {
         var clientConfiguration = database.clientConfiguration
         clientConfiguration.options.maximumConnections = max(2, configuration.maximumConnections)
-        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+        // The pool warns when the listener leases a connection a moment before the pool's run() begins (the
+        // two start together) and logs every failed connection attempt; the store reports what matters
+        // itself, so the pool's own lines show only when debugging.
+        var poolLogger = logger
+        if poolLogger.logLevel > .debug { poolLogger.logLevel = .error }
+        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: poolLogger)
         self.configuration = configuration
         self.logger = logger
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleServer
 import HuddleSQLite
 import Hummingbird
@@ -28,8 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 8443
 
-    @Option(help: "The SQLite database file, or \"memory\" for a store that is lost at exit.")
-    var database = "huddle.sqlite"
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "A PEM certificate chain, for TLS.")
     var tlsCertificate: String?
@@ -78,23 +78,33 @@ struct ServeCommand: AsyncParsableCommand {
         if development {
             logger.warning("DEVELOPMENT MODE: pushes are accepted WITHOUT a provider token. Never expose this server.")
         }
-        if database == "memory" {
+        let url = "\(scheme)://\(host):\(port)"
+        switch try database.location() {
+        case .memory:
             logger.warning("the store is in memory: everything is lost when the server stops")
-            try await run(buildApplication(configuration: configuration, store: InMemoryNotificationStore(), metrics: registry, logger: logger),
-                          logger: logger, url: "\(scheme)://\(host):\(port)")
-        } else {
-            let store = try SQLiteNotificationStore(path: database)
-            logger.info("store: SQLite at \(database)")
-            try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger),
-                          logger: logger, url: "\(scheme)://\(host):\(port)")
+            let store = InMemoryNotificationStore()
+            try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger), logger: logger, url: url)
+        case .sqlite(let path):
+            let store = try SQLiteNotificationStore(path: path)
+            logger.info("store: SQLite at \(path)")
+            try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger), logger: logger, url: url)
+        case .postgres(let postgres):
+            // Before serving: a database newer than this build is refused here, with the reason.
+            let applied = try await PostgresMigrations.migrate(postgres, logger: logger)
+            let store = PostgresNotificationStore(database: postgres, logger: logger)
+            logger.info("store: PostgreSQL at \(postgres)\(applied.isEmpty ? "" : " (migrated: \(applied.joined(separator: ", ")))")")
+            try await run(
+                buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger), after: [store],
+                logger: logger, url: url)
         }
     }
 
-    private func run(_ app: some ApplicationProtocol, logger: Logger, url: String) async throws {
+    /// Runs the app, and the services it needs (a store's connections) started before it and stopped after it.
+    private func run(_ app: some ApplicationProtocol, after services: [any Service] = [], logger: Logger, url: String) async throws {
         logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
         // A client that never answers the shutdown's HTTP/2 PING would hold a graceful shutdown open
         // forever; past a few seconds, remaining connections are cancelled.
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: services + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         configuration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
