@@ -339,7 +339,9 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// Listens on `huddle_changes` until cancelled, passing other servers' notices to the subscribers;
     /// after a lost connection, tries again after ``Configuration/reconnectDelay``.
     private func listen() async {
-        while !Task.isCancelled {
+        // At shutdown the pool closes as this loop stops: neither is a lost connection to report.
+        var isStopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+        while !isStopping {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: ChangeNoticePayload.channel) { notifications in
@@ -366,7 +368,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                     }
                 }
             } catch {
-                if Task.isCancelled { break }
+                if isStopping { break }
                 logger.warning("lost the connection listening for other servers' changes: \(StoreError.fromPostgres(error))")
             }
             try? await Task.sleep(for: configuration.reconnectDelay)

@@ -91,13 +91,14 @@ import Testing
     }
 
     /// A lost listening connection is replaced, and the consumers told that notices may have been missed.
+    /// (Every connection of both stores is cut: the listener's last query may be its heartbeat.)
     @Test func aLostListenerReconnectsAndAsksForAResync() async throws {
         try await Self.withTwoServers { database, first, second in
             try await TestDatabase.administer(
                 database,
                 """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                WHERE datname = current_database() AND pid <> pg_backend_pid()
                 """)
             try await first.notices.wait(for: "a resync after reconnecting") { notices, _ in notices == [.resync, .resync] }
             try await second.notices.wait(for: "a resync after reconnecting") { notices, _ in notices == [.resync, .resync] }
@@ -105,6 +106,20 @@ import Testing
             _ = try await first.store.saveApp(AppRecord(topic: "com.example.app"), device: Self.token)
             try await second.notices.wait(forCount: 3, "a change after reconnecting")
             #expect(await second.notices.notices.last == .changed(device: Self.token, number: 1))
+        }
+    }
+
+    /// Someone else's use of the channel (or a newer Huddle's notice) is ignored, not misread.
+    @Test func payloadsItDoesNotUnderstandAreIgnored() async throws {
+        try await Self.withTwoServers { database, first, second in
+            try await TestDatabase.administer(
+                database, "SELECT pg_notify('huddle_changes', 'hello')",
+                #"SELECT pg_notify('huddle_changes', '{"server": "elsewhere", "device": "x", "change": -1}')"#,
+                #"SELECT pg_notify('huddle_changes', '{"server": "elsewhere", "device": "cd", "deleted": true}')"#)
+            try await first.store.createDevice(Self.device())
+            _ = try await first.store.saveApp(AppRecord(topic: "com.example.app"), device: Self.token)
+            try await second.notices.wait(forCount: 3, "the deletion and change 1")
+            #expect(await second.notices.notices == [.resync, .deviceDeleted("cd"), .changed(device: Self.token, number: 1)])
         }
     }
 

@@ -64,7 +64,9 @@ enum TestDatabase {
     static func testConfiguration() -> PostgresNotificationStore.Configuration {
         var configuration = PostgresNotificationStore.Configuration()
         configuration.reconnectDelay = .milliseconds(100)
-        configuration.maximumConnections = 8
+        configuration.maximumConnections = 4
+        // Often enough that every notice test also checks the listening connection while notices flow.
+        configuration.heartbeatInterval = .milliseconds(50)
         return configuration
     }
 
@@ -82,50 +84,5 @@ enum TestDatabase {
         let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
         defer { Task { try? await connection.close() } }
         return try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).collect().map { try $0.decode(String.self) }
-    }
-}
-
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Collects what a stream of notices delivers, so that a test can wait for what it expects.
-actor NoticeRecorder {
-    private(set) var notices: [ChangeNotice] = []
-    private(set) var isFinished = false
-
-    static func recording(_ stream: AsyncStream<ChangeNotice>?) throws -> NoticeRecorder {
-        let stream = try #require(stream, "a PostgreSQL store always has notices from other servers")
-        let recorder = NoticeRecorder()
-        Task {
-            for await notice in stream { await recorder.append(notice) }
-            await recorder.finish()
-        }
-        return recorder
-    }
-
-    private func append(_ notice: ChangeNotice) { notices.append(notice) }
-    private func finish() { isFinished = true }
-
-    /// Waits until the notices so far satisfy `condition`.
-    /// - Throws: when they do not within `timeout`, naming what was awaited and what came.
-    @discardableResult
-    func wait(
-        for what: String, timeout: Duration = .seconds(15), until condition: ([ChangeNotice], Bool) -> Bool
-    ) async throws -> [ChangeNotice] {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(notices, isFinished) {
-            guard ContinuousClock.now < deadline else {
-                throw TimedOut(description: "timed out waiting for \(what); received \(notices), finished: \(isFinished)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return notices
-    }
-
-    /// Waits for the notices to reach `count`.
-    @discardableResult
-    func wait(forCount count: Int, _ what: String) async throws -> [ChangeNotice] {
-        try await wait(for: what) { notices, _ in notices.count >= count }
     }
 }
