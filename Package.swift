@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HuddleCore", targets: ["HuddleCore"]),
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
+        .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
         .library(name: "HuddleServer", targets: ["HuddleServer"]),
         .executable(name: "huddle", targets: ["huddle"]),
     ],
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "HuddleLocalization"),
@@ -38,6 +40,15 @@ let package = Package(
         .target(
             name: "HuddleSQLite",
             dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "HuddlePostgres",
+            dependencies: [
+                "HuddleCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(
             name: "HuddleServer",
@@ -65,6 +76,7 @@ let package = Package(
                 "HuddleAPNs",
                 "HuddleCore",
                 "HuddleLocalization",
+                "HuddlePostgres",
                 "HuddleServer",
                 "HuddleSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -89,6 +101,15 @@ let package = Package(
             name: "HuddleAPNsTests",
             dependencies: ["HuddleAPNs", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
+        .testTarget(
+            name: "HuddlePostgresTests",
+            dependencies: [
+                "HuddlePostgres", "HuddleTestSupport", "huddle",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [

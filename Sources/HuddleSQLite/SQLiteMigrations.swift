@@ -1,8 +1,9 @@
+import Foundation
 import GRDB
 import HuddleCore
 
 /// The schema, as numbered migrations. A shipped migration is never edited: changes come as new ones.
-enum SQLiteMigrations {
+public enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("001 devices, apps, notifications, signing keys") { db in
@@ -79,13 +80,42 @@ enum SQLiteMigrations {
 
     /// Applies pending migrations, refusing a database that has migrations this build does not know.
     static func migrate(_ writer: some DatabaseWriter) throws {
+        _ = try pending(in: writer)
+        try migrator.migrate(writer)
+    }
+
+    /// Applies the migrations the database at `path` lacks, creating the file if there is none (what
+    /// `huddle migrate` does; a store applies them itself when it opens).
+    /// - Returns: the identifiers of the migrations applied now; empty when the database was up to date.
+    /// - Throws: ``StoreError`` `.corrupt` when the database has migrations this build does not know.
+    @discardableResult
+    public static func migrate(path: String) throws -> [String] {
+        let pool = try DatabasePool(path: path)
+        let pending = try pending(in: pool)
+        try migrator.migrate(pool)
+        return pending
+    }
+
+    /// The migrations the database at `path` lacks, without applying them; every one for a file that does
+    /// not exist yet (and is not created).
+    /// - Throws: ``StoreError`` `.corrupt` when the database has migrations this build does not know.
+    public static func pending(path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return migrator.migrations }
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try pending(in: DatabaseQueue(path: path, configuration: configuration))
+    }
+
+    /// The migrations `reader`'s database lacks, refusing one that has migrations this build does not know.
+    private static func pending(in reader: some DatabaseReader) throws -> [String] {
         let migrator = migrator
-        let unknown = try writer.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+        let applied = try reader.read { db in try migrator.appliedIdentifiers(db) }
+        let unknown = applied.subtracting(migrator.migrations)
         guard unknown.isEmpty else {
             throw StoreError(
                 .corrupt,
                 "the database was written by a newer Huddle (unknown migrations: \(unknown.sorted().joined(separator: ", "))); upgrade Huddle")
         }
-        try migrator.migrate(writer)
+        return migrator.migrations.filter { !applied.contains($0) }
     }
 }

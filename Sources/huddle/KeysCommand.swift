@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HuddleAPNs
 import HuddleCore
-import HuddleSQLite
+import Logging
 
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,13 +11,10 @@ struct KeysCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Remove.self]
     )
 
-    struct DatabaseOption: ParsableArguments {
-        @Option(help: "The SQLite database of the server.")
-        var database = "huddle.sqlite"
-
-        func store() throws -> SQLiteNotificationStore {
-            try SQLiteNotificationStore(path: database)
-        }
+    static var logger: Logger {
+        var logger = Logger(label: "huddle")
+        logger.logLevel = .warning
+        return logger
     }
 
     struct Add: AsyncParsableCommand {
@@ -38,7 +35,7 @@ struct KeysCommand: AsyncParsableCommand {
                 keyID: keyId, teamID: teamId, publicKeyPEM: try SigningKeys.publicKeyPEM(from: pem), topics: topics,
                 createdAt: Date())
             try SigningKeys.validate(key)
-            try await database.store().saveSigningKey(key)
+            try await database.withStore(logger: KeysCommand.logger) { store in try await store.saveSigningKey(key) }
             print("registered key \(keyId) of team \(teamId) for \(topics.isEmpty ? "every topic" : topics.joined(separator: ", "))")
         }
     }
@@ -48,7 +45,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            for key in try await database.store().signingKeys() {
+            for key in try await database.withStore(logger: KeysCommand.logger, { store in try await store.signingKeys() }) {
                 print("\(key.keyID)  team \(key.teamID)  topics: \(key.topics.isEmpty ? "any" : key.topics.joined(separator: ", "))")
             }
         }
@@ -60,7 +57,8 @@ struct KeysCommand: AsyncParsableCommand {
         @Argument var keyId: String
 
         func run() async throws {
-            guard try await database.store().deleteSigningKey(id: keyId) else { throw ValidationError("no key \(keyId)") }
+            let removed = try await database.withStore(logger: KeysCommand.logger) { store in try await store.deleteSigningKey(id: keyId) }
+            guard removed else { throw ValidationError("no key \(keyId)") }
             print("removed key \(keyId)")
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleServer
 import HuddleSQLite
 import Hummingbird
@@ -28,8 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 8443
 
-    @Option(help: "The SQLite database file, or \"memory\" for a store that is lost at exit.")
-    var database = "huddle.sqlite"
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "A PEM certificate chain, for TLS.")
     var tlsCertificate: String?
@@ -82,34 +82,54 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("DEVELOPMENT MODE: pushes are accepted WITHOUT a provider token. Never expose this server.")
         }
         let url = "\(scheme)://\(host):\(port)"
-        if database == "memory" {
+        switch try database.location() {
+        case .memory:
             logger.warning("the store is in memory: everything is lost when the server stops")
-            try await run(store: InMemoryNotificationStore(), configuration: configuration, registry: registry, logger: logger, url: url)
-        } else {
-            let store = try SQLiteNotificationStore(path: database)
-            logger.info("store: SQLite at \(database)")
-            try await run(store: store, configuration: configuration, registry: registry, logger: logger, url: url)
+            try await serve(store: InMemoryNotificationStore(), configuration: configuration, registry: registry, logger: logger, url: url)
+        case .sqlite(let path):
+            let store = try SQLiteNotificationStore(path: path)
+            logger.info("store: SQLite at \(path)")
+            try await serve(store: store, configuration: configuration, registry: registry, logger: logger, url: url)
+        case .postgres(let postgres):
+            // Before serving: a database newer than this build is refused here, with the reason.
+            let applied = try await PostgresMigrations.migrate(postgres, logger: logger)
+            let store = PostgresNotificationStore(database: postgres, logger: logger)
+            logger.info("store: PostgreSQL at \(postgres)\(applied.isEmpty ? "" : " (migrated: \(applied.joined(separator: ", ")))")")
+            try await serve(
+                store: store, runningFirst: [store], configuration: configuration, registry: registry, logger: logger, url: url)
         }
     }
 
-    private func run(
-        store: some NotificationStore, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry, logger: Logger,
-        url: String
+    /// Runs the app on a store, after the services it needs (a store's connections), which are stopped after
+    /// it; with `--demo`, installs the demo device once the store runs.
+    private func serve(
+        store: some NotificationStore, runningFirst services: [any Service] = [], configuration: ServerConfiguration,
+        registry: PrometheusCollectorRegistry, logger: Logger, url: String
     ) async throws {
+        var services = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
         if demo {
-            let device = try await DemoDevice.install(in: store, now: Date())
-            logger.notice("demo device: open \(url)/devices/\(device.token)#secret=\(device.secret)")
+            let installer = DemoInstaller(store: store, url: url, logger: logger)
+            services.append(.init(service: installer, successTerminationBehavior: .ignore))
         }
-        try await run(buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger), logger: logger, url: url)
-    }
-
-    private func run(_ app: some ApplicationProtocol, logger: Logger, url: String) async throws {
+        services.append(.init(service: try buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger)))
         logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
         // A client that never answers the shutdown's HTTP/2 PING would hold a graceful shutdown open
         // forever; past a few seconds, remaining connections are cancelled.
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         configuration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+/// Installs the demo device once the store runs, and says where to look.
+private struct DemoInstaller<Store: NotificationStore>: Service {
+    let store: Store
+    let url: String
+    let logger: Logger
+
+    func run() async throws {
+        let device = try await DemoDevice.install(in: store, now: Date())
+        logger.notice("demo device: open \(url)/devices/\(device.token)#secret=\(device.secret)")
     }
 }

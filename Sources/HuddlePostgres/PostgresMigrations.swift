@@ -1,0 +1,181 @@
+import Foundation
+import HuddleCore
+public import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations recorded in `schema_migrations`.
+///
+/// A shipped migration is never edited: changes come as new ones, appended. The tables mean what the
+/// SQLite ones mean (`HuddleSQLite`'s migrations 001 and 002 together), with BIGINT milliseconds for
+/// dates, BYTEA for files and JSON kept as TEXT, so that a stored notification reads back byte for byte.
+public enum PostgresMigrations {
+    /// One step of the schema.
+    public struct Migration: Sendable {
+        /// "001 …": the order, then what it does. Stored in `schema_migrations` once applied.
+        public let identifier: String
+        /// Run one after another in the migration's transaction (the extended query protocol takes one
+        /// statement at a time).
+        let statements: [String]
+    }
+
+    /// Every migration this build knows, in order.
+    public static let all: [Migration] = [
+        Migration(identifier: "001 devices, apps, notifications, numbered changes, signing keys", statements: [
+            """
+            CREATE TABLE devices (
+                token TEXT PRIMARY KEY,
+                secret_hash TEXT NOT NULL,
+                name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_change BIGINT NOT NULL DEFAULT 0,
+                oldest_kept_change BIGINT NOT NULL DEFAULT 1
+            )
+            """,
+            """
+            CREATE TABLE apps (
+                device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                topic TEXT NOT NULL,
+                display_name TEXT,
+                development_language TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                categories TEXT NOT NULL,
+                PRIMARY KEY (device_token, topic)
+            )
+            """,
+            """
+            CREATE TABLE localization_files (
+                device_token TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                path TEXT NOT NULL,
+                data BYTEA NOT NULL,
+                PRIMARY KEY (device_token, topic, path),
+                FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+            )
+            """,
+            """
+            CREATE TABLE notifications (
+                device_token TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                identifier TEXT NOT NULL,
+                sequence BIGINT NOT NULL,
+                delivered_at BIGINT NOT NULL,
+                content TEXT NOT NULL,
+                PRIMARY KEY (device_token, topic, identifier),
+                FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence)",
+            """
+            CREATE TABLE changes (
+                device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                number BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                identifiers TEXT NOT NULL,
+                PRIMARY KEY (device_token, number)
+            )
+            """,
+            """
+            CREATE TABLE unregistered_devices (
+                token TEXT PRIMARY KEY,
+                unregistered_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE signing_keys (
+                key_id TEXT PRIMARY KEY,
+                team_id TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                topics TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+        ]),
+    ]
+
+    /// The advisory lock that migrating servers take, so that servers starting together apply each
+    /// migration once: the others wait, then find nothing left to do. (Any 64-bit number; this one spells
+    /// "huddle" in ASCII.)
+    static let lockKey: Int64 = 0x68_75_64_64_6c_65
+
+    /// Applies the migrations the database lacks, in one transaction under the advisory lock.
+    /// - Returns: the identifiers of the migrations applied now; empty when the database was up to date.
+    /// - Throws: ``StoreError`` `.corrupt` when the database has migrations this build does not know (a newer
+    ///   Huddle wrote it), `.unavailable` when the server cannot be reached.
+    @discardableResult
+    public static func migrate(_ database: PostgresURL, logger: Logger) async throws -> [String] {
+        try await withConnection(database, logger: logger) { connection in try await migrate(connection, logger: logger) }
+    }
+
+    /// The migrations the database lacks, without applying them (nor creating anything).
+    /// - Throws: ``StoreError`` `.corrupt` when the database has migrations this build does not know.
+    public static func pending(_ database: PostgresURL, logger: Logger) async throws -> [String] {
+        try await withConnection(database, logger: logger) { connection in
+            try await connection.read(logger: logger) { connection in
+                try pending(after: try await applied(connection, logger: logger)).map(\.identifier)
+            }
+        }
+    }
+
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        try await connection.write(logger: logger) { connection in
+            try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.run(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+                logger: logger)
+            let pending = try pending(after: try await applied(connection, logger: logger))
+            for migration in pending {
+                for statement in migration.statements {
+                    // Schema text is this file's constant, never a value from outside.
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.run(
+                    "INSERT INTO schema_migrations (identifier, applied_at) VALUES (\(migration.identifier), \(Date().milliseconds))",
+                    logger: logger)
+                logger.info("applied PostgreSQL migration \(migration.identifier)")
+            }
+            return .commit(pending.map(\.identifier))
+        }
+    }
+
+    /// The identifiers in `schema_migrations`; none when the table does not exist yet.
+    private static func applied(_ connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
+        let exists = try await connection.firstRow("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)?
+            .decode(Bool.self) ?? false
+        guard exists else { return [] }
+        return Set(try await connection.rows("SELECT identifier FROM schema_migrations", logger: logger).map { try $0.decode(String.self) })
+    }
+
+    /// The migrations not in `applied`, refusing a database that has some this build does not know.
+    private static func pending(after applied: Set<String>) throws -> [Migration] {
+        let unknown = applied.subtracting(all.map(\.identifier))
+        guard unknown.isEmpty else {
+            throw StoreError(
+                .corrupt,
+                "the database was written by a newer Huddle (unknown migrations: \(unknown.sorted().joined(separator: ", "))); upgrade Huddle")
+        }
+        return all.filter { !applied.contains($0.identifier) }
+    }
+
+    /// Runs `body` on a connection of its own, for the one-off work of a command or a server starting up.
+    /// (A pool would retry a failing server for a minute before saying why; this says at once.)
+    private static func withConnection<Value: Sendable>(
+        _ database: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            throw StoreError.fromPostgres(error)
+        }
+        do {
+            let value = try await body(connection)
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}

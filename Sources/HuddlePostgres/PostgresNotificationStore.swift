@@ -1,0 +1,451 @@
+public import Foundation
+public import HuddleCore
+public import Logging
+import PostgresNIO
+public import ServiceLifecycle
+
+/// A ``NotificationStore`` in a PostgreSQL database, which several Huddle servers may share.
+///
+/// Every write to a device's center takes the device's next change number by updating the device's row
+/// first, in the write's own transaction: the row lock orders writers to one device across servers, so
+/// numbers are given without gaps and in commit order, and a write that turns out to change nothing rolls
+/// back to give its number back. The same transaction records the change in `changes` and announces it
+/// with `pg_notify` on `huddle_changes`, which PostgreSQL delivers to the other servers at commit; a
+/// write returns only after COMMIT.
+///
+/// The store is a `Service`: ``run()`` runs its connection pool and the listener behind
+/// ``noticesFromOtherServers()`` until graceful shutdown, and no query is served while it is not running.
+/// The schema must be migrated first (``PostgresMigrations/migrate(_:logger:)``). Values reach SQL only
+/// through `PostgresQuery` interpolation, as bound parameters.
+public final class PostgresNotificationStore: NotificationStore, Service {
+    /// Options with defaults suited to a server.
+    public struct Configuration: Sendable {
+        /// How many recent changes of each device are kept for servers and streams catching up.
+        public var retention = ChangeRetention()
+        /// The most connections the store opens; one of them stays with the listener.
+        public var maximumConnections = 20
+        /// How long the listener waits before it connects again after losing its connection.
+        public var reconnectDelay: Duration = .seconds(1)
+        /// How often the listener checks that its connection is alive: an idle connection whose server
+        /// vanished without a word would otherwise wait for notices forever.
+        public var heartbeatInterval: Duration = .seconds(15)
+
+        public init() {}
+    }
+
+    private let client: PostgresClient
+    private let configuration: Configuration
+    private let logger: Logger
+    /// Names this store instance in the notices it sends, so that its listener can drop them.
+    private let instanceID = UUID().uuidString.lowercased()
+    private let subscribers = ChangeNoticeSubscribers()
+
+    /// Prepares a store of the database at `database`; nothing connects before ``run()``.
+    public init(database: PostgresURL, configuration: Configuration = Configuration(), logger: Logger) {
+        var clientConfiguration = database.clientConfiguration
+        clientConfiguration.options.maximumConnections = max(2, configuration.maximumConnections)
+        // The pool warns when the listener leases a connection a moment before the pool's run() begins (the
+        // two start together) and logs every failed connection attempt; the store reports what matters
+        // itself, so the pool's own lines show only when debugging.
+        var poolLogger = logger
+        if poolLogger.logLevel > .debug { poolLogger.logLevel = .error }
+        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: poolLogger)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs the connection pool and the listener until graceful shutdown (or cancellation), then ends
+    /// every stream of notices.
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.listen() }
+            try? await gracefulShutdown()
+            subscribers.finish()
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Devices
+
+    public func createDevice(_ device: DeviceRecord) async throws {
+        try await client.write(logger: logger) { connection in
+            let inserted = try await connection.firstRow(
+                """
+                INSERT INTO devices (token, secret_hash, name, created_at)
+                VALUES (\(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds))
+                ON CONFLICT (token) DO NOTHING RETURNING token
+                """, logger: logger)
+            guard inserted != nil else { throw StoreError(.conflict, "device \(device.token) exists") }
+            try await connection.run("DELETE FROM unregistered_devices WHERE token = \(device.token)", logger: logger)
+            return .commit(())
+        }
+    }
+
+    public func device(token: String) async throws -> DeviceRecord? {
+        try await client.rows(
+            "SELECT token, secret_hash, name, created_at FROM devices WHERE token = \(token)", logger: logger, Self.device
+        ).first
+    }
+
+    public func deleteDevice(token: String) async throws -> Bool {
+        try await client.write(logger: logger) { connection in
+            guard try await connection.firstRow("DELETE FROM devices WHERE token = \(token) RETURNING token", logger: logger) != nil else {
+                return .rollBack(false)
+            }
+            try await connection.run(
+                """
+                INSERT INTO unregistered_devices (token, unregistered_at) VALUES (\(token), \(Date().milliseconds))
+                ON CONFLICT (token) DO UPDATE SET unregistered_at = excluded.unregistered_at
+                """, logger: logger)
+            try await notify(.deleted, device: token, connection)
+            return .commit(true)
+        }
+    }
+
+    public func unregistrationDate(token: String) async throws -> Date? {
+        try await client.rows("SELECT unregistered_at FROM unregistered_devices WHERE token = \(token)", logger: logger) {
+            Date(milliseconds: try $0.decode(Int64.self))
+        }.first
+    }
+
+    // MARK: Apps
+
+    public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
+        let settings = app.settings.json.jsonText()
+        let categories = JSONValue.array(app.categories.map(\.json)).jsonText()
+        return try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection) else {
+                throw StoreError(.notFound, "unknown device \(token)")
+            }
+            try await connection.run(
+                """
+                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
+                VALUES (\(token), \(app.topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories))
+                ON CONFLICT (device_token, topic) DO UPDATE SET
+                    display_name = excluded.display_name, development_language = excluded.development_language,
+                    settings = excluded.settings, categories = excluded.categories
+                """, logger: logger)
+            try await connection.run(
+                "DELETE FROM localization_files WHERE device_token = \(token) AND topic = \(app.topic)", logger: logger)
+            for (path, data) in app.localizationFiles.sorted(by: { $0.key < $1.key }) {
+                try await connection.run(
+                    "INSERT INTO localization_files (device_token, topic, path, data) VALUES (\(token), \(app.topic), \(path), \(data))",
+                    logger: logger)
+            }
+            try await record(.appSaved, topic: app.topic, number: number, device: token, connection)
+            return .commit(DeviceChange(number: number, kind: .appSaved(app)))
+        }
+    }
+
+    public func apps(device token: String) async throws -> [AppRecord] {
+        try await client.read(logger: logger) { connection in try await self.apps(device: token, connection) }
+    }
+
+    public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
+        try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection),
+                try await connection.firstRow(
+                    "DELETE FROM apps WHERE device_token = \(token) AND topic = \(topic) RETURNING topic", logger: logger) != nil
+            else { return .rollBack(nil) }
+            try await record(.appDeleted, topic: topic, number: number, device: token, connection)
+            return .commit(DeviceChange(number: number, kind: .appDeleted(topic: topic)))
+        }
+    }
+
+    // MARK: Notifications
+
+    public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
+        let content = request.content.json.jsonText()
+        return try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection) else {
+                throw StoreError(.notFound, "unknown device \(token)")
+            }
+            guard try await connection.firstRow(
+                "SELECT topic FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger) != nil
+            else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+            try await connection.run(
+                """
+                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+                VALUES (\(token), \(app), \(request.identifier), \(Int64(number)), \(date.milliseconds), \(content))
+                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+                """, logger: logger)
+            try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
+            let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+            return .commit(DeviceChange(number: number, kind: .delivered(notification)))
+        }
+    }
+
+    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+        guard !identifiers.isEmpty else { return nil }
+        return try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection) else { return .rollBack(nil) }
+            let deleted = Set(try await connection.rows(
+                """
+                DELETE FROM notifications WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers))
+                RETURNING identifier
+                """, logger: logger
+            ).map { try $0.decode(String.self) })
+            // In the order asked, once each, as the other stores report them.
+            var reported: Set<String> = []
+            let removed = identifiers.filter { deleted.contains($0) && reported.insert($0).inserted }
+            guard !removed.isEmpty else { return .rollBack(nil) }
+            try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
+            return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
+        }
+    }
+
+    // MARK: Following a device
+
+    public func snapshot(device token: String) async throws -> DeviceSnapshot? {
+        try await client.read(logger: logger) { connection in
+            guard let row = try await connection.firstRow(
+                "SELECT token, secret_hash, name, created_at, last_change FROM devices WHERE token = \(token)", logger: logger)
+            else { return nil }
+            let (device, lastChange) = try Self.deviceAndLastChange(row)
+            let notifications = try await connection.rows(
+                """
+                SELECT identifier, topic, sequence, delivered_at, content FROM notifications
+                WHERE device_token = \(token) ORDER BY sequence
+                """, logger: logger
+            ).map { row in
+                let (identifier, topic, sequence, deliveredAt, content) = try row.decode((String, String, Int64, Int64, String).self)
+                return try Self.notification(
+                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, content: content)
+            }
+            return DeviceSnapshot(
+                device: device, apps: try await apps(device: token, connection), notifications: notifications,
+                lastChange: UInt64(lastChange))
+        }
+    }
+
+    public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
+        try await client.read(logger: logger) { connection in
+            guard let oldestKept = try await connection.firstRow(
+                "SELECT oldest_kept_change FROM devices WHERE token = \(token)", logger: logger)?.decode(Int64.self),
+                number >= UInt64(max(1, oldestKept)) - 1
+            else { return nil }
+            let rows = try await connection.rows(
+                """
+                SELECT c.number, c.kind, c.topic, c.identifiers, n.identifier, n.sequence, n.delivered_at, n.content
+                FROM changes c LEFT JOIN notifications n
+                    ON c.kind = \(ChangeRecord.Kind.delivered.rawValue) AND n.device_token = c.device_token AND n.topic = c.topic
+                    AND n.sequence = c.number
+                WHERE c.device_token = \(token) AND c.number > \(Int64(clamping: number)) ORDER BY c.number
+                """, logger: logger)
+            var apps: [String: AppRecord]?
+            var changes: [DeviceChange] = []
+            for row in rows {
+                let (changeNumber, kind, topic, identifiersText, identifier, sequence, deliveredAt, content) = try row.decode(
+                    (Int64, String, String, String, String?, Int64?, Int64?, String?).self)
+                let record = try ChangeRecord(
+                    number: UInt64(changeNumber), kindName: kind, topic: topic, identifiersText: identifiersText)
+                var app: AppRecord?
+                if record.kind == .appSaved {
+                    if apps == nil {
+                        apps = Dictionary(try await self.apps(device: token, connection).map { ($0.topic, $0) }) { $1 }
+                    }
+                    app = apps?[record.topic]
+                }
+                var notification: DeliveredNotification?
+                if let identifier, let sequence, let deliveredAt, let content {
+                    notification = try Self.notification(
+                        identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, content: content)
+                }
+                changes.append(record.change(notification: notification, app: app))
+            }
+            return changes
+        }
+    }
+
+    /// Notices of the changes other servers (other store instances) commit: every consumer that asks
+    /// gets a stream of its own, which ends when the store shuts down.
+    ///
+    /// `.resync` comes each time the listening connection is established while the stream is open,
+    /// the first time included: notices committed before it listened, or while it was reconnecting,
+    /// never arrive, so the consumer checks the devices it follows.
+    public func noticesFromOtherServers() -> AsyncStream<ChangeNotice>? {
+        subscribers.subscribe()
+    }
+
+    // MARK: Signing keys
+
+    public func saveSigningKey(_ key: SigningKeyRecord) async throws {
+        let topics = JSONValue.array(key.topics.map(JSONValue.string)).jsonText()
+        _ = try await client.rows(
+            """
+            INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at)
+            VALUES (\(key.keyID), \(key.teamID), \(key.publicKeyPEM), \(topics), \(key.createdAt.milliseconds))
+            ON CONFLICT (key_id) DO UPDATE SET team_id = excluded.team_id, public_key = excluded.public_key,
+                topics = excluded.topics, created_at = excluded.created_at
+            """, logger: logger) { _ in }
+    }
+
+    public func signingKey(id: String) async throws -> SigningKeyRecord? {
+        try await client.rows(
+            "SELECT key_id, team_id, public_key, topics, created_at FROM signing_keys WHERE key_id = \(id)", logger: logger,
+            Self.signingKey
+        ).first
+    }
+
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        try await client.rows(
+            "SELECT key_id, team_id, public_key, topics, created_at FROM signing_keys ORDER BY key_id", logger: logger, Self.signingKey)
+    }
+
+    public func deleteSigningKey(id: String) async throws -> Bool {
+        try await !client.rows("DELETE FROM signing_keys WHERE key_id = \(id) RETURNING key_id", logger: logger) { _ in }.isEmpty
+    }
+
+    // MARK: Changes
+
+    /// Takes the device's next change number, locking the device's row until the transaction ends.
+    /// - Returns: `nil` for an unknown device.
+    private func takeNextNumber(device token: String, _ connection: PostgresConnection) async throws -> UInt64? {
+        try await connection.firstRow(
+            "UPDATE devices SET last_change = last_change + 1 WHERE token = \(token) RETURNING last_change", logger: logger
+        ).map { UInt64(try $0.decode(Int64.self)) }
+    }
+
+    /// Records change `number` in the journal, forgets old ones as the retention says, and announces the
+    /// change to the other servers (delivered when the transaction commits).
+    private func record(
+        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String,
+        _ connection: PostgresConnection
+    ) async throws {
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers)
+        try await connection.run(
+            """
+            INSERT INTO changes (device_token, number, kind, topic, identifiers)
+            VALUES (\(token), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText))
+            """, logger: logger)
+        if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
+            try await connection.run(
+                "DELETE FROM changes WHERE device_token = \(token) AND number < \(Int64(oldestKept))", logger: logger)
+            try await connection.run(
+                "UPDATE devices SET oldest_kept_change = \(Int64(oldestKept)) WHERE token = \(token)", logger: logger)
+        }
+        try await notify(.changed(number), device: token, connection)
+    }
+
+    private func notify(_ event: ChangeNoticePayload.Event, device token: String, _ connection: PostgresConnection) async throws {
+        let payload = ChangeNoticePayload(server: instanceID, device: token, event: event).text
+        try await connection.run("SELECT pg_notify(\(ChangeNoticePayload.channel), \(payload))", logger: logger)
+    }
+
+    // MARK: Listening
+
+    /// Listens on `huddle_changes` until cancelled, passing other servers' notices to the subscribers;
+    /// after a lost connection, tries again after ``Configuration/reconnectDelay``.
+    private func listen() async {
+        // At shutdown the pool closes as this loop stops: neither is a lost connection to report.
+        var isStopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+        while !isStopping {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: ChangeNoticePayload.channel) { notifications in
+                        logger.debug("listening for other servers' changes on \(ChangeNoticePayload.channel)")
+                        subscribers.publish(.resync)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { [logger, heartbeat = configuration.heartbeatInterval] in
+                                while true {
+                                    try await Task.sleep(for: heartbeat)
+                                    do {
+                                        try await connection.query("SELECT 1", logger: logger)
+                                    } catch {
+                                        // Ends the notifications below, so the loop connects again.
+                                        try? await connection.close()
+                                        throw error
+                                    }
+                                }
+                            }
+                            defer { group.cancelAll() }
+                            for try await notification in notifications {
+                                received(notification.payload)
+                            }
+                        }
+                    }
+                }
+            } catch {
+                if isStopping { break }
+                logger.warning("lost the connection listening for other servers' changes: \(StoreError.fromPostgres(error))")
+            }
+            try? await Task.sleep(for: configuration.reconnectDelay)
+        }
+    }
+
+    private func received(_ payload: String) {
+        guard let payload = ChangeNoticePayload(text: payload) else {
+            logger.warning("ignoring a notice on \(ChangeNoticePayload.channel) that this build does not understand: \(payload)")
+            return
+        }
+        guard payload.server != instanceID else { return }
+        subscribers.publish(payload.notice)
+    }
+
+    // MARK: Rows
+
+    private func apps(device token: String, _ connection: PostgresConnection) async throws -> [AppRecord] {
+        var files: [String: [String: Data]] = [:]
+        for row in try await connection.rows(
+            "SELECT topic, path, data FROM localization_files WHERE device_token = \(token)", logger: logger)
+        {
+            let (topic, path, data) = try row.decode((String, String, Data).self)
+            files[topic, default: [:]][path] = data
+        }
+        return try await connection.rows(
+            """
+            SELECT topic, display_name, development_language, settings, categories FROM apps
+            WHERE device_token = \(token) ORDER BY topic
+            """, logger: logger
+        ).map { row in
+            let (topic, displayName, developmentLanguage, settingsText, categoriesText) = try row.decode(
+                (String, String?, String, String, String).self)
+            var settings = AppSettings()
+            try settings.update(json: JSONReader(try Self.parse(settingsText, what: "settings of \(topic)")))
+            let categories = try JSONReader(try Self.parse(categoriesText, what: "categories of \(topic)")).array().map {
+                element throws(JSONReadError) in try NotificationCategory(json: element)
+            }
+            return AppRecord(
+                topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
+                categories: categories, localizationFiles: files[topic] ?? [:])
+        }
+    }
+
+    private static func device(_ row: PostgresRow) throws -> DeviceRecord {
+        let (token, secretHash, name, createdAt) = try row.decode((String, String, String, Int64).self)
+        return DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt))
+    }
+
+    /// A device and its last change number, from a row that has `last_change` after the device's columns.
+    private static func deviceAndLastChange(_ row: PostgresRow) throws -> (DeviceRecord, Int64) {
+        let (token, secretHash, name, createdAt, lastChange) = try row.decode((String, String, String, Int64, Int64).self)
+        return (DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt)), lastChange)
+    }
+
+    private static func notification(
+        identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, content: String
+    ) throws -> DeliveredNotification {
+        let content = try NotificationContent(json: JSONReader(try parse(content, what: "notification \(identifier)")))
+        return DeliveredNotification(
+            app: topic, request: NotificationRequest(identifier: identifier, content: content),
+            stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)))
+    }
+
+    private static func signingKey(_ row: PostgresRow) throws -> SigningKeyRecord {
+        let (keyID, teamID, publicKey, topicsText, createdAt) = try row.decode((String, String, String, String, Int64).self)
+        let topics = try JSONReader(try parse(topicsText, what: "topics of key \(keyID)")).array().map {
+            element throws(JSONReadError) in try element.string()
+        }
+        return SigningKeyRecord(keyID: keyID, teamID: teamID, publicKeyPEM: publicKey, topics: topics, createdAt: Date(milliseconds: createdAt))
+    }
+
+    private static func parse(_ text: String, what: String) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw StoreError(.corrupt, "stored \(what) is not valid JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HuddleTestSupport
+import Testing
+
+/// `huddle migrate` on SQLite files, run as a real process (PostgreSQL's are in HuddlePostgresTests).
+@Suite struct MigrateCommandTests {
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func listsThenAppliesThenHasNothingToDo() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("huddle.sqlite").path
+        let huddle = try CommandRunner.huddle()
+
+        let dryRun = try huddle.run(["migrate", "--database", path, "--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.standardError)")
+        #expect(dryRun.standardOutput == """
+            pending 001 devices, apps, notifications, signing keys
+            pending 002 numbered changes, app display names
+            2 migrations pending in \(path)
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
+
+        let applied = try huddle.run(["migrate", "--database", path])
+        #expect(applied.status == 0, "\(applied.standardError)")
+        #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
+        #expect(applied.standardOutput.hasSuffix("2 migrations applied to \(path)\n"))
+
+        // The default database comes from the environment when --database is not given.
+        let again = try huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
+        #expect(again.status == 0)
+        #expect(again.standardOutput == "\(path) is up to date\n")
+    }
+
+    @Test func refusesWhatItCannotMigrate() throws {
+        let huddle = try CommandRunner.huddle()
+        let memory = try huddle.run(["migrate", "--database", "memory"])
+        #expect(memory.status != 0)
+        #expect(memory.standardError.contains("an in-memory store has no schema to migrate"))
+
+        let badURL = try huddle.run(["migrate", "--database", "postgres://huddle@db:port/huddle"])
+        #expect(badURL.status != 0)
+        #expect(badURL.standardError.contains("invalid PostgreSQL URL postgres://huddle@db:port/huddle: the port \"port\" is not a number"))
+    }
+}

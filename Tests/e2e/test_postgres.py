@@ -1,0 +1,107 @@
+"""Two `huddle serve` processes sharing one PostgreSQL database behave as one service: a push accepted by one
+shows on the other, live, and a device deleted through one is gone from the other.
+
+The server comes from HUDDLE_TEST_POSTGRES_URL (scripts/test starts a throwaway one); each test makes its own
+database on it with psql.
+"""
+import json
+import os
+import subprocess
+import threading
+import time
+import uuid
+
+import httpx
+import pytest
+
+from conftest import HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, read_center, register_device, register_key
+from jwt_tokens import token
+
+
+@pytest.fixture
+def database():
+    server = os.environ.get("HUDDLE_TEST_POSTGRES_URL")
+    if not server:
+        pytest.fail('HUDDLE_TEST_POSTGRES_URL is not set: start a throwaway server with eval "$(scripts/postgres start)", '
+                    "or run scripts/test, which does")
+    name = "huddle_e2e_" + uuid.uuid4().hex
+    subprocess.run(["psql", "-q", server, "-c", f"CREATE DATABASE {name}"], check=True)
+    base, _, query = server.partition("?")
+    yield base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+    subprocess.run(["psql", "-q", server, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
+
+
+def push(server, device, jwt, body, collapse_id=None):
+    headers = {"authorization": f"bearer {jwt}", "apns-topic": TOPIC}
+    if collapse_id:
+        headers["apns-collapse-id"] = collapse_id
+    with httpx.Client(http1=False, http2=True) as client:
+        return client.post(f"{server.url}/3/device/{device['token']}", content=json.dumps(body), headers=headers)
+
+
+def test_two_servers_share_one_database(tmp_path, keys, database):
+    first = Server(str(tmp_path), tls=False, database=database)
+    second = Server(str(tmp_path), tls=False, database=database)
+    try:
+        register_key(first, keys[2])
+        device = register_device(first)
+        jwt = token(keys[1], KEY_ID, TEAM_ID)
+
+        # A live stream on the second server, open before the first server takes the push.
+        received, opened = [], threading.Event()
+
+        def listen():
+            with httpx.Client(timeout=httpx.Timeout(20, read=20)) as client:
+                with client.stream("GET", f"{second.url}/v1/devices/{device['token']}/stream",
+                                   headers={"authorization": f"Bearer {device['secret']}"}) as response:
+                    assert response.status_code == 200
+                    opened.set()
+                    for line in response.iter_lines():
+                        received.append(line)
+                        if "Pizza?" in line:
+                            return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert opened.wait(10), "the second server's stream did not open"
+        time.sleep(0.5)
+
+        response = push(first, device, jwt, {"aps": {"alert": {"title": "Teja", "body": "Pizza?"}, "thread-id": "team"}})
+        assert response.status_code == 200, response.text
+        listener.join(timeout=15)
+        assert any("Pizza?" in line for line in received), f"the second server's stream never showed the push: {received[-5:]}"
+
+        # Read back through the other server: the same center.
+        groups = read_center(second, device)["groups"]
+        assert [notification["body"] for group in groups for notification in group["notifications"]] == ["Pizza?"]
+
+        # The signing key registered through the first server authenticates pushes to the second.
+        response = push(second, device, jwt, {"aps": {"alert": {"title": "Teja", "body": "Now?"}, "thread-id": "team"}})
+        assert response.status_code == 200, response.text
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            bodies = [n["body"] for group in read_center(first, device)["groups"] for n in group["notifications"]]
+            if "Now?" in bodies:
+                break
+            time.sleep(0.1)
+        assert "Now?" in bodies
+
+        # Deleted through the second server, the device is gone from the first: pushes are answered Unregistered.
+        with httpx.Client() as client:
+            response = client.delete(f"{second.url}/v1/devices/{device['token']}", headers={"authorization": f"Bearer {device['secret']}"})
+            assert response.status_code in (200, 204), response.text
+        response = push(first, device, jwt, {"aps": {"alert": {"body": "Anyone?"}}})
+        assert response.status_code == 410, response.text
+        assert response.json()["reason"] == "Unregistered"
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_serve_refuses_a_database_from_a_newer_huddle(tmp_path, database):
+    subprocess.run([str(HUDDLE), "migrate", "--database", database], check=True, capture_output=True)
+    subprocess.run(["psql", "-q", database, "-c", "INSERT INTO schema_migrations VALUES ('999 from the future', 0)"], check=True)
+    result = subprocess.run([str(HUDDLE), "serve", "--port", "0", "--database", database],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "written by a newer Huddle (unknown migrations: 999 from the future); upgrade Huddle" in result.stderr
