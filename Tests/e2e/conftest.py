@@ -83,6 +83,9 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
                 raise AssertionError("huddle serve did not stop within 20 s of SIGTERM")
+            # A graceful stop is a clean exit: not a crash of a shutdown that waited on a connection.
+            if not signal_kill:
+                assert self.process.returncode == 0, f"huddle serve exited with {self.process.returncode} on SIGTERM; see {self.log_path}"
         self.log.close()
 
 

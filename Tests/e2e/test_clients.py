@@ -1,8 +1,10 @@
 """Real APNs clients against `huddle serve`: each delivers, then the center is read back."""
 import asyncio
 import json
+import socket
 import ssl
 import subprocess
+import time
 import uuid
 
 import aioapns
@@ -10,7 +12,7 @@ import aioapns.connection
 import httpx
 import pytest
 
-from conftest import HUDDLE, KEY_ID, TEAM_ID, TOPIC, read_center, register_device
+from conftest import HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, read_center, register_device
 from jwt_tokens import token
 
 
@@ -96,3 +98,19 @@ def test_huddle_send(tls_server, keys, workdir, tmp_path):
     assert refused.returncode == 1
     assert "400 HTTP/2.0 apns-id: " in refused.stdout and '"reason":"DeviceTokenNotForTopic"' in refused.stdout
     assert read_center(tls_server, device)["groups"][0]["notifications"][0]["body"] == "sent by huddle send"
+
+
+def test_connections_that_never_speak_do_not_hold_up_a_shutdown(tmp_path):
+    """A client that connects and closes (or half-closes) before sending a byte: the server still stops
+    cleanly and at once on SIGTERM."""
+    server = Server(str(tmp_path), tls=False)
+    silent = socket.create_connection(("127.0.0.1", server.port))
+    half = socket.create_connection(("127.0.0.1", server.port))
+    half.shutdown(socket.SHUT_WR)
+    closed = socket.create_connection(("127.0.0.1", server.port))
+    closed.close()
+    started = time.monotonic()
+    server.stop()
+    assert time.monotonic() - started < 5
+    silent.close()
+    half.close()

@@ -82,12 +82,15 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
 
     private static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// A connection that has not shown its protocol by then is closed: nothing would ever time it out.
+    static let firstBytesTimeout = TimeAmount.seconds(30)
 
     private let configure: (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>
     private let completion: (Result<ProviderChannel.Negotiated, any Error>) -> Void
     private var buffered: ByteBuffer?
     private var configuring = false
     private var completed = false
+    private var timeout: Scheduled<Void>?
 
     init(
         configure: @escaping (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>,
@@ -95,6 +98,17 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         self.configure = configure
         self.completion = completion
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timeout = context.eventLoop.scheduleTask(in: Self.firstBytesTimeout) {
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timeout?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -113,6 +127,17 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         finish(.failure(ChannelError.eof))
         context.fireChannelInactive()
+    }
+
+    /// A client that half-closes before sending a request, or a server shutting down while a connection
+    /// has not chosen its protocol yet: there is nothing to answer, so the connection closes. (Once a
+    /// protocol is chosen, these events are the chosen handlers' business.)
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !configuring, event is ChannelShouldQuiesceEvent || (event as? ChannelEvent) == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
