@@ -93,7 +93,14 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "HuddleTestSupport", dependencies: ["HuddleAPNs", "HuddleCore"]),
+        .target(
+            name: "HuddleTestSupport",
+            dependencies: [
+                "HuddleAPNs", "HuddleCore", "HuddlePostgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
@@ -113,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
-                "HuddleServer", "HuddleSQLite", "HuddleTestSupport",
+                "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -1,5 +1,6 @@
 import HuddleCore
 import HuddlePostgres
+import HuddleTestSupport
 import Testing
 
 @Suite struct PostgresMigrationTests {

@@ -13,14 +13,23 @@ import Testing
     static let token = StoreConformance.token
     static let app = "com.example.chat"
 
-    /// A store with one device and one app whose summaries take arguments.
-    static func store(_ backend: ServerRouterTests.Backend, retention: ChangeRetention = ChangeRetention()) async throws -> any NotificationStore {
-        let store = try backend.makeStore(retention: retention)
+    /// Runs `body` with a new store of `backend` holding one device, with one app whose summaries take
+    /// arguments.
+    static func withStore(
+        _ backend: ServerRouterTests.Backend, retention: ChangeRetention = ChangeRetention(),
+        _ body: (any NotificationStore) async throws -> Void
+    ) async throws {
+        try await backend.withStore(retention: retention) { store in
+            try await prepare(store)
+            try await body(store)
+        }
+    }
+
+    static func prepare(_ store: any NotificationStore) async throws {
         try await store.createDevice(DeviceRecord(token: token, secretHash: "x", name: "Test", createdAt: Date()))
         _ = try await store.saveApp(
             AppRecord(topic: app, categories: [NotificationCategory(identifier: "msg", categorySummaryFormat: .plain("%u more messages from %@"))]),
             device: token)
-        return store
     }
 
     static func request(_ id: String, thread: String, sender: String) -> NotificationRequest {
@@ -37,19 +46,22 @@ import Testing
 
     @Test(arguments: ServerRouterTests.Backend.allCases)
     func aSecondServerCatchesUpWithTheFirst(_ backend: ServerRouterTests.Backend) async throws {
-        let store = try await Self.store(backend)
-        let first = try #require(try await DeviceSession.load(token: Self.token, store: store))
-        let second = try #require(try await DeviceSession.load(token: Self.token, store: store))
+        try await Self.withStore(backend) { store in try await Self.secondServerCatchesUp(store) }
+    }
+
+    static func secondServerCatchesUp(_ store: any NotificationStore) async throws {
+        let first = try #require(try await DeviceSession.load(token: token, store: store))
+        let second = try #require(try await DeviceSession.load(token: token, store: store))
         var stream = await second.subscribe(
             CenterFeed.Subscription(view: CenterFeed.View(viewer: Viewer(), format: .json), resumingAfter: 1)).makeAsyncIterator()
 
-        _ = try await first.deliver(Self.request("a", thread: "t", sender: "Teja"), app: Self.app, at: Date())
-        _ = try await first.deliver(Self.request("b", thread: "t", sender: "Michele"), app: Self.app, at: Date())
-        _ = try await first.remove(app: Self.app, identifiers: ["a"])
+        _ = try await first.deliver(request("a", thread: "t", sender: "Teja"), app: app, at: Date())
+        _ = try await first.deliver(request("b", thread: "t", sender: "Michele"), app: app, at: Date())
+        _ = try await first.remove(app: app, identifiers: ["a"])
         #expect(await second.appliedChange == 1)
         try await second.catchUp(through: 4)
         #expect(await second.appliedChange == 4)
-        #expect(Self.rendered(second) == Self.rendered(first))
+        #expect(rendered(second) == rendered(first))
 
         // Change 2 delivered "a", which change 4 removed: caught up afterwards, neither shows; the stream
         // goes from the state at 1 to the state at 4 with change 3 alone.
@@ -58,10 +70,10 @@ import Testing
         #expect(String(buffer: event.bytes).contains(#""delivered":["b"]"#))
 
         // A write through the second server that skips numbers it has not seen reads them first.
-        _ = try await first.deliver(Self.request("c", thread: "u", sender: "Kim"), app: Self.app, at: Date())
-        _ = try await second.deliver(Self.request("d", thread: "u", sender: "Kim"), app: Self.app, at: Date())
+        _ = try await first.deliver(request("c", thread: "u", sender: "Kim"), app: app, at: Date())
+        _ = try await second.deliver(request("d", thread: "u", sender: "Kim"), app: app, at: Date())
         #expect(await second.appliedChange == 6)
-        #expect(Self.rendered(second)["groups"]?.arrayValue?.first?["count"] == 2)
+        #expect(rendered(second)["groups"]?.arrayValue?.first?["count"] == 2)
 
         // An app installed through one server is known to the other when a push for it arrives.
         _ = try await first.save(AppRecord(topic: "com.example.other"))
@@ -73,10 +85,13 @@ import Testing
 
     @Test(arguments: ServerRouterTests.Backend.allCases)
     func concurrentWritersThroughTwoServersKeepEveryGroupExact(_ backend: ServerRouterTests.Backend) async throws {
-        let store = try await Self.store(backend)
+        try await Self.withStore(backend) { store in try await Self.concurrentWriters(store) }
+    }
+
+    static func concurrentWriters(_ store: any NotificationStore) async throws {
         let servers = [
-            try #require(try await DeviceSession.load(token: Self.token, store: store)),
-            try #require(try await DeviceSession.load(token: Self.token, store: store)),
+            try #require(try await DeviceSession.load(token: token, store: store)),
+            try #require(try await DeviceSession.load(token: token, store: store)),
         ]
         let senders = ["Teja", "Michele", "Kritarth", "Kim"]
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -86,9 +101,9 @@ import Testing
                     for index in 0..<40 {
                         let id = "n\(index % 25)"  // writers replace one another's notifications too
                         _ = try await session.deliver(
-                            Self.request(id, thread: "t\(index % 3)", sender: senders[(writer + index) % 4]), app: Self.app, at: Date())
+                            request(id, thread: "t\(index % 3)", sender: senders[(writer + index) % 4]), app: app, at: Date())
                         if index % 5 == 4 {
-                            _ = try await session.remove(app: Self.app, identifiers: ["n\((index + writer) % 25)"])
+                            _ = try await session.remove(app: app, identifiers: ["n\((index + writer) % 25)"])
                         }
                     }
                 }
@@ -96,27 +111,30 @@ import Testing
             try await group.waitForAll()
         }
         for session in servers { try await session.catchUp() }
-        let fresh = try #require(try await DeviceSession.load(token: Self.token, store: store))
+        let fresh = try #require(try await DeviceSession.load(token: token, store: store))
         #expect(await servers[0].appliedChange == fresh.appliedChange)
         #expect(await servers[1].appliedChange == fresh.appliedChange)
-        #expect(Self.rendered(servers[0]) == Self.rendered(fresh))
-        #expect(Self.rendered(servers[1]) == Self.rendered(fresh))
+        #expect(rendered(servers[0]) == rendered(fresh))
+        #expect(rendered(servers[1]) == rendered(fresh))
         #expect(fresh.live.read(\.notificationCount) > 0)
     }
 
     @Test(arguments: ServerRouterTests.Backend.allCases)
     func aServerTooFarBehindReloadsAndItsStreamsStartOver(_ backend: ServerRouterTests.Backend) async throws {
-        let store = try await Self.store(backend, retention: ChangeRetention(changesPerDevice: 10))
-        let first = try #require(try await DeviceSession.load(token: Self.token, store: store))
-        let behind = try #require(try await DeviceSession.load(token: Self.token, store: store))
+        try await Self.withStore(backend, retention: ChangeRetention(changesPerDevice: 10)) { store in try await Self.farBehind(store) }
+    }
+
+    static func farBehind(_ store: any NotificationStore) async throws {
+        let first = try #require(try await DeviceSession.load(token: token, store: store))
+        let behind = try #require(try await DeviceSession.load(token: token, store: store))
         var stream = await behind.subscribe(
             CenterFeed.Subscription(view: CenterFeed.View(viewer: Viewer(), format: .json), resumingAfter: 1)).makeAsyncIterator()
         for index in 0..<30 {
-            _ = try await first.deliver(Self.request("n\(index)", thread: "t\(index % 4)", sender: "Teja"), app: Self.app, at: Date())
+            _ = try await first.deliver(request("n\(index)", thread: "t\(index % 4)", sender: "Teja"), app: app, at: Date())
         }
         try await behind.catchUp()
         #expect(await behind.appliedChange == 31)
-        #expect(Self.rendered(behind) == Self.rendered(first))
+        #expect(rendered(behind) == rendered(first))
         let event = try #require(await stream.next())
         #expect(String(buffer: event.bytes).hasPrefix("id: 31\nevent: center\n"))
     }

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import HuddleCore
 import HuddleServer
+import HuddlePostgres
 import HuddleSQLite
+import HuddleTestSupport
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -13,25 +15,40 @@ import Testing
 @Suite struct ServerRouterTests {
     /// Every store backend the server runs on.
     enum Backend: String, CaseIterable, Sendable {
-        case memory, sqlite
+        case memory, sqlite, postgres
 
-        func makeStore(retention: ChangeRetention = ChangeRetention()) throws -> any NotificationStore {
+        /// Runs `body` with a new, empty store of this backend (PostgreSQL: a fresh database, its store
+        /// running for the duration).
+        func withStore<Value: Sendable>(
+            retention: ChangeRetention = ChangeRetention(), _ body: (any NotificationStore) async throws -> Value
+        ) async throws -> Value {
             switch self {
-            case .memory: return InMemoryNotificationStore(retention: retention)
+            case .memory:
+                return try await body(InMemoryNotificationStore(retention: retention))
             case .sqlite:
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-server-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 var configuration = SQLiteNotificationStore.Configuration()
                 configuration.retention = retention
-                return try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path, configuration: configuration)
+                return try await body(try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path, configuration: configuration))
+            case .postgres:
+                var configuration = TestDatabase.testConfiguration()
+                configuration.retention = retention
+                return try await TestDatabase.withFresh { database in
+                    try await TestDatabase.withStore(database, configuration: configuration) { store in try await body(store) }
+                }
             }
         }
     }
 
-    static func application(_ backend: Backend) throws -> some ApplicationProtocol {
+    /// Runs `body` with the application on a new store of `backend`, through Hummingbird's router tests.
+    static func withApplication(_ backend: Backend, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = ServerConfiguration()
         configuration.developmentMode = true
-        return Application(router: buildRouter(configuration: configuration, store: try backend.makeStore(), metrics: PrometheusCollectorRegistry()))
+        try await backend.withStore { store in
+            let application = Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
+            try await application.test(.router, body)
+        }
     }
 
     static func json(_ buffer: ByteBuffer) throws -> JSONValue {
@@ -40,7 +57,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func pushesGroupAndRenderThroughTheDeviceAPI(_ backend: Backend) async throws {
-        try await Self.application(backend).test(.router) { client in
+        try await Self.withApplication(backend) { client in
             let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
             let token = try #require(device["token"]?.stringValue)
             let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
@@ -61,7 +78,7 @@ import Testing
     }
 
     @Test func theDeviceAPIWantsTheSecret() async throws {
-        try await Self.application(.memory).test(.router) { client in
+        try await Self.withApplication(.memory) { client in
             let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
             let token = try #require(device["token"]?.stringValue)
             let anonymous = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get)
@@ -73,7 +90,7 @@ import Testing
     }
 
     @Test func unknownPathsUnderThreeAreBadPath() async throws {
-        try await Self.application(.memory).test(.router) { client in
+        try await Self.withApplication(.memory) { client in
             let response = try await client.execute(uri: "/3/push", method: .post, headers: [HTTPField.Name("apns-topic")!: "a.b"])
             #expect(response.status == .notFound)
             #expect(try Self.json(response.body) == ["reason": "BadPath"])

@@ -1,19 +1,18 @@
 import Foundation
 import HuddleCore
-import HuddlePostgres
-import Logging
+public import HuddlePostgres
+public import Logging
 import PostgresNIO
-import Testing
 
 /// The PostgreSQL server the tests run against, and a fresh database on it for each test.
 ///
 /// The server comes from `HUDDLE_TEST_POSTGRES_URL` (scripts/test starts a throwaway one). Without it the
 /// tests fail rather than skip, so that a run that never touched PostgreSQL cannot pass for one that did.
-enum TestDatabase {
-    static let logger = Logger(label: "huddle-postgres-tests")
+public enum TestDatabase {
+    public static let logger = Logger(label: "huddle-postgres-tests")
 
-    struct ServerMissing: Error, CustomStringConvertible {
-        var description: String {
+    public struct ServerMissing: Error, CustomStringConvertible {
+        public var description: String {
             """
             HUDDLE_TEST_POSTGRES_URL is not set, and the PostgreSQL tests need a server: start a throwaway one with \
             `eval "$(scripts/postgres start)"` (stop it with `scripts/postgres stop "$HUDDLE_TEST_POSTGRES_DIR"`), \
@@ -23,13 +22,13 @@ enum TestDatabase {
     }
 
     /// The server's URL, naming a database that the tests may connect to and create others from.
-    static func server() throws -> PostgresURL {
+    public static func server() throws -> PostgresURL {
         guard let text = ProcessInfo.processInfo.environment["HUDDLE_TEST_POSTGRES_URL"], !text.isEmpty else { throw ServerMissing() }
         return try PostgresURL(text)
     }
 
     /// Runs `body` with a new, empty database (migrated unless asked not to), dropped afterwards.
-    static func withFresh<Value: Sendable>(
+    public static func withFresh<Value: Sendable>(
         migrated: Bool = true, _ body: (PostgresURL) async throws -> Value
     ) async throws -> Value {
         let server = try server()
@@ -49,7 +48,7 @@ enum TestDatabase {
     }
 
     /// Runs `body` with a store of `database` that is running (its pool and its listener).
-    static func withStore<Value: Sendable>(
+    public static func withStore<Value: Sendable>(
         _ database: PostgresURL, configuration: PostgresNotificationStore.Configuration = testConfiguration(),
         _ body: (PostgresNotificationStore) async throws -> Value
     ) async throws -> Value {
@@ -61,7 +60,7 @@ enum TestDatabase {
         }
     }
 
-    static func testConfiguration() -> PostgresNotificationStore.Configuration {
+    public static func testConfiguration() -> PostgresNotificationStore.Configuration {
         var configuration = PostgresNotificationStore.Configuration()
         configuration.reconnectDelay = .milliseconds(100)
         configuration.maximumConnections = 4
@@ -71,7 +70,7 @@ enum TestDatabase {
     }
 
     /// Runs statements (not values: SQL text this file wrote) on `database`.
-    static func administer(_ database: PostgresURL, _ statements: String...) async throws {
+    public static func administer(_ database: PostgresURL, _ statements: String...) async throws {
         let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
         defer { Task { try? await connection.close() } }
         for statement in statements {
@@ -80,7 +79,7 @@ enum TestDatabase {
     }
 
     /// The first column of each row of a query on `database`, as text.
-    static func column(_ database: PostgresURL, _ query: String) async throws -> [String] {
+    public static func column(_ database: PostgresURL, _ query: String) async throws -> [String] {
         let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
         defer { Task { try? await connection.close() } }
         return try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).collect().map { try $0.decode(String.self) }
