@@ -22,7 +22,8 @@ import datetime
 import ipaddress
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HUDDLE = ROOT / ".build" / "debug" / "huddle"
+# HUDDLE_BINARY picks another build (a release build, to measure the streams' rate).
+HUDDLE = pathlib.Path(os.environ.get("HUDDLE_BINARY", ROOT / ".build" / "debug" / "huddle"))
 ADMIN_TOKEN = "e2e-admin-token"
 KEY_ID = "ABC123DEFG"
 TEAM_ID = "DEF123GHIJ"

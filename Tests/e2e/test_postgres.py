@@ -16,6 +16,7 @@ import pytest
 
 from conftest import HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, read_center, register_device, register_key
 from jwt_tokens import token
+from sse import events
 
 
 @pytest.fixture
@@ -105,3 +106,80 @@ def test_serve_refuses_a_database_from_a_newer_huddle(tmp_path, database):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "written by a newer Huddle (unknown migrations: 999 from the future); upgrade Huddle" in result.stderr
+
+
+def test_a_viewer_resumes_across_a_server_restart_without_loss_or_repeats(tmp_path, keys, database):
+    """A viewer of the first server, which restarts while the second takes pushes: reconnecting with its
+    Last-Event-ID, it gets the center as it now is (nothing lost), then later changes numbered after it
+    (nothing repeated)."""
+    first = Server(str(tmp_path), tls=False, database=database, extra=["--development"])
+    second = Server(str(tmp_path), tls=False, database=database, extra=["--development"])
+    try:
+        device = register_device(first)
+        headers = {"authorization": f"Bearer {device['secret']}"}
+
+        def deliver(body):
+            with httpx.Client(http1=False, http2=True) as client:
+                response = client.post(f"{second.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC},
+                                       content=json.dumps({"aps": {"alert": {"title": "Teja", "body": body}, "thread-id": "team"}}))
+                assert response.status_code == 200, response.text
+
+        def read_until(last_event_id, predicate):
+            seen = []
+            request_headers = dict(headers, **({"last-event-id": last_event_id} if last_event_id else {}))
+            with httpx.Client(timeout=httpx.Timeout(20, read=20)) as client:
+                with client.stream("GET", f"{first.url}/v1/devices/{device['token']}/stream", headers=request_headers) as response:
+                    for event in events(response):
+                        seen.append(event)
+                        if predicate(event):
+                            return seen
+            return seen
+
+        opened = threading.Event()
+        before = []
+
+        def watch():
+            def done(event):
+                opened.set()
+                return event.name == "change" and "second" in event.data
+            before.extend(read_until(None, done))
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert opened.wait(10)
+        deliver("first")
+        deliver("second")
+        watcher.join(timeout=15)
+        assert [event.name for event in before] == ["center", "change", "change"]
+        last_id = before[-1].id
+
+        first.stop()
+        deliver("while first was down, one")
+        deliver("while first was down, two")
+        first.start()
+
+        after = read_until(last_id, lambda event: event.name == "center")
+        [resumed] = after
+        bodies = [n["body"] for group in resumed.json()["center"]["groups"] for n in group["notifications"]]
+        assert bodies == ["while first was down, two", "while first was down, one", "second", "first"]
+        assert int(resumed.id) == int(last_id) + 2
+
+        resumed_id = resumed.id
+        watcher_events = []
+        opened.clear()
+
+        def watch_again():
+            def done(event):
+                opened.set()
+                return "third" in event.data
+            watcher_events.extend(read_until(resumed_id, done))
+
+        watcher = threading.Thread(target=watch_again, daemon=True)
+        watcher.start()
+        time.sleep(1)
+        deliver("third")
+        watcher.join(timeout=15)
+        assert [(event.name, int(event.id)) for event in watcher_events] == [("change", int(resumed_id) + 1)]
+    finally:
+        first.stop()
+        second.stop()

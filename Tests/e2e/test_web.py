@@ -48,6 +48,12 @@ def push(server, device, identifier, thread, sender, body=None, category="msg"):
     assert response.status_code == 200, response.text
 
 
+def push_conversation(server, device, prefix, thread="team", category="msg"):
+    """Teja, Michele and Kritarth write in turn: Kritarth leads, and the summary names the two others."""
+    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
+        push(server, device, f"{prefix}{index}", thread, sender, category=category)
+
+
 def open_page(browser, server, device, size=(390, 844), query=""):
     """The page, its secret handed over in the address's fragment as `huddle serve --demo` prints it."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US", reduced_motion="reduce")
@@ -81,8 +87,7 @@ def test_stacks_show_in_center_order_with_their_summaries(server, browser, devic
 
 
 def test_a_stack_expands_and_collapses_by_pointer_and_keyboard(server, browser, device):
-    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
-        push(server, device, f"m{index}", "team", sender)
+    push_conversation(server, device, "m")
     page = open_page(browser, server, device)
     team = stack(page, "team")
     expect(team.locator(".card:visible")).to_have_count(1)
@@ -103,8 +108,7 @@ def test_a_stack_expands_and_collapses_by_pointer_and_keyboard(server, browser, 
 
 
 def test_clearing_one_a_group_and_everything(server, browser, device):
-    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
-        push(server, device, f"c{index}", "team", sender)
+    push_conversation(server, device, "c")
     push(server, device, "f0", "family", "Mom")
     push(server, device, "w0", "work", "Boss")
     page = open_page(browser, server, device)
@@ -133,8 +137,7 @@ def test_clearing_one_a_group_and_everything(server, browser, device):
 
 
 def test_the_lock_shows_what_a_locked_device_shows(server, browser, device):
-    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
-        push(server, device, f"l{index}", "team", sender)
+    push_conversation(server, device, "l")
     page = open_page(browser, server, device)
     team = stack(page, "team")
     expect(team.locator(".card.leading .body")).to_have_text("Kritarth says l2")
@@ -155,8 +158,7 @@ def test_the_lock_shows_what_a_locked_device_shows(server, browser, device):
 
 def test_the_language_menu_rewrites_every_text(server, browser, device):
     # No category: Huddle's own default summary, which it ships in every language of the menu.
-    for index, sender in enumerate(["Teja", "Michele", "Kritarth"]):
-        push(server, device, f"r{index}", "team", sender, category=None)
+    push_conversation(server, device, "r", category=None)
     page = open_page(browser, server, device)
     team = stack(page, "team")
     expect(team.locator(".summary")).to_have_text("2 more notifications from Michele and Teja")
@@ -217,3 +219,28 @@ def test_the_secret_is_asked_once(server, browser, device):
     page.goto(f"{server.url}/devices/{device['token']}")
     expect(page.locator("#stacks")).to_be_attached()
     context.close()
+
+
+CONTRAST = """
+(selectors) => {
+  const channels = (color) => color.match(/[\\d.]+/g).map(Number);
+  const luminance = ([r, g, b]) => {
+    const linear = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  };
+  const card = channels(getComputedStyle(document.querySelector(".card")).backgroundColor);
+  return selectors.map((selector) => {
+    const text = luminance(channels(getComputedStyle(document.querySelector(selector)).color));
+    const background = luminance(card);
+    return [selector, (Math.max(text, background) + 0.05) / (Math.min(text, background) + 0.05)];
+  });
+}
+"""
+
+
+def test_card_texts_have_readable_contrast(server, browser, device):
+    push_conversation(server, device, "k")
+    page = open_page(browser, server, device)
+    for selector, ratio in page.evaluate(CONTRAST, [".card .title", ".card .body", ".card .summary", ".card .app-name", ".card time"]):
+        assert ratio >= 4.5, f"{selector}: contrast {ratio:.1f}:1 is below WCAG AA's 4.5:1"
+    page.context.close()
