@@ -56,7 +56,10 @@ public final class LiveCenter: Sendable {
     @discardableResult
     public func deliver(_ request: NotificationRequest, app: String, at date: Date) throws(CenterError) -> Center.Delivery? {
         try state.withLock { state throws(CenterError) in
-            state.publish(try state.center.deliver(request, app: app, at: date))
+            // Changed before it is published: `state.publish(try state.center.deliver(…))` would copy the state
+            // to pass it as `publish`'s self, and the delivery would then copy the whole center.
+            let delivery = try state.center.deliver(request, app: app, at: date)
+            return state.publish(delivery)
         }
     }
 
@@ -64,7 +67,8 @@ public final class LiveCenter: Sendable {
     @discardableResult
     public func deliver(_ notification: DeliveredNotification) throws(CenterError) -> Center.Delivery? {
         try state.withLock { state throws(CenterError) in
-            state.publish(try state.center.deliver(notification))
+            let delivery = try state.center.deliver(notification)
+            return state.publish(delivery)
         }
     }
 
