@@ -98,17 +98,21 @@ struct GroupSummarizer {
     struct Part {
         var count = 0
         var newest: DeliveryStamp?
-        var arguments: [String: DeliveryStamp] = [:]
+        /// Each argument with its newest stamp in one category; an argument of several categories sharing
+        /// this format appears once per category (a list, not a dictionary: it is built for every group of
+        /// every rendering, and hashing cost more than the rest of the summary).
+        var arguments: [(argument: String, stamp: DeliveryStamp)] = []
 
-        mutating func add(count: Int, newest: DeliveryStamp, arguments: [String: DeliveryStamp]) {
+        mutating func add(count: Int, newest: DeliveryStamp, arguments: [(argument: String, stamp: DeliveryStamp)]) {
             self.count += count
             if self.newest.map({ newest > $0 }) ?? true { self.newest = newest }
-            self.arguments.merge(arguments) { max($0, $1) }
+            self.arguments += arguments
         }
 
-        /// Arguments newest first, each once.
+        /// Arguments newest first, each once (at its newest).
         var orderedArguments: [String] {
-            arguments.sorted { $0.value > $1.value }.map(\.key)
+            var seen: Set<String> = []
+            return arguments.sorted { $0.stamp > $1.stamp }.map(\.argument).filter { seen.insert($0).inserted }
         }
     }
 
@@ -161,7 +165,7 @@ struct GroupSummarizer {
             guard let newest = tally.stamps.last else { continue }
             let placeholder = registration.categories[categoryIdentifier]?.hiddenPreviewsBodyPlaceholder
             let source: Source = placeholder.map { $0.isEmpty ? .huddleDefault : .app($0) } ?? .huddleDefault
-            parts[source, default: Part()].add(count: tally.stamps.count, newest: newest, arguments: [:])
+            parts[source, default: Part()].add(count: tally.stamps.count, newest: newest, arguments: [])
         }
         var language: String?
         var pieces: [String] = []
@@ -207,12 +211,12 @@ struct GroupSummarizer {
             guard restStampCount > 0 else { continue }
             let newest = stamps[restStampCount - 1]
             let count = tally.countSum - (holdsLeading ? leadingContent.effectiveSummaryArgumentCount : 0)
-            var arguments: [String: DeliveryStamp] = [:]
+            var arguments: [(argument: String, stamp: DeliveryStamp)] = []
             for (argument, argumentStamps) in tally.arguments.entries {
                 if holdsLeading, argument == leadingContent.summaryArgument {
-                    if argumentStamps.count > 1 { arguments[argument] = argumentStamps[argumentStamps.count - 2] }
+                    if argumentStamps.count > 1 { arguments.append((argument, argumentStamps[argumentStamps.count - 2])) }
                 } else if let last = argumentStamps.last {
-                    arguments[argument] = last
+                    arguments.append((argument, last))
                 }
             }
             let format = registration.categories[categoryIdentifier]?.categorySummaryFormat

@@ -14,10 +14,26 @@ public enum ISO8601 {
         let days = seconds.floorDivided(by: 86_400)
         seconds -= days * 86_400
         let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(seconds / 3600, 2)):\(pad(seconds % 3600 / 60, 2)):\(pad(seconds % 60, 2))"
-        if fraction != 0 { text += ".\(pad(fraction, 3))" }
-        return text + "Z"
+        // Digit by digit into bytes: rendering a center writes one of these per notification.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        appendDigits(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendDigits(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendDigits(day, 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendDigits(seconds / 3600, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDigits(seconds % 3600 / 60, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDigits(seconds % 60, 2, to: &text)
+        if fraction != 0 {
+            text.append(UInt8(ascii: "."))
+            appendDigits(fraction, 3, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
@@ -69,9 +85,21 @@ public enum ISO8601 {
         return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1000)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// A non-negative number in at least `width` digits, zero-padded.
+    private static func appendDigits(_ value: Int64, _ width: Int, to text: inout [UInt8]) {
+        var divisor: Int64 = 1
+        var digitCount = 1
+        while divisor <= value / 10 {
+            divisor *= 10
+            digitCount += 1
+        }
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digitCount)))
+        var rest = value
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     // Howard Hinnant's days-from-civil algorithms, on the proleptic Gregorian calendar.

@@ -8,6 +8,14 @@ struct TextResolver {
     private(set) var diagnostics: [String] = []
     private var formatCache: [FormatCacheKey: Result<LocalizedFormat, FormatError>] = [:]
     private var listFormattings: [String: LocaleFormatting] = [:]
+    /// Lists already joined in this rendering: groups often name the same people, and ICU's list
+    /// formatting is the costliest step of a summary.
+    private var joinedLists: [JoinedListKey: String] = [:]
+
+    private struct JoinedListKey: Hashable {
+        var language: String
+        var items: [String]
+    }
 
     /// A validated format and the language its words are in.
     struct LocalizedFormat {
@@ -79,20 +87,20 @@ struct TextResolver {
     /// English sentence, "Michele und Teja" in a German one), its summary arguments. The number follows
     /// the viewer's locale.
     mutating func render(_ localized: LocalizedFormat, count: Int, arguments: [String]) -> String {
-        let list = arguments.isEmpty ? nil : listFormatting(localized.language).list(arguments)
+        let list = arguments.isEmpty ? nil : join(arguments, language: localized.language)
         return localized.format.render(count: count, argument: list, formatting: formatting)
     }
 
-    /// Joins finished parts of a summary ("5 more messages and 3 more photos") in the language they share.
-    mutating func join(_ parts: [String], language: String) -> String {
-        listFormatting(language).list(parts)
-    }
-
-    private mutating func listFormatting(_ language: String) -> LocaleFormatting {
-        if let cached = listFormattings[language] { return cached }
-        let made = LocaleFormatting(identifier: language)
-        listFormattings[language] = made
-        return made
+    /// Joins items the way `language` writes a list: summary arguments, or the finished parts of a summary
+    /// ("5 more messages and 3 more photos").
+    mutating func join(_ items: [String], language: String) -> String {
+        let key = JoinedListKey(language: language, items: items)
+        if let joined = joinedLists[key] { return joined }
+        let formatting = listFormattings[language] ?? LocaleFormatting(identifier: language)
+        listFormattings[language] = formatting
+        let joined = formatting.list(items)
+        joinedLists[key] = joined
+        return joined
     }
 
     private static func resolve(

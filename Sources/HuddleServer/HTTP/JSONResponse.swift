@@ -9,7 +9,9 @@ extension Response {
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.jsonText() + "\n")))
+        var bytes = value.jsonUTF8()
+        bytes.append(UInt8(ascii: "\n"))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `{"error": message}` with the status of the error.
