@@ -52,6 +52,8 @@ actor DeviceCenters {
     private func catchUp(_ session: DeviceSession, through number: UInt64, logger: Logger) async {
         do {
             try await session.catchUp(through: number)
+        } catch is CancellationError {
+            // The server is shutting down.
         } catch {
             // The next change or notice tries again.
             logger.error("cannot follow device \(session.token): \(error)")
