@@ -155,26 +155,42 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     // MARK: Notifications
 
+    /// One statement, so one round trip and its own transaction: the busiest write takes its number, stores
+    /// the notification, records the change and announces it together (the other writes take several
+    /// statements in an explicit transaction).
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
         let content = request.content.json.jsonText()
-        return try await client.write(logger: logger) { connection in
-            guard let number = try await takeNextNumber(device: token, connection) else {
-                throw StoreError(.notFound, "unknown device \(token)")
-            }
-            guard try await connection.firstRow(
-                "SELECT topic FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger) != nil
-            else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
-            try await connection.run(
-                """
+        let identifiers = ChangeRecord(number: 0, kind: .delivered, topic: app, identifiers: [request.identifier]).identifiersText
+        let numbers = try await client.rows(
+            """
+            WITH number AS (
+                UPDATE devices SET last_change = last_change + 1
+                WHERE token = \(token) AND EXISTS (SELECT 1 FROM apps WHERE device_token = \(token) AND topic = \(app))
+                RETURNING last_change
+            ), stored AS (
                 INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-                VALUES (\(token), \(app), \(request.identifier), \(Int64(number)), \(date.milliseconds), \(content))
+                SELECT \(token), \(app), \(request.identifier), last_change, \(date.milliseconds), \(content) FROM number
                 ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
                     sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
-                """, logger: logger)
-            try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
-            let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
-            return .commit(DeviceChange(number: number, kind: .delivered(notification)))
+            ), recorded AS (
+                INSERT INTO changes (device_token, number, kind, topic, identifiers)
+                SELECT \(token), last_change, \(ChangeRecord.Kind.delivered.rawValue), \(app), \(identifiers) FROM number
+            )
+            SELECT last_change FROM number CROSS JOIN LATERAL (
+                SELECT pg_notify(\(ChangeNoticePayload.channel),
+                    json_build_object('server', \(instanceID)::text, 'device', \(token)::text, 'change', last_change)::text)
+            ) AS announced
+            """, logger: logger
+        ) { UInt64(try $0.decode(Int64.self)) }
+        guard let number = numbers.first else {
+            guard try await device(token: token) != nil else { throw StoreError(.notFound, "unknown device \(token)") }
+            throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
+        if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
+            try await forgetChanges(before: oldestKept, device: token)
+        }
+        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+        return DeviceChange(number: number, kind: .delivered(notification))
     }
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
@@ -321,12 +337,31 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             VALUES (\(token), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText))
             """, logger: logger)
         if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
+            try await forgetChanges(before: oldestKept, device: token, connection)
+        }
+        try await notify(.changed(number), device: token, connection)
+    }
+
+    /// Forgets a device's changes numbered below `oldestKept`, in the caller's transaction or (for a
+    /// delivery, which has committed already) in one of its own. The mark only moves forward, so two
+    /// writers forgetting at once cannot move it back.
+    private func forgetChanges(before oldestKept: UInt64, device token: String, _ connection: PostgresConnection? = nil) async throws {
+        let forget: @Sendable (PostgresConnection) async throws -> Void = { [logger] connection in
             try await connection.run(
                 "DELETE FROM changes WHERE device_token = \(token) AND number < \(Int64(oldestKept))", logger: logger)
             try await connection.run(
-                "UPDATE devices SET oldest_kept_change = \(Int64(oldestKept)) WHERE token = \(token)", logger: logger)
+                """
+                UPDATE devices SET oldest_kept_change = GREATEST(oldest_kept_change, \(Int64(oldestKept))) WHERE token = \(token)
+                """, logger: logger)
         }
-        try await notify(.changed(number), device: token, connection)
+        if let connection {
+            try await forget(connection)
+        } else {
+            try await client.write(logger: logger) { connection in
+                try await forget(connection)
+                return .commit(())
+            }
+        }
     }
 
     private func notify(_ event: ChangeNoticePayload.Event, device token: String, _ connection: PostgresConnection) async throws {

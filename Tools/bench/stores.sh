@@ -112,8 +112,12 @@ measure() {  # label database-for-each-server...
     stop_servers
 }
 
+# ASYNC_COMMIT=1 turns PostgreSQL's synchronous_commit off for the benchmark databases: commits no longer
+# wait for the WAL to reach the disk (SQLite's synchronous=NORMAL does not wait either), which shows how much
+# of PostgreSQL's cost is that wait. Huddle itself never changes the setting.
 postgres_database() {  # name
     psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1"
+    if [[ "${ASYNC_COMMIT:-0}" == 1 ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "ALTER DATABASE $1 SET synchronous_commit = off"; fi
     echo "${HUDDLE_TEST_POSTGRES_URL%/*}/$1"
 }
 
