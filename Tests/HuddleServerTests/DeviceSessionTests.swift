@@ -70,10 +70,14 @@ import Testing
         #expect(String(buffer: event.bytes).contains(#""delivered":["b"]"#))
 
         // A write through the second server that skips numbers it has not seen reads them first.
+        // Its own change is then applied by that reading, and still reported as its own.
         _ = try await first.deliver(request("c", thread: "u", sender: "Kim"), app: app, at: Date())
-        _ = try await second.deliver(request("d", thread: "u", sender: "Kim"), app: app, at: Date())
+        #expect(try await second.deliver(request("d", thread: "u", sender: "Kim"), app: app, at: Date())?.number == 6)
         #expect(await second.appliedChange == 6)
         #expect(rendered(second)["groups"]?.arrayValue?.first?["count"] == 2)
+        _ = try await first.deliver(request("e", thread: "u", sender: "Kim"), app: app, at: Date())
+        #expect(try await second.remove(app: app, identifiers: ["c", "nope"]) == ["c"])
+        #expect(await second.appliedChange == 8)
 
         // An app installed through one server is known to the other when a push for it arrives.
         _ = try await first.save(AppRecord(topic: "com.example.other"))

@@ -54,8 +54,9 @@ actor DeviceSession {
     // MARK: Writing
 
     /// Stores and delivers a notification.
-    /// - Returns: what the delivery changed, or `nil` for content with nothing to show (which is not stored).
-    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> ChangeEffect? {
+    /// - Returns: the committed change, or `nil` for content with nothing to show (which is not stored).
+    @discardableResult
+    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
         return try await commit { store, token in try await store.deliver(request, app: app, at: date, device: token) }
     }
@@ -63,9 +64,11 @@ actor DeviceSession {
     /// Removes notifications of an app by identifier.
     /// - Returns: the identifiers that were there.
     func remove(app: String, identifiers: [String]) async throws -> [String] {
-        try await commit { store, token in
+        let change = try await commit { store, token in
             try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
-        }?.removed ?? []
+        }
+        guard case .removed(_, let removed)? = change?.kind else { return [] }
+        return removed
     }
 
     /// Removes a whole group.
@@ -97,9 +100,11 @@ actor DeviceSession {
     }
 
     /// Commits a change through the store, then applies it (and any it skipped over).
-    private func commit(_ write: (any NotificationStore, String) async throws -> DeviceChange?) async throws -> ChangeEffect? {
+    /// - Returns: the change, or `nil` when the store had nothing to change.
+    private func commit(_ write: (any NotificationStore, String) async throws -> DeviceChange?) async throws -> DeviceChange? {
         guard let change = try await write(store, token) else { return nil }
-        return try await apply(change)
+        try await apply(change)
+        return change
     }
 
     /// Whether the device has an app, after catching up with the store if this session does not know it
@@ -118,14 +123,13 @@ actor DeviceSession {
         try await readMissedChanges()
     }
 
-    /// Applies a committed change, after those before it.
-    /// - Returns: what it changed; `nil` when it had been applied already.
-    private func apply(_ change: DeviceChange) async throws -> ChangeEffect? {
+    /// Applies a committed change, after those before it (reading them if this session missed some). A
+    /// change another task applied meanwhile, while the store was read, is not applied twice.
+    private func apply(_ change: DeviceChange) async throws {
         if change.number > appliedChange + 1 {
             try await readMissedChanges()
         }
-        guard change.number == appliedChange + 1 else { return nil }
-        return try applyNext(change)
+        if change.number == appliedChange + 1 { try applyNext(change) }
     }
 
     private func readMissedChanges() async throws {
@@ -136,7 +140,7 @@ actor DeviceSession {
         }
         // Others may have applied some while the store was read.
         for change in changes where change.number == appliedChange + 1 {
-            _ = try applyNext(change)
+            try applyNext(change)
         }
     }
 
@@ -151,7 +155,7 @@ actor DeviceSession {
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
-    private func applyNext(_ change: DeviceChange) throws -> ChangeEffect {
+    private func applyNext(_ change: DeviceChange) throws {
         var effect = ChangeEffect(number: change.number)
         switch change.kind {
         case .delivered(let notification):
@@ -177,7 +181,6 @@ actor DeviceSession {
         }
         appliedChange = change.number
         live.read { feed.publish(effect, center: $0) }
-        return effect
     }
 
     // MARK: Reading
@@ -196,7 +199,7 @@ actor DeviceSession {
     }
 }
 
-/// What one applied change did to a center, for the live streams and the caller that made it.
+/// What one applied change did to a center, for the live streams.
 struct ChangeEffect: Sendable {
     var number: UInt64
     /// The groups that changed (re-rendered, or gone if they no longer exist).
