@@ -244,3 +244,17 @@ def test_card_texts_have_readable_contrast(server, browser, device):
     for selector, ratio in page.evaluate(CONTRAST, [".card .title", ".card .body", ".card .summary", ".card .app-name", ".card time"]):
         assert ratio >= 4.5, f"{selector}: contrast {ratio:.1f}:1 is below WCAG AA's 4.5:1"
     page.context.close()
+
+
+def test_texts_from_pushes_are_shown_as_text_never_as_markup(server, browser, device):
+    push(server, device, "x1", "t", "<b>Teja</b>", body='<img src=x onerror="window.injected=1">')
+    page = open_page(browser, server, device)
+    push(server, device, "x2", "t", "<i>Kim</i>", body="<script>window.injected=2</script>")
+    card = stack(page, "t").locator(".card.leading")
+    expect(card.locator(".title")).to_have_text("<i>Kim</i>")
+    expect(card.locator(".body")).to_have_text("<script>window.injected=2</script>")
+    page.reload()
+    expect(stack(page, "t").locator(".card.leading .title")).to_have_text("<i>Kim</i>")
+    assert page.locator("#stacks img, #stacks script, #stacks b, #stacks i").count() == 0
+    assert page.evaluate("window.injected") is None
+    page.context.close()
