@@ -82,3 +82,27 @@ def test_metrics_count_requests_by_reason(plain_server):
         assert client.post(f"{plain_server.url}/3/device/{'ab' * 32}", content=b"{}").status_code == 400
     text = httpx.get(f"{plain_server.url}/metrics").text
     assert re.search(r'huddle_provider_requests_total\{(reason="MissingTopic",status="400"|status="400",reason="MissingTopic")\} [1-9]', text), text
+
+
+def test_metrics_count_deliveries_removals_streams_and_time_the_store(plain_server):
+    device = register_device(plain_server)
+    auth = {"authorization": f"Bearer {device['secret']}"}
+    base = f"{plain_server.url}/v1/devices/{device['token']}"
+
+    def metric(text, name):
+        return sum(float(value) for value in re.findall(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+]+)$", text, re.M))
+
+    before = httpx.get(f"{plain_server.url}/metrics").text
+    with httpx.Client() as client:
+        for number in range(3):
+            assert client.post(f"{base}/apps/{TOPIC}/notifications", headers=auth,
+                               json={"id": f"m{number}", "content": {"body": f"n{number}"}}).status_code == 201
+        assert client.post(f"{base}/notifications/remove", headers=auth, json={"app": TOPIC, "ids": ["m0", "m1"]}).status_code == 200
+        with client.stream("GET", f"{base}/stream", headers=auth) as response:
+            next(response.iter_lines())
+            during = httpx.get(f"{plain_server.url}/metrics").text
+    assert metric(during, "huddle_deliveries_total") - metric(before, "huddle_deliveries_total") == 3
+    assert metric(during, "huddle_removals_total") - metric(before, "huddle_removals_total") == 2
+    assert metric(during, "huddle_live_streams") >= 1
+    assert re.search(r'huddle_store_duration_seconds_count\{operation="deliver"\} [1-9]', during), during
+    assert re.search(r'huddle_store_duration_seconds_bucket\{operation="remove",le="[^"]+"\} [1-9]', during), during

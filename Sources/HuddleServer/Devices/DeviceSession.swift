@@ -28,7 +28,7 @@ actor DeviceSession {
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
     static func load(token: String, store: any NotificationStore) async throws -> DeviceSession? {
-        guard let snapshot = try await store.snapshot(device: token) else { return nil }
+        guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }) else { return nil }
         return try DeviceSession(token: token, snapshot: snapshot, store: store)
     }
 
@@ -58,16 +58,19 @@ actor DeviceSession {
     @discardableResult
     func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
-        return try await commit { store, token in try await store.deliver(request, app: app, at: date, device: token) }
+        let change = try await commit("deliver") { store, token in try await store.deliver(request, app: app, at: date, device: token) }
+        ServerMetrics.delivered()
+        return change
     }
 
     /// Removes notifications of an app by identifier.
     /// - Returns: the identifiers that were there.
     func remove(app: String, identifiers: [String]) async throws -> [String] {
-        let change = try await commit { store, token in
+        let change = try await commit("remove") { store, token in
             try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
         }
         guard case .removed(_, let removed)? = change?.kind else { return [] }
+        ServerMetrics.removed(removed.count)
         return removed
     }
 
@@ -91,18 +94,20 @@ actor DeviceSession {
         var check = Center()
         try check.register(try Self.registration(for: app))
         try check.setCategories(app.categories, for: app.topic)
-        _ = try await commit { store, token in try await store.saveApp(app, device: token) }
+        _ = try await commit("save_app") { store, token in try await store.saveApp(app, device: token) }
     }
 
     /// Removes an app with its notifications; `false` when the device had none.
     func deleteApp(topic: String) async throws -> Bool {
-        try await commit { store, token in try await store.deleteApp(topic: topic, device: token) } != nil
+        try await commit("delete_app") { store, token in try await store.deleteApp(topic: topic, device: token) } != nil
     }
 
     /// Commits a change through the store, then applies it (and any it skipped over).
     /// - Returns: the change, or `nil` when the store had nothing to change.
-    private func commit(_ write: (any NotificationStore, String) async throws -> DeviceChange?) async throws -> DeviceChange? {
-        guard let change = try await write(store, token) else { return nil }
+    private func commit(
+        _ operation: String, _ write: (any NotificationStore, String) async throws -> DeviceChange?
+    ) async throws -> DeviceChange? {
+        guard let change = try await ServerMetrics.timeStore(operation, { try await write(store, token) }) else { return nil }
         try await apply(change)
         return change
     }
@@ -134,19 +139,22 @@ actor DeviceSession {
 
     private func readMissedChanges() async throws {
         let from = appliedChange
-        guard let changes = try await store.changes(device: token, after: from) else {
+        guard let changes = try await ServerMetrics.timeStore("changes", { try await store.changes(device: token, after: from) }) else {
             try await reload()
             return
         }
         // Others may have applied some while the store was read.
         for change in changes where change.number == appliedChange + 1 {
             try applyNext(change)
+            ServerMetrics.followedChange()
         }
     }
 
     /// Replaces the center with a new snapshot, when the changes since ours are no longer kept.
     private func reload() async throws {
-        guard let snapshot = try await store.snapshot(device: token), snapshot.lastChange > appliedChange else { return }
+        guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
+            snapshot.lastChange > appliedChange
+        else { return }
         var center = Center()
         try Self.load(snapshot, into: &center)
         live.replaceCenter(with: center)

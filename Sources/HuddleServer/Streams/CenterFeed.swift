@@ -95,7 +95,9 @@ final class CenterFeed: Sendable {
             state.subscribers[id] = (view, continuation)
             return id
         }
+        ServerMetrics.streamOpened()
         continuation.onTermination = { [weak self] _ in
+            ServerMetrics.streamClosed()
             self?.state.withLock { state in state.subscribers[id] = nil }
         }
         return stream
