@@ -18,7 +18,7 @@ public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
     logger: Logger
 ) throws -> some ApplicationProtocol {
-    let centers = DeviceCenters(store: store)
+    let centers = DeviceCenters(store: store, maximumSessions: configuration.maximumLoadedDevices)
     let router = buildRouter(configuration: configuration, store: store, centers: centers, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {

@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     /// Adds `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything:
     /// the baseline that push throughput is measured against (same build, same run).
     public var benchmarkRoutes = false
+    /// How many devices' centers a server keeps in memory; past that, the least recently used ones that no
+    /// live stream watches are let go (and read from the store again when needed).
+    public var maximumLoadedDevices = 10_000
     /// How often open live streams get a heartbeat comment.
     public var heartbeatInterval: Duration = .seconds(15)
     /// The clock, replaceable in tests of token expiry.

@@ -143,3 +143,28 @@ import Testing
         #expect(String(buffer: event.bytes).hasPrefix("id: 31\nevent: center\n"))
     }
 }
+
+/// The server's memory of device centers stays bounded, without dropping a watched one.
+@Suite(.timeLimit(.minutes(1))) struct DeviceCentersTests {
+    @Test func theLeastRecentlyUsedUnwatchedCentersAreLetGo() async throws {
+        let store = InMemoryNotificationStore()
+        let tokens = ["a", "b", "c"].map { String(repeating: $0, count: 64) }
+        for token in tokens {
+            try await store.createDevice(DeviceRecord(token: token, secretHash: "x", name: token, createdAt: Date()))
+        }
+        let centers = DeviceCenters(store: store, maximumSessions: 2)
+        let first = try #require(try await centers.session(for: tokens[0]))
+        let watched = try #require(try await centers.session(for: tokens[1]))
+        let stream = await watched.subscribe(CenterFeed.Subscription(view: CenterFeed.View(viewer: Viewer(), format: .json)))
+        _ = try await centers.session(for: tokens[0])
+        _ = try await centers.session(for: tokens[2])
+        // Over the limit: the second is the least recently used, but it is watched; the first goes.
+        #expect(Set(await centers.loadedSessions.map(\.token)) == [tokens[1], tokens[2]])
+        let again = try #require(try await centers.session(for: tokens[0]))
+        #expect(again !== first)
+        #expect(Set(await centers.loadedSessions.map(\.token)) == [tokens[0], tokens[1]])
+        #expect(await centers.loadedSessions.contains { $0 === watched })
+        #expect(try await centers.session(for: String(repeating: "d", count: 64)) == nil)
+        _ = stream
+    }
+}

@@ -134,6 +134,11 @@ public final class LiveCenter: Sendable {
         return stream
     }
 
+    /// Whether any group has an open subscription.
+    public var hasSubscribers: Bool {
+        state.withLock { !$0.subscribers.isEmpty }
+    }
+
     /// The number of open subscriptions to a group (for tests and metrics).
     public func subscriberCount(of group: GroupID) -> Int {
         state.withLock { $0.subscribers[group]?.count ?? 0 }

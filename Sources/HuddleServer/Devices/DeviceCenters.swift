@@ -4,30 +4,57 @@ import ServiceLifecycle
 
 /// The centers of the devices a server has seen, loaded from the store on first use and kept in memory,
 /// so that reading a center renders from running totals instead of scanning stored notifications.
+///
+/// At most ``maximumSessions`` are kept: past that, the least recently used ones that nobody watches (no
+/// live stream open) are let go, and load again when next asked for.
 actor DeviceCenters {
     let store: any NotificationStore
+    let maximumSessions: Int
     private var sessions: [String: DeviceSession] = [:]
     private var loading: [String: Task<DeviceSession?, any Error>] = [:]
+    /// When each session was last asked for, as a count of requests.
+    private var lastUse: [String: UInt64] = [:]
+    private var uses: UInt64 = 0
 
-    init(store: any NotificationStore) {
+    init(store: any NotificationStore, maximumSessions: Int = 10_000) {
         self.store = store
+        self.maximumSessions = max(1, maximumSessions)
     }
 
     /// A device's session, or `nil` for a token the store does not know.
     func session(for token: String) async throws -> DeviceSession? {
+        uses += 1
+        lastUse[token] = uses
+        defer { if sessions[token] == nil { lastUse[token] = nil } }
         if let session = sessions[token] { return session }
         // Concurrent first requests for one device share a single load.
         let task = loading[token] ?? Task { [store] in try await DeviceSession.load(token: token, store: store) }
         loading[token] = task
         defer { loading[token] = nil }
         let session = try await task.value
-        if let session, sessions[token] == nil { sessions[token] = session }
+        if let session, sessions[token] == nil {
+            sessions[token] = session
+            letIdleSessionsGo()
+        }
         return sessions[token] ?? session
     }
 
     /// Forgets a device (after it was deleted), ending its live streams.
     func forget(_ token: String) {
         sessions.removeValue(forKey: token)?.feed.finishAll()
+        lastUse[token] = nil
+    }
+
+    /// Over the limit, lets go of the least recently used tenth of the sessions nobody watches, so that
+    /// the sorting is paid once per many loads. A request still holding one finishes with it; the session
+    /// stays correct on its own, as a second server's would.
+    private func letIdleSessionsGo() {
+        guard sessions.count > maximumSessions else { return }
+        let idle = sessions.filter { !$0.value.isWatched }.keys.sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
+        for token in idle.prefix(sessions.count - maximumSessions + maximumSessions / 10) {
+            sessions[token] = nil
+            lastUse[token] = nil
+        }
     }
 
     /// The sessions loaded now.

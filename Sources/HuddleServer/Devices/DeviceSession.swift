@@ -201,6 +201,11 @@ actor DeviceSession {
 
     // MARK: Streams
 
+    /// Whether a live stream of the center or of one of its groups is open.
+    nonisolated var isWatched: Bool {
+        feed.subscriberCount > 0 || live.hasSubscribers
+    }
+
     /// Opens a live stream of the center for a viewer (see ``CenterFeed/subscribe(_:center:)``).
     func subscribe(_ request: CenterFeed.Subscription) -> AsyncStream<CenterFeed.Event> {
         live.read { feed.subscribe(request, center: $0) }
