@@ -29,11 +29,17 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         /// How often the listener checks that its connection is alive: an idle connection whose server
         /// vanished without a word would otherwise wait for notices forever.
         public var heartbeatInterval: Duration = .seconds(15)
+        /// How long the listening connection may take to answer its heartbeat before it counts as lost.
+        public var heartbeatTimeout: Duration = .seconds(5)
+        /// How long stopping waits for the connections to close, within a server's shutdown deadline.
+        public var stopTimeout: Duration = .seconds(3)
 
         public init() {}
     }
 
     private let client: PostgresClient
+    /// The database, for the listener's own connection (outside the pool).
+    private let database: PostgresURL
     private let configuration: Configuration
     private let logger: Logger
     /// Names this store instance in the notices it sends, so that its listener can drop them.
@@ -44,12 +50,12 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     public init(database: PostgresURL, configuration: Configuration = Configuration(), logger: Logger) {
         var clientConfiguration = database.clientConfiguration
         clientConfiguration.options.maximumConnections = max(2, configuration.maximumConnections)
-        // The pool warns when the listener leases a connection a moment before the pool's run() begins (the
-        // two start together) and logs every failed connection attempt; the store reports what matters
-        // itself, so the pool's own lines show only when debugging.
+        // The pool logs every failed connection attempt; the store reports what matters itself, so the
+        // pool's own lines show only when debugging.
         var poolLogger = logger
         if poolLogger.logLevel > .debug { poolLogger.logLevel = .error }
         client = PostgresClient(configuration: clientConfiguration, backgroundLogger: poolLogger)
+        self.database = database
         self.configuration = configuration
         self.logger = logger
     }
@@ -57,13 +63,46 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// Runs the connection pool and the listener until graceful shutdown (or cancellation), then ends
     /// every stream of notices.
     public func run() async throws {
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.client.run() }
-            group.addTask { await self.listen() }
-            try? await gracefulShutdown()
-            subscribers.finish()
-            group.cancelAll()
+        // The pool and the listener run as tasks of their own so that stopping them is bounded: after a
+        // cancellation, postgres-nio's pool sometimes waits on a connection that is still closing, and a
+        // server must stop within its shutdown deadline. A stream is the stop signal rather than
+        // ServiceLifecycle's `gracefulShutdown()`, which could miss a cancellation that came as it started
+        // waiting.
+        let pool = Task { await client.run() }
+        let listener = Task { await listen() }
+        let (stopRequests, requestStop) = AsyncStream<Void>.makeStream()
+        await withGracefulShutdownHandler {
+            // Ends when a stop is requested, or at once when this task is cancelled.
+            for await _ in stopRequests {}
+        } onGracefulShutdown: {
+            requestStop.finish()
         }
+        subscribers.finish()
+        listener.cancel()
+        pool.cancel()
+        let stopped = await Self.waitForBoth(listener, pool, upTo: configuration.stopTimeout)
+        if !stopped { logger.warning("the PostgreSQL connections did not all close within \(configuration.stopTimeout); leaving them") }
+    }
+
+    /// Waits for two tasks to end, for at most `limit`.
+    /// - Returns: whether both ended.
+    private static func waitForBoth(_ first: Task<Void, Never>, _ second: Task<Void, Never>, upTo limit: Duration) async -> Bool {
+        let (ended, end) = AsyncStream<Bool>.makeStream()
+        let waiter = Task {
+            await first.value
+            await second.value
+            end.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            end.yield(false)
+        }
+        defer {
+            waiter.cancel()
+            timer.cancel()
+        }
+        for await bothEnded in ended { return bothEnded }
+        return false
     }
 
     // MARK: Devices
@@ -378,29 +417,38 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         var isStopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
         while !isStopping {
             do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: ChangeNoticePayload.channel) { notifications in
-                        logger.debug("listening for other servers' changes on \(ChangeNoticePayload.channel)")
-                        subscribers.publish(.resync)
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            group.addTask { [logger, heartbeat = configuration.heartbeatInterval] in
-                                while true {
-                                    try await Task.sleep(for: heartbeat)
-                                    do {
-                                        try await connection.query("SELECT 1", logger: logger)
-                                    } catch {
-                                        // Ends the notifications below, so the loop connects again.
-                                        try? await connection.close()
-                                        throw error
-                                    }
-                                }
-                            }
-                            defer { group.cancelAll() }
-                            for try await notification in notifications {
-                                received(notification.payload)
-                            }
-                        }
+                // A connection of its own, not one leased from the pool: it is held for as long as the server
+                // runs, and a pool that stops waits for the connections it leased.
+                let connection = try await PostgresConnection.connect(
+                    configuration: try database.connectionConfiguration(), id: Self.listenerConnectionID, logger: logger)
+                defer { Task { try? await connection.close() } }
+                try await connection.listen(on: ChangeNoticePayload.channel) { notifications in
+                    logger.debug("listening for other servers' changes on \(ChangeNoticePayload.channel)")
+                    subscribers.publish(.resync)
+                    // The notifications are read, and the connection checked, by tasks of their own: on a
+                    // connection the server dropped, postgres-nio can leave a query or the notifications
+                    // waiting for good, and a wait tied to them would stop this listener for good too.
+                    let (ended, endListening) = AsyncStream<Void>.makeStream()
+                    let reader = Task {
+                        do {
+                            for try await notification in notifications { self.received(notification.payload) }
+                        } catch {}
+                        endListening.finish()
                     }
+                    let heartbeat = Task { [configuration] in
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: configuration.heartbeatInterval)
+                            guard await Self.answers(connection, within: configuration.heartbeatTimeout, logger: logger) else { break }
+                        }
+                        endListening.finish()
+                    }
+                    defer {
+                        reader.cancel()
+                        heartbeat.cancel()
+                    }
+                    // Until the connection is lost (or this task is cancelled, which ends the stream too).
+                    for await _ in ended {}
+                    if !isStopping { throw StoreError(.unavailable, "the listening connection stopped answering") }
                 }
             } catch {
                 if isStopping { break }
@@ -409,6 +457,28 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             try? await Task.sleep(for: configuration.reconnectDelay)
         }
     }
+
+    /// Whether a connection answers a query within `limit`. The query runs in a task of its own, left
+    /// behind if it never returns.
+    private static func answers(_ connection: PostgresConnection, within limit: Duration, logger: Logger) async -> Bool {
+        let (answered, answer) = AsyncStream<Bool>.makeStream()
+        let query = Task {
+            answer.yield((try? await connection.query("SELECT 1", logger: logger)) != nil)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            answer.yield(false)
+        }
+        defer {
+            query.cancel()
+            timer.cancel()
+        }
+        for await result in answered { return result }
+        return false
+    }
+
+    /// The listener's connection id, in logs (the pool numbers its own from 0).
+    private static let listenerConnectionID = 1_000_000
 
     private func received(_ payload: String) {
         guard let payload = ChangeNoticePayload(text: payload) else {

@@ -27,7 +27,11 @@ public struct CommandRunner: Sendable {
     }
 
     /// Runs to completion; output goes through files so a chatty program cannot fill a pipe and stall.
-    public func run(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
+    ///
+    /// Waits for the program without holding a thread: tests run on the few threads of Swift's cooperative
+    /// pool (two on a two-core machine), and two tests blocked in `waitUntilExit()` would stall every other
+    /// test, including any the programs they wait for depend on.
+    public func run(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:]) async throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -45,8 +49,10 @@ public struct CommandRunner: Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        let (exited, exit) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exit.finish() }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited {}
         try out.close()
         try err.close()
         return Output(

@@ -66,6 +66,7 @@ public enum TestDatabase {
         configuration.maximumConnections = 4
         // Often enough that every notice test also checks the listening connection while notices flow.
         configuration.heartbeatInterval = .milliseconds(50)
+        configuration.heartbeatTimeout = .seconds(1)
         return configuration
     }
 

@@ -10,13 +10,13 @@ import Testing
         return directory
     }
 
-    @Test func listsThenAppliesThenHasNothingToDo() throws {
+    @Test func listsThenAppliesThenHasNothingToDo() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("huddle.sqlite").path
         let huddle = try CommandRunner.huddle()
 
-        let dryRun = try huddle.run(["migrate", "--database", path, "--dry-run"])
+        let dryRun = try await huddle.run(["migrate", "--database", path, "--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun.standardError)")
         #expect(dryRun.standardOutput == """
             pending 001 devices, apps, notifications, signing keys
@@ -26,24 +26,24 @@ import Testing
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
 
-        let applied = try huddle.run(["migrate", "--database", path])
+        let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
         #expect(applied.standardOutput.hasSuffix("2 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
-        let again = try huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
+        let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
         #expect(again.status == 0)
         #expect(again.standardOutput == "\(path) is up to date\n")
     }
 
-    @Test func refusesWhatItCannotMigrate() throws {
+    @Test func refusesWhatItCannotMigrate() async throws {
         let huddle = try CommandRunner.huddle()
-        let memory = try huddle.run(["migrate", "--database", "memory"])
+        let memory = try await huddle.run(["migrate", "--database", "memory"])
         #expect(memory.status != 0)
         #expect(memory.standardError.contains("an in-memory store has no schema to migrate"))
 
-        let badURL = try huddle.run(["migrate", "--database", "postgres://huddle@db:port/huddle"])
+        let badURL = try await huddle.run(["migrate", "--database", "postgres://huddle@db:port/huddle"])
         #expect(badURL.status != 0)
         #expect(badURL.standardError.contains("invalid PostgreSQL URL postgres://huddle@db:port/huddle: the port \"port\" is not a number"))
     }

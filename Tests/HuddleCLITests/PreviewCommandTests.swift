@@ -8,8 +8,8 @@ import Testing
     static let root = Fixtures.packageRoot()
     static let example = root.appendingPathComponent("Examples/wwdc.json").path
 
-    @Test func jsonIsTheRenderedCenter() throws {
-        let output = try CommandRunner.huddle().run(["preview", Self.example, "--format", "json"])
+    @Test func jsonIsTheRenderedCenter() async throws {
+        let output = try await CommandRunner.huddle().run(["preview", Self.example, "--format", "json"])
         #expect(output.status == 0, "\(output.standardError)")
         let json = try JSONParser.parse(output.standardOutput)
         guard case .array(let groups)? = json["groups"] else { Issue.record("no groups"); return }
@@ -18,8 +18,8 @@ import Testing
         #expect(groups.contains { $0["summary"] == "7 more episodes from Song by Song and Teja" })
     }
 
-    @Test func optionsOverrideTheViewer() throws {
-        let output = try CommandRunner.huddle().run(["preview", Self.example, "--format", "json", "--locked", "--languages", "de-AT,en"])
+    @Test func optionsOverrideTheViewer() async throws {
+        let output = try await CommandRunner.huddle().run(["preview", Self.example, "--format", "json", "--locked", "--languages", "de-AT,en"])
         #expect(output.status == 0)
         let json = try JSONParser.parse(output.standardOutput)
         #expect(json["locked"] == true)
@@ -29,35 +29,35 @@ import Testing
         #expect(groups.contains { $0["hiddenPreviewsText"] == "4 messages" })
     }
 
-    @Test func textIsPlainWhenPipedAndColouredOnRequest() throws {
-        let plain = try CommandRunner.huddle().run(["preview", Self.example])
+    @Test func textIsPlainWhenPipedAndColouredOnRequest() async throws {
+        let plain = try await CommandRunner.huddle().run(["preview", Self.example])
         #expect(plain.status == 0)
         #expect(!plain.standardOutput.contains("\u{1B}["))
         #expect(plain.standardOutput.contains("9 more notifications from National Geographic"))
         #expect(plain.standardOutput.contains("com.apple.MobileSMS › gr-51413"))
-        let coloured = try CommandRunner.huddle().run(["preview", Self.example, "--color"])
+        let coloured = try await CommandRunner.huddle().run(["preview", Self.example, "--color"])
         #expect(coloured.standardOutput.contains("\u{1B}["))
     }
 
-    @Test func anInvalidScenarioExitsNonZeroAndRendersNothing() throws {
+    @Test func anInvalidScenarioExitsNonZeroAndRendersNothing() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("bad.json")
         try Data(#"{"apps": {"a.b": {}}, "events": [{"deliver": {"app": "a.b", "content": {"body": "ok"}}}, {"deliver": {"app": "a.b", "payload": {"aps": {"thread-id": 1}}}}]}"#.utf8).write(to: file)
-        let output = try CommandRunner.huddle().run(["preview", file.path, "--format", "json"])
+        let output = try await CommandRunner.huddle().run(["preview", file.path, "--format", "json"])
         #expect(output.status == 2)
         #expect(output.standardOutput.isEmpty)
         #expect(output.standardError == "huddle preview: bad.json: event 1 (deliver): payload.aps.thread-id: expected a string, found a number\n")
 
         let truncated = directory.appendingPathComponent("truncated.json")
         try Data(#"{"apps": {"#.utf8).write(to: truncated)
-        let second = try CommandRunner.huddle().run(["preview", truncated.path])
+        let second = try await CommandRunner.huddle().run(["preview", truncated.path])
         #expect(second.status == 2)
         #expect(second.standardError.contains("truncated.json: not valid JSON: line 1, column 11"))
     }
 
-    @Test func simulatorPushFilesInArgumentOrder() throws {
+    @Test func simulatorPushFilesInArgumentOrder() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,7 +67,7 @@ import Testing
             try Data(#"{"Simulator Target Bundle": "com.example.chat", "aps": {"alert": {"title": "\#(name)", "body": "hi", "summary-arg": "\#(name)"}, "thread-id": "team"}}"#.utf8).write(to: file)
             paths.append(file.path)
         }
-        let output = try CommandRunner.huddle().run(["preview", "--format", "json"] + paths)
+        let output = try await CommandRunner.huddle().run(["preview", "--format", "json"] + paths)
         #expect(output.status == 0, "\(output.standardError)")
         let json = try JSONParser.parse(output.standardOutput)
         let group = json["groups"]?.arrayValue?.first
@@ -75,12 +75,12 @@ import Testing
         #expect(group?["summary"] == "2 more notifications from Teja and Kritarth")
         #expect(group?["notifications"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["push-2", "push-1", "push-0"])
 
-        let renamed = try CommandRunner.huddle().run(["preview", "--app", "com.example.other", "--format", "json", paths[0]])
+        let renamed = try await CommandRunner.huddle().run(["preview", "--app", "com.example.other", "--format", "json", paths[0]])
         #expect(try JSONParser.parse(renamed.standardOutput)["groups"]?.arrayValue?.first?["app"] == "com.example.other")
     }
 
-    @Test func aMissingFileIsReported() throws {
-        let output = try CommandRunner.huddle().run(["preview", "/nonexistent/scenario.json"])
+    @Test func aMissingFileIsReported() async throws {
+        let output = try await CommandRunner.huddle().run(["preview", "/nonexistent/scenario.json"])
         #expect(output.status == 2)
         #expect(output.standardError.hasPrefix("huddle preview: scenario.json: cannot be read"))
     }
@@ -88,29 +88,29 @@ import Testing
 
 /// `huddle plural`, run as a real process.
 @Suite struct PluralCommandTests {
-    @Test func printsOneLinePerNumber() throws {
-        let output = try CommandRunner.huddle().run(["plural", "ru", "1", "2", "5", "21", "1.5"])
+    @Test func printsOneLinePerNumber() async throws {
+        let output = try await CommandRunner.huddle().run(["plural", "ru", "1", "2", "5", "21", "1.5"])
         #expect(output.status == 0)
         #expect(output.standardOutput == "1 one\n2 few\n5 many\n21 one\n1.5 other\n")
     }
 
-    @Test func decimalsKeepTheirVisibleDigits() throws {
-        let output = try CommandRunner.huddle().run(["plural", "en", "1", "1.0", "1c6"])
+    @Test func decimalsKeepTheirVisibleDigits() async throws {
+        let output = try await CommandRunner.huddle().run(["plural", "en", "1", "1.0", "1c6"])
         #expect(output.standardOutput == "1 one\n1.0 other\n1c6 other\n")
-        let french = try CommandRunner.huddle().run(["plural", "fr", "0", "1c6", "1000000"])
+        let french = try await CommandRunner.huddle().run(["plural", "fr", "0", "1c6", "1000000"])
         #expect(french.standardOutput == "0 one\n1c6 many\n1000000 many\n")
     }
 
-    @Test func ordinalsAndRules() throws {
-        let ordinal = try CommandRunner.huddle().run(["plural", "--ordinal", "en", "1", "2", "3", "4", "11"])
+    @Test func ordinalsAndRules() async throws {
+        let ordinal = try await CommandRunner.huddle().run(["plural", "--ordinal", "en", "1", "2", "3", "4", "11"])
         #expect(ordinal.standardOutput == "1 one\n2 two\n3 few\n4 other\n11 other\n")
-        let rules = try CommandRunner.huddle().run(["plural", "pt-PT", "--rules"])
+        let rules = try await CommandRunner.huddle().run(["plural", "pt-PT", "--rules"])
         #expect(rules.standardOutput.contains("cardinal rules for pt_PT"))
         #expect(rules.standardOutput.contains("one: "))
     }
 
-    @Test func aBadNumberIsAnError() throws {
-        let output = try CommandRunner.huddle().run(["plural", "en", "1..0"])
+    @Test func aBadNumberIsAnError() async throws {
+        let output = try await CommandRunner.huddle().run(["plural", "en", "1..0"])
         #expect(output.status != 0)
         #expect(output.standardError.contains("\"1..0\" is not a decimal number"))
     }

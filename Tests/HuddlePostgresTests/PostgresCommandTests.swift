@@ -11,15 +11,15 @@ import Testing
         try await TestDatabase.withFresh(migrated: false) { database in
             let huddle = try CommandRunner.huddle()
             let url = "postgres://\(database.user)@\(database.host):\(database.port)/\(database.database)?sslmode=disable"
-            let dryRun = try huddle.run(["migrate", "--database", url, "--dry-run"])
+            let dryRun = try await huddle.run(["migrate", "--database", url, "--dry-run"])
             #expect(dryRun.status == 0, "\(dryRun.standardError)")
             #expect(dryRun.standardOutput == "pending \(Self.migration)\n1 migration pending in \(url)\n")
 
-            let applied = try huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": url])
+            let applied = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": url])
             #expect(applied.status == 0, "\(applied.standardError)")
             #expect(applied.standardOutput == "applied \(Self.migration)\n1 migration applied to \(url)\n")
 
-            let again = try huddle.run(["migrate", "--database", url])
+            let again = try await huddle.run(["migrate", "--database", url])
             #expect(again.standardOutput == "\(url) is up to date\n")
         }
     }
@@ -31,7 +31,7 @@ import Testing
             let huddle = try CommandRunner.huddle()
             let url = "postgres://\(database.user)@\(database.host):\(database.port)/\(database.database)?sslmode=disable"
             for arguments in [["serve", "--port", "0", "--database", url], ["migrate", "--database", url, "--dry-run"]] {
-                let output = try huddle.run(arguments)
+                let output = try await huddle.run(arguments)
                 #expect(output.status != 0, "\(arguments[0]) accepted a newer database")
                 #expect(output.standardError.contains(
                     "the database was written by a newer Huddle (unknown migrations: 002 from the future); upgrade Huddle"))

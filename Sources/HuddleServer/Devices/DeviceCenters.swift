@@ -96,19 +96,25 @@ struct DeviceCentersService: Service {
     let heartbeatInterval: Duration
 
     func run() async throws {
-        await withDiscardingTaskGroup { group in
-            if let notices = centers.store.noticesFromOtherServers() {
-                group.addTask { await centers.follow(notices, logger: logger) }
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: heartbeatInterval)
-                    for session in await centers.loadedSessions { session.feed.heartbeat() }
+        // Until graceful shutdown or cancellation (a stream, which cannot miss either; see
+        // PostgresNotificationStore.run()).
+        let (stopRequests, requestStop) = AsyncStream<Void>.makeStream()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                if let notices = centers.store.noticesFromOtherServers() {
+                    group.addTask { await centers.follow(notices, logger: logger) }
                 }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeatInterval)
+                        for session in await centers.loadedSessions { session.feed.heartbeat() }
+                    }
+                }
+                for await _ in stopRequests {}
+                group.cancelAll()
             }
-            // Runs until the server shuts down.
-            try? await gracefulShutdown()
-            group.cancelAll()
+        } onGracefulShutdown: {
+            requestStop.finish()
         }
     }
 }
