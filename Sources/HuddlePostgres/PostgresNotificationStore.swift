@@ -80,29 +80,33 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         subscribers.finish()
         listener.cancel()
         pool.cancel()
-        let stopped = await Self.waitForBoth(listener, pool, upTo: configuration.stopTimeout)
+        let stopped = await Self.result(
+            of: {
+                await listener.value
+                await pool.value
+                return true
+            }, within: configuration.stopTimeout, otherwise: false)
         if !stopped { logger.warning("the PostgreSQL connections did not all close within \(configuration.stopTimeout); leaving them") }
     }
 
-    /// Waits for two tasks to end, for at most `limit`.
-    /// - Returns: whether both ended.
-    private static func waitForBoth(_ first: Task<Void, Never>, _ second: Task<Void, Never>, upTo limit: Duration) async -> Bool {
-        let (ended, end) = AsyncStream<Bool>.makeStream()
-        let waiter = Task {
-            await first.value
-            await second.value
-            end.yield(true)
-        }
+    /// What `operation` returns, or `fallback` when it takes longer than `limit`. The operation runs in a
+    /// task of its own, cancelled and left behind if it is late: what is waited for here (postgres-nio
+    /// closing or querying a dropped connection) does not always end when cancelled.
+    private static func result<Value: Sendable>(
+        of operation: @escaping @Sendable () async -> Value, within limit: Duration, otherwise fallback: Value
+    ) async -> Value {
+        let (results, deliver) = AsyncStream<Value>.makeStream()
+        let work = Task { deliver.yield(await operation()) }
         let timer = Task {
             try? await Task.sleep(for: limit)
-            end.yield(false)
+            deliver.yield(fallback)
         }
         defer {
-            waiter.cancel()
+            work.cancel()
             timer.cancel()
         }
-        for await bothEnded in ended { return bothEnded }
-        return false
+        for await value in results { return value }
+        return fallback
     }
 
     // MARK: Devices
@@ -458,23 +462,9 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
     }
 
-    /// Whether a connection answers a query within `limit`. The query runs in a task of its own, left
-    /// behind if it never returns.
+    /// Whether a connection answers a query within `limit`.
     private static func answers(_ connection: PostgresConnection, within limit: Duration, logger: Logger) async -> Bool {
-        let (answered, answer) = AsyncStream<Bool>.makeStream()
-        let query = Task {
-            answer.yield((try? await connection.query("SELECT 1", logger: logger)) != nil)
-        }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            answer.yield(false)
-        }
-        defer {
-            query.cancel()
-            timer.cancel()
-        }
-        for await result in answered { return result }
-        return false
+        await result(of: { (try? await connection.query("SELECT 1", logger: logger)) != nil }, within: limit, otherwise: false)
     }
 
     /// The listener's connection id, in logs (the pool numbers its own from 0).
