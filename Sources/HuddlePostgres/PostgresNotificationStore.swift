@@ -131,6 +131,11 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         ).first
     }
 
+    public func deviceCount() async throws -> Int {
+        let count = try await client.rows("SELECT count(*) FROM devices", logger: logger) { try $0.decode(Int64.self) }.first
+        return Int(count ?? 0)
+    }
+
     public func deleteDevice(token: String) async throws -> Bool {
         try await client.write(logger: logger) { connection in
             guard try await connection.firstRow("DELETE FROM devices WHERE token = \(token) RETURNING token", logger: logger) != nil else {

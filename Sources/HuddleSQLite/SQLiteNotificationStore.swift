@@ -51,6 +51,10 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    public func deviceCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0 }
+    }
+
     public func device(token: String) async throws -> DeviceRecord? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map(Self.device)

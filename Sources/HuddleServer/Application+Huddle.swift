@@ -18,15 +18,21 @@ public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
     logger: Logger
 ) throws -> some ApplicationProtocol {
-    let centers = DeviceCenters(store: store, maximumSessions: configuration.maximumLoadedDevices)
+    let centers = DeviceCenters(store: store, maximumSessions: configuration.maximumLoadedDevices, logger: logger)
     let router = buildRouter(configuration: configuration, store: store, centers: centers, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
+        // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996); APNs itself requires 1.2.
+        tls?.minimumTLSVersion = .tlsv12
     }
-    let server = HTTPServerBuilder { [tls] responder in try ProviderChannel(responder: responder, tlsConfiguration: tls) }
+    let limits = configuration.limits
+    let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
+    let server = HTTPServerBuilder { [tls] responder in
+        try ProviderChannel(responder: responder, tlsConfiguration: tls, limits: limits, connections: connections)
+    }
     var application = Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
@@ -47,15 +53,26 @@ func buildRouter(
 ) -> Router<HuddleRequestContext> {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: ErrorMiddleware())
+    let keys = SigningKeyCache(store: store)
     router.add(middleware: ProviderEndpoint(
-        centers: centers, store: store, connections: ProviderConnections(),
+        centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, clock: configuration.clock))
-    DeviceController(centers: centers, store: store, clock: configuration.clock).addRoutes(to: router)
-    StreamController(centers: centers, store: store).addRoutes(to: router)
-    WebController(centers: centers, store: store, pages: .shared).addRoutes(to: router)
-    AdminController(store: store, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
-    router.get("/metrics") { _, _ in
-        Response(
+    DeviceController(
+        centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
+        limits: configuration.limits
+    ).addRoutes(to: router)
+    StreamController(
+        centers: centers, store: store,
+        slots: StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams),
+        bufferBytes: configuration.limits.streamBufferBytes
+    ).addRoutes(to: router)
+    WebController(centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil).addRoutes(to: router)
+    AdminController(store: store, keys: keys, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
+    router.get("/metrics") { request, _ in
+        if let token = configuration.metricsToken, !DeviceAuthorization.isBearer(token, in: request) {
+            throw APIError(.unauthorized, "the metrics need the metrics token: send Authorization: Bearer <token>")
+        }
+        return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
     }

@@ -11,6 +11,12 @@ public struct ServerConfiguration: Sendable {
     public var developmentMode = false
     /// The bearer token of the admin API; the admin API is off without one.
     public var adminToken: String?
+    /// The bearer token `POST /v1/devices` needs; anyone may register a device when it is `nil`.
+    public var registrationToken: String?
+    /// The bearer token `/metrics` needs; open when it is `nil`.
+    public var metricsToken: String?
+    /// How much of the server one client can take: every count and size a stranger controls.
+    public var limits = Limits()
     /// Adds `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything:
     /// the baseline that push throughput is measured against (same build, same run).
     public var benchmarkRoutes = false
@@ -23,4 +29,32 @@ public struct ServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// Bounds on what clients can make the server hold. Each refusal names the limit it met.
+    public struct Limits: Sendable {
+        /// Open connections in all; more are closed as they arrive.
+        public var connections = 4_096
+        /// How long an HTTP/1.1 connection may sit without sending: the time a client has to finish its
+        /// request's headers, and how long a kept-alive connection waits for its next request.
+        public var requestIdleTimeout: Duration = .seconds(15)
+        /// How long a new connection has to show which protocol it speaks.
+        public var firstBytesTimeout: Duration = .seconds(10)
+        /// Open live streams (center and group streams) of one device.
+        public var streamsPerDevice = 64
+        /// Open live streams in all.
+        public var streams = 10_000
+        /// Bytes of events a live stream may have waiting; a stream further behind is closed, and its
+        /// client resumes with `Last-Event-ID`.
+        public var streamBufferBytes = 4 << 20
+        /// Devices the server keeps.
+        public var devices = 100_000
+        /// Apps one device may install.
+        public var appsPerDevice = 100
+        /// Bytes of localization files (`.strings`, `.stringsdict`, `.xcstrings`) one app may upload in all.
+        public var localizationBytesPerApp = 8 << 20
+
+        public init() {}
+    }
 }

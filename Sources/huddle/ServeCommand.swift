@@ -43,6 +43,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The bearer token of the admin API (default: $HUDDLE_ADMIN_TOKEN; off when neither is set).")
     var adminToken: String?
 
+    @Option(help: ArgumentHelp(
+        "The bearer token POST /v1/devices needs (default: $HUDDLE_REGISTRATION_TOKEN; on a non-loopback address \
+        without one, a token is made up and logged)."))
+    var registrationToken: String?
+
+    @Flag(help: "Let anyone who reaches the server register devices, even beyond the loopback address.")
+    var openRegistration = false
+
+    @Option(help: "The bearer token /metrics needs (default: $HUDDLE_METRICS_TOKEN; open when neither is set).")
+    var metricsToken: String?
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Flag(help: "Start with a demo device whose apps replay the WWDC session's stories, and print its page's address.")
     var demo = false
 
@@ -53,10 +66,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together.")
         }
-        if development, !["127.0.0.1", "::1", "localhost"].contains(host) {
+        if development, !isLoopback {
             throw ValidationError("--development accepts unsigned pushes, so it only listens on a loopback address.")
         }
+        if openRegistration, registrationToken != nil {
+            throw ValidationError("--open-registration and --registration-token contradict each other.")
+        }
     }
+
+    private var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -75,7 +93,18 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tlsKeyPath = tlsKey
         configuration.developmentMode = development
         configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["HUDDLE_ADMIN_TOKEN"]
+        configuration.metricsToken = metricsToken ?? ProcessInfo.processInfo.environment["HUDDLE_METRICS_TOKEN"]
         configuration.benchmarkRoutes = benchmarkRoutes
+        configuration.limits = limits.limits
+        if !openRegistration {
+            configuration.registrationToken = registrationToken ?? ProcessInfo.processInfo.environment["HUDDLE_REGISTRATION_TOKEN"]
+        }
+        if configuration.registrationToken == nil, !openRegistration, !isLoopback {
+            // Beyond the loopback address, strangers may reach the server: registering a device takes a token.
+            let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            configuration.registrationToken = token
+            logger.notice("registering devices needs this token (Authorization: Bearer \(token)); set --registration-token to choose one")
+        }
 
         let scheme = tlsCertificate == nil ? "http" : "https"
         if development {
@@ -131,5 +160,51 @@ private struct DemoInstaller<Store: NotificationStore>: Service {
     func run() async throws {
         let device = try await DemoDevice.install(in: store, now: Date())
         logger.notice("demo device: open \(url)/devices/\(device.token)#secret=\(device.secret)")
+    }
+}
+
+/// The limits of ``ServerConfiguration/Limits``, as options.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Open connections in all.")
+    var maxConnections = ServerConfiguration.Limits().connections
+
+    @Option(help: "Seconds an HTTP/1.1 connection may send nothing (to finish its headers, or between requests).")
+    var requestTimeout = Int(ServerConfiguration.Limits().requestIdleTimeout.components.seconds)
+
+    @Option(help: "Open live streams of one device.")
+    var maxStreamsPerDevice = ServerConfiguration.Limits().streamsPerDevice
+
+    @Option(help: "Open live streams in all.")
+    var maxStreams = ServerConfiguration.Limits().streams
+
+    @Option(help: "Bytes of events a live stream may have waiting before it is closed (its client resumes).")
+    var streamBufferBytes = ServerConfiguration.Limits().streamBufferBytes
+
+    @Option(help: "Devices the server keeps.")
+    var maxDevices = ServerConfiguration.Limits().devices
+
+    @Option(help: "Apps one device may install.")
+    var maxAppsPerDevice = ServerConfiguration.Limits().appsPerDevice
+
+    @Option(help: "Bytes of localization files one app may upload in all.")
+    var maxLocalizationBytes = ServerConfiguration.Limits().localizationBytesPerApp
+
+    func validate() throws {
+        let values = [maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, maxDevices, maxAppsPerDevice,
+                      maxLocalizationBytes]
+        guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
+    }
+
+    var limits: ServerConfiguration.Limits {
+        var limits = ServerConfiguration.Limits()
+        limits.connections = maxConnections
+        limits.requestIdleTimeout = .seconds(requestTimeout)
+        limits.streamsPerDevice = maxStreamsPerDevice
+        limits.streams = maxStreams
+        limits.streamBufferBytes = streamBufferBytes
+        limits.devices = maxDevices
+        limits.appsPerDevice = maxAppsPerDevice
+        limits.localizationBytesPerApp = maxLocalizationBytes
+        return limits
     }
 }

@@ -102,7 +102,7 @@ import Testing
         Refusal(payload: #"{"aps": {"alert": {"loc-args": [true], "loc-key": "K"}}}"#, code: .invalidValue, message: "aps.alert.loc-args[0]: expected a string, found a boolean"),
         Refusal(payload: #"{"aps": {"alert": {"loc-args": ["x"]}}}"#, code: .invalidValue, message: "aps.alert.loc-key: is missing, but its arguments are given"),
         Refusal(payload: #"{"aps": {"badge": "3"}}"#, code: .invalidValue, message: "aps.badge: expected an integer, found a string"),
-        Refusal(payload: #"{"aps": {"badge": -1}}"#, code: .invalidValue, message: "aps.badge: must not be negative, found -1"),
+        Refusal(payload: #"{"aps": {"badge": -1}}"#, code: .invalidValue, message: "aps.badge: must be from 0 to 2147483647, found -1"),
         Refusal(payload: #"{"aps": {"alert": {"summary-arg-count": 1.5}}}"#, code: .invalidValue, message: "aps.alert.summary-arg-count: expected an integer, found 1.5"),
         Refusal(payload: #"{"aps": {"interruption-level": "urgent"}}"#, code: .invalidValue,
                 message: #"aps.interruption-level: expected one of passive, active, time-sensitive, critical, found "urgent""#),

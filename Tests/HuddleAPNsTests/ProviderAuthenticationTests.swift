@@ -70,6 +70,43 @@ import Testing
         #expect(state.token == nil, "a refused token must not bind the connection")
     }
 
+    @Test func twoTokensVerifiedAtOnceCannotBothBindTheConnection() async throws {
+        // Two streams of one new connection, with tokens of two teams: both verify against the empty state
+        // (each awaits its key), but admitting is atomic, and the second meets the first's binding.
+        let otherTeam = SigningKeyRecord(
+            keyID: "XYZ123DEFG", teamID: "OTHERTEAM1", publicKeyPEM: Self.record.publicKeyPEM, topics: [], createdAt: Date())
+        let keys = [Self.record.keyID: Self.record, otherTeam.keyID: otherTeam]
+        var state = ProviderConnectionState()
+        let first = try await ProviderAuthentication.verify(
+            try Self.token(at: Self.start), connection: state, now: Self.start, lookUpKey: { keys[$0] })
+        let second = try await ProviderAuthentication.verify(
+            try Self.token(at: Self.start, keyID: otherTeam.keyID, teamID: otherTeam.teamID), connection: state, now: Self.start,
+            lookUpKey: { keys[$0] })
+        try state.admit(first.token, key: first.key, bundleIdentifier: "com.example.app", now: Self.start)
+        #expect(throws: APNsReason.unrelatedKeyIdInToken) {
+            try state.admit(second.token, key: second.key, bundleIdentifier: "com.example.app", now: Self.start)
+        }
+        #expect(state.key?.teamID == Self.record.teamID)
+    }
+
+    @Test func aRemovedOrReplacedKeyStopsAProvenToken() async throws {
+        var state = ProviderConnectionState()
+        let token = try Self.token(at: Self.start)
+        try await Self.authenticate(token, at: Self.start, state: &state)
+        await #expect(throws: APNsReason.invalidProviderToken) {
+            try await ProviderAuthentication.authenticate(
+                token, bundleIdentifier: "com.example.app", now: Self.start, state: &state, lookUpKey: { _ in nil })
+        }
+        // The same key id with another public key: the proven token is checked again, and fails.
+        let replaced = SigningKeyRecord(
+            keyID: Self.record.keyID, teamID: Self.record.teamID,
+            publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation, topics: [], createdAt: Date())
+        await #expect(throws: APNsReason.invalidProviderToken) {
+            try await ProviderAuthentication.authenticate(
+                token, bundleIdentifier: "com.example.app", now: Self.start, state: &state, lookUpKey: { _ in replaced })
+        }
+    }
+
     @Test func issuedAtMayBeAnIntegerAFloatOrAString() throws {
         for claims in [#"{"iss":"DEF123GHIJ","iat":1800000000}"#, #"{"iss":"DEF123GHIJ","iat":1800000000.5}"#, #"{"iss":"DEF123GHIJ","iat":"1800000000"}"#] {
             let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
@@ -92,6 +129,13 @@ import Testing
         #expect(push.bundleIdentifier == "com.example.app")
         #expect(push.apnsID == "6e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c")
         #expect(push.priority == 5 && push.collapseID == "c" && push.providerToken == "x.y.z" && push.pushType == .voip)
+    }
+
+    @Test func fullWidthDigitsAreNotHexadecimal() {
+        let fullWidth = "６e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c"
+        #expect(Self.check([("apns-topic", "a.b"), ("apns-id", fullWidth)]) == .failure(.badMessageId))
+        let token = "ａｂ" + String(repeating: "ab", count: 31)
+        #expect(Self.check([("apns-topic", "a.b")], path: "/3/device/\(token)") == .failure(.badDeviceToken))
     }
 
     @Test func checksRunInTheDocumentedOrder() {

@@ -81,10 +81,7 @@ private struct PayloadDecoder {
         if let alert = try aps.optionalMember("alert") {
             try decodeAlert(alert, into: &content)
         }
-        content.badge = try aps.optionalMember("badge")?.integer()
-        if let badge = content.badge, badge < 0 {
-            throw JSONReadError(path: "aps.badge", message: "must not be negative, found \(badge)")
-        }
+        content.badge = try aps.optionalMember("badge")?.badge()
         content.sound = try decodeSound(try aps.optionalMember("sound"))
         content.threadIdentifier = try aps.optionalMember("thread-id")?.string() ?? ""
         content.categoryIdentifier = try aps.optionalMember("category")?.string() ?? ""
@@ -111,6 +108,9 @@ private struct PayloadDecoder {
         }
         if content.summaryArgumentCount <= 0 {
             notes.append("summary-arg-count \(content.summaryArgumentCount) is not positive; it counts as 1")
+        } else if content.summaryArgumentCount > NotificationContent.maximumSummaryArgumentCount {
+            notes.append(
+                "summary-arg-count \(content.summaryArgumentCount) is more than \(NotificationContent.maximumSummaryArgumentCount); it counts as \(NotificationContent.maximumSummaryArgumentCount)")
         }
         let contentAvailable = try flag(aps, "content-available")
         let mutableContent = try flag(aps, "mutable-content")

@@ -13,10 +13,39 @@ public struct ProviderConnectionState: Sendable {
 
     public init() {}
 
-    mutating func bind(_ token: ProviderToken, key: SigningKeyRecord, at now: Date) {
-        self.key = key
+    /// Whether `text` is the token this connection already verified with `key`, so that its signature
+    /// need not be checked again. A key replaced or removed since makes the answer no.
+    public func hasVerified(_ text: String, with key: SigningKeyRecord) -> Bool {
+        token?.text == text && self.key == key
+    }
+
+    /// Checks that presenting `token` is not a forbidden change of team or a too early new token.
+    public func checkUpdate(to token: ProviderToken, now: Date) throws(APNsReason) {
+        guard self.token?.text != token.text else { return }
+        if let bound = key, bound.keyID != token.keyID || bound.teamID != token.teamID {
+            throw .unrelatedKeyIdInToken
+        }
+        if let since = tokenSince, now.timeIntervalSince(since) < ProviderAuthentication.minimumTokenInterval {
+            throw .tooManyProviderTokenUpdates
+        }
+    }
+
+    /// Admits a token whose signature `key` verified, under the connection's rules, and binds the
+    /// connection to it.
+    ///
+    /// It never suspends: a server applies it while holding the lock over the connection's state, so that
+    /// two streams of one connection presenting different tokens at once cannot both get through.
+    /// - Throws: the ``APNsReason`` to answer with; the state is unchanged then.
+    public mutating func admit(
+        _ token: ProviderToken, key: SigningKeyRecord, bundleIdentifier: String, now: Date
+    ) throws(APNsReason) {
+        try checkUpdate(to: token, now: now)
+        guard now.timeIntervalSince(token.issuedAt) <= ProviderAuthentication.tokenLifetime else { throw .expiredProviderToken }
+        guard token.issuedAt.timeIntervalSince(now) <= ProviderAuthentication.allowedClockSkew else { throw .invalidProviderToken }
+        guard key.allows(bundleIdentifier) else { throw .invalidProviderToken }
+        if self.token?.text != token.text { tokenSince = now }
         self.token = token
-        self.tokenSince = now
+        self.key = key
     }
 }
 
@@ -29,29 +58,27 @@ public enum ProviderAuthentication {
     /// How far in the future an `iat` may be, for clocks that run a little fast.
     public static let allowedClockSkew: TimeInterval = 300
 
-    /// Checks a request's token against the connection's state, binding the connection on success.
+    /// Parses a request's token and verifies its signature with its key, as it is registered now.
+    ///
+    /// The connection's rules are checked here too, against `connection` as it was, so that refusals come
+    /// in APNs's order; a caller sharing the state between streams applies them again, atomically, with
+    /// ``ProviderConnectionState/admit(_:key:bundleIdentifier:now:)``.
     /// - Parameters:
     ///   - text: the token from `authorization: bearer …`, or `nil`.
-    ///   - bundleIdentifier: the app the push is for; the key must be allowed to send to it.
-    ///   - lookUpKey: finds a registered key by its identifier.
+    ///   - lookUpKey: finds a registered key by its identifier, as it is now (a removed key is `nil`).
+    /// - Returns: the token and the key that verified it.
     /// - Throws: the ``APNsReason`` to answer with.
-    public static func authenticate(
-        _ text: String?, bundleIdentifier: String, now: Date, state: inout ProviderConnectionState,
+    public static func verify(
+        _ text: String?, connection: ProviderConnectionState, now: Date,
         lookUpKey: (String) async throws -> SigningKeyRecord?
-    ) async throws(APNsReason) {
+    ) async throws(APNsReason) -> (token: ProviderToken, key: SigningKeyRecord) {
         guard let text else { throw .missingProviderToken }
-        if let current = state.token, current.text == text, let key = state.key {
-            // The token this connection already proved: only its age and the topic can change.
-            guard now.timeIntervalSince(current.issuedAt) <= tokenLifetime else { throw .expiredProviderToken }
-            guard key.allows(bundleIdentifier) else { throw .invalidProviderToken }
-            return
-        }
-        let token = try ProviderToken(parsing: text)
-        if let bound = state.key, bound.keyID != token.keyID || bound.teamID != token.teamID {
-            throw .unrelatedKeyIdInToken
-        }
-        if let since = state.tokenSince, now.timeIntervalSince(since) < minimumTokenInterval {
-            throw .tooManyProviderTokenUpdates
+        let token: ProviderToken
+        if let current = connection.token, current.text == text {
+            token = current
+        } else {
+            token = try ProviderToken(parsing: text)
+            try connection.checkUpdate(to: token, now: now)
         }
         let key: SigningKeyRecord?
         do {
@@ -59,13 +86,22 @@ public enum ProviderAuthentication {
         } catch {
             throw .internalServerError
         }
-        guard let key, key.teamID == token.teamID, token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else {
+        guard let key, key.teamID == token.teamID else { throw .invalidProviderToken }
+        guard connection.hasVerified(text, with: key) || token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else {
             throw .invalidProviderToken
         }
-        guard now.timeIntervalSince(token.issuedAt) <= tokenLifetime else { throw .expiredProviderToken }
-        guard token.issuedAt.timeIntervalSince(now) <= allowedClockSkew else { throw .invalidProviderToken }
-        guard key.allows(bundleIdentifier) else { throw .invalidProviderToken }
-        state.bind(token, key: key, at: now)
+        return (token, key)
+    }
+
+    /// Checks a request's token against the connection's state, binding the connection on success: the
+    /// whole check for a caller that owns the state alone.
+    /// - Throws: the ``APNsReason`` to answer with.
+    public static func authenticate(
+        _ text: String?, bundleIdentifier: String, now: Date, state: inout ProviderConnectionState,
+        lookUpKey: (String) async throws -> SigningKeyRecord?
+    ) async throws(APNsReason) {
+        let (token, key) = try await verify(text, connection: state, now: now, lookUpKey: lookUpKey)
+        try state.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now)
     }
 }
 

@@ -120,13 +120,13 @@ public enum ProviderRequestCheck {
     /// A UUID in canonical form (8-4-4-4-12 hexadecimal), lowercased; `nil` otherwise.
     static func canonicalUUID(_ text: String) -> String? {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isASCIIHexDigit) }) else { return nil }
         return text.lowercased()
     }
 
     /// Device tokens are hexadecimal, at least 32 bytes (64 digits); Huddle issues 64-digit ones.
     public static func isValidDeviceToken(_ token: String) -> Bool {
-        token.count >= 64 && token.count <= 200 && token.count % 2 == 0 && token.allSatisfy(\.isHexDigit)
+        token.count >= 64 && token.count <= 200 && token.count % 2 == 0 && token.allSatisfy(\.isASCIIHexDigit)
     }
 
     /// Bundle identifiers: letters, digits, hyphens and periods (and the push-type suffixes, which use
@@ -135,4 +135,10 @@ public enum ProviderRequestCheck {
         !topic.isEmpty && topic.count <= 255 && !topic.hasPrefix(".") && !topic.hasSuffix(".")
             && topic.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
     }
+}
+
+extension Character {
+    /// 0-9, a-f, A-F only: `isHexDigit` also accepts full-width digits and letters ("０", "ａ"), which no
+    /// identifier on the wire may hold.
+    var isASCIIHexDigit: Bool { isASCII && isHexDigit }
 }

@@ -12,10 +12,10 @@ public enum SigningKeys {
     }
 
     public static func validate(_ key: SigningKeyRecord) throws(SigningKeyError) {
-        guard key.keyID.count == 10, key.keyID.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+        guard key.keyID.count == 10, key.keyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw SigningKeyError("keyID: expected the 10-character key identifier, found \"\(key.keyID)\"")
         }
-        guard key.teamID.count == 10, key.teamID.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+        guard key.teamID.count == 10, key.teamID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw SigningKeyError("teamID: expected the 10-character team identifier, found \"\(key.teamID)\"")
         }
         guard (try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM)) != nil else {

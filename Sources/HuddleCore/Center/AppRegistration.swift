@@ -23,3 +23,23 @@ public struct AppRegistration: Sendable {
         self.localizations = localizations
     }
 }
+
+extension AppRegistration {
+    /// Checks the localized strings that could never be shown within the limits: plural variables that
+    /// use themselves, or nest or expand beyond what binding allows.
+    /// - Throws: ``CenterError`` naming the app, the language and the key.
+    /// - Complexity: O(n) in the size of the app's strings.
+    func validateLocalizations() throws(CenterError) {
+        for language in localizations.languages {
+            guard let table = localizations.tables[language] else { continue }
+            for (key, entry) in table {
+                guard case .plural(let plural) = entry else { continue }
+                do {
+                    try plural.checkExpansion()
+                } catch {
+                    throw CenterError(.invalidLocalization, "app \"\(bundleIdentifier)\": \(language) string \"\(key)\": \(error)")
+                }
+            }
+        }
+    }
+}

@@ -23,10 +23,12 @@ public struct Center: Sendable {
 
     /// Registers an app, or replaces the registration of one already known (keeping its notifications,
     /// and regrouping them if the grouping setting changed).
-    /// - Throws: ``CenterError`` when one of the registration's categories is invalid.
+    /// - Throws: ``CenterError`` when one of the registration's categories is invalid, or one of its
+    ///   localized strings could never be shown within the limits.
     public mutating func register(_ registration: AppRegistration) throws(CenterError) {
         let app = registration.bundleIdentifier
         try CategoryValidation.validate(Array(registration.categories.values), app: app)
+        try registration.validateLocalizations()
         guard let existing = apps[app] else {
             apps[app] = AppState(registration: registration)
             return

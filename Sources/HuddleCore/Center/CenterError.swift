@@ -3,6 +3,8 @@ public struct CenterError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case unknownApp
         case invalidCategory
+        /// A localized string that could never be shown within the limits (see ``PluralFormat/checkExpansion()``).
+        case invalidLocalization
         case invalidRequest
     }
 

@@ -46,7 +46,9 @@ struct GroupState: Sendable {
 struct CategoryTally: Sendable {
     /// Stamps of this category's notifications, oldest first.
     private(set) var stamps: [DeliveryStamp] = []
-    /// The sum of their effective summary argument counts.
+    /// The sum of their effective summary argument counts. Exact (it must come back to 0 as notifications
+    /// leave): each count is capped at ``NotificationContent/maximumSummaryArgumentCount``, so no number of
+    /// notifications a machine can hold overflows it.
     private(set) var countSum = 0
     /// Each non-empty summary argument with the stamps of the notifications carrying it, oldest first.
     private(set) var arguments = SmallStringMap<[DeliveryStamp]>()
@@ -100,5 +102,15 @@ extension Array {
             if key(self[middle]) < target { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+}
+
+extension Int {
+    /// The sum, or the nearest representable value when it would overflow: for totals that are shown,
+    /// where a clamped number beats a crash.
+    func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
     }
 }

@@ -29,6 +29,11 @@ public final class LiveCenter: Sendable {
         try regrouping(app: registration.bundleIdentifier) { center throws(CenterError) in try center.register(registration) }
     }
 
+    /// Installs a stored app (see ``Center/install(_:)``); its files are read before the lock is taken.
+    public func install(_ app: AppRecord) throws {
+        try register(try AppRegistration(record: app))
+    }
+
     /// Replaces the whole center (with one read again from storage), telling each subscriber what left
     /// its group and what arrived.
     public func replaceCenter(with center: Center) {

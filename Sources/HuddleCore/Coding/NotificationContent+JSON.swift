@@ -15,7 +15,7 @@ extension NotificationContent {
         title = try LocalizableText.read(reader, "title", locKey: "titleLocKey", locArgs: "titleLocArgs")
         subtitle = try LocalizableText.read(reader, "subtitle", locKey: "subtitleLocKey", locArgs: "subtitleLocArgs")
         body = try LocalizableText.read(reader, "body", locKey: "bodyLocKey", locArgs: "bodyLocArgs")
-        badge = try reader.optionalMember("badge")?.integer()
+        badge = try reader.optionalMember("badge")?.badge()
         if let sound = try reader.optionalMember("sound") {
             if case .string(let name) = sound.value {
                 self.sound = NotificationSound(name: name)

@@ -59,10 +59,17 @@ public struct NotificationContent: Sendable, Hashable {
         self.userInfo = userInfo
     }
 
+    /// The largest badge accepted: what the 32-bit counters of Apple's platforms hold.
+    public static let maximumBadge = Int(Int32.max)
+
+    /// The most one notification counts for in a summary. Counts come from senders; capping each keeps
+    /// every sum of a center's counts far from overflowing (it would take 9 × 10¹² notifications).
+    public static let maximumSummaryArgumentCount = 1_000_000
+
     /// The count the summary uses: ``summaryArgumentCount``, or 1 when that is 0 or negative
-    /// (behavior.md section 1).
+    /// (behavior.md section 1), and at most ``maximumSummaryArgumentCount``.
     public var effectiveSummaryArgumentCount: Int {
-        summaryArgumentCount > 0 ? summaryArgumentCount : 1
+        summaryArgumentCount > 0 ? min(summaryArgumentCount, Self.maximumSummaryArgumentCount) : 1
     }
 
     /// True when there is something to show in the center: a push with no alert text (background,

@@ -5,6 +5,11 @@
 public struct JSONParser {
     /// The deepest nesting accepted, so a hostile document cannot exhaust the stack.
     public static let maximumDepth = 128
+    /// The most members one object may have. Nothing Huddle reads needs more, and lookups in a
+    /// ``JSONObject`` are linear.
+    public static let maximumObjectMembers = 10_000
+    /// The largest document accepted. Request bodies have smaller limits of their own; this bounds files.
+    public static let maximumSize = 64 << 20
 
     private let bytes: [UInt8]
     private var index = 0
@@ -15,9 +20,15 @@ public struct JSONParser {
     }
 
     /// Parses a whole document; anything but whitespace after the value is an error.
-    /// - Complexity: O(n) in the length of the text.
+    /// - Throws: ``JSONParseError`` with the line and column of the first problem, including a document
+    ///   over ``maximumSize``, nested deeper than ``maximumDepth`` or with an object of more than
+    ///   ``maximumObjectMembers`` members.
+    /// - Complexity: O(n) in the length of the text; line and column are counted only for an error.
     public static func parse(_ bytes: some Sequence<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: Array(bytes))
+        guard parser.bytes.count <= maximumSize else {
+            throw JSONParseError(message: "the document is \(parser.bytes.count) bytes, more than the \(maximumSize) allowed", line: 1, column: 1)
+        }
         // A UTF-8 byte order mark is tolerated: editors on other systems write one.
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -51,6 +62,8 @@ public struct JSONParser {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Hashing keeps the duplicate check linear: an object of many keys must not cost their square.
+        var keys: Set<String> = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -63,12 +76,13 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a member name in double quotes, found \(describe(bytes[index]))")
             }
-            let keyStart = (line: currentLine, column: currentColumn)
+            let keyStart = index
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
-                throw JSONParseError(
-                    message: "duplicate key \"\(key)\" in one object",
-                    line: keyStart.line, column: keyStart.column)
+            guard keys.insert(key).inserted else {
+                throw error("duplicate key \"\(key)\" in one object", at: keyStart)
+            }
+            guard keys.count <= Self.maximumObjectMembers else {
+                throw error("an object has more than \(Self.maximumObjectMembers) members", at: keyStart)
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
@@ -272,19 +286,16 @@ public struct JSONParser {
         index < bytes.count ? bytes[index] : nil
     }
 
-    private var currentLine: Int {
-        bytes[..<min(index, bytes.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-    }
-
-    private var currentColumn: Int {
-        let prefix = bytes[..<min(index, bytes.count)]
+    /// An error at `position` (the current index by default). Its line and column are counted here, once:
+    /// counting them as the parse goes would cost a scan from the start for every key.
+    private func error(_ message: String, at position: Int? = nil) -> JSONParseError {
+        let end = min(position ?? index, bytes.count)
+        let prefix = bytes[..<end]
+        let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         // Columns count characters, not bytes, so a caret lines up under non-ASCII text.
-        return String(decoding: bytes[lineStart..<min(index, bytes.count)], as: UTF8.self).count + 1
-    }
-
-    private func error(_ message: String) -> JSONParseError {
-        JSONParseError(message: message, line: currentLine, column: currentColumn)
+        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
+        return JSONParseError(message: message, line: line, column: column)
     }
 
     private func describe(_ byte: UInt8) -> String {

@@ -104,7 +104,7 @@ struct GroupSummarizer {
         var arguments: [(argument: String, stamp: DeliveryStamp)] = []
 
         mutating func add(count: Int, newest: DeliveryStamp, arguments: [(argument: String, stamp: DeliveryStamp)]) {
-            self.count += count
+            self.count = self.count.addingSaturating(count)
             if self.newest.map({ newest > $0 }) ?? true { self.newest = newest }
             self.arguments += arguments
         }
@@ -127,7 +127,7 @@ struct GroupSummarizer {
     mutating func summary(resolver: inout TextResolver) -> String? {
         guard group.count > 1 else { return nil }
         let parts = restParts()
-        let total = parts.values.reduce(0) { $0 + $1.count }
+        let total = parts.values.reduce(0) { $0.addingSaturating($1.count) }
         var resolved: [(format: TextResolver.LocalizedFormat, part: Part)] = []
         for (source, part) in parts {
             let format: TextResolver.LocalizedFormat?

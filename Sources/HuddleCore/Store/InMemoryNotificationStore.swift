@@ -33,6 +33,10 @@ public actor InMemoryNotificationStore: NotificationStore {
         devices[token]?.record
     }
 
+    public func deviceCount() -> Int {
+        devices.count
+    }
+
     public func deleteDevice(token: String) -> Bool {
         guard devices.removeValue(forKey: token) != nil else { return false }
         unregistered[token] = Date()

@@ -14,6 +14,8 @@ public protocol NotificationStore: Sendable {
     /// - Throws: ``StoreError`` `.conflict` when the token exists.
     func createDevice(_ device: DeviceRecord) async throws
     func device(token: String) async throws -> DeviceRecord?
+    /// How many devices there are (a server refuses new ones past its limit).
+    func deviceCount() async throws -> Int
     /// Removes a device with its apps and notifications, remembering when, so that pushes to its token
     /// can be answered `Unregistered`; `false` when there was none.
     func deleteDevice(token: String) async throws -> Bool

@@ -26,7 +26,7 @@ public struct BoundFormat: Sendable, Hashable {
         let template = try FormatTemplate(format)
         var binder = Binder()
         try binder.bind(template, variables: [:], arguments: [], rules: nil, depth: 0)
-        self.pieces = binder.pieces
+        self.pieces = binder.finish()
     }
 
     /// The format written back with explicit positions (`%1$u more from %2$@`), for messages.
@@ -118,20 +118,28 @@ extension LocalizedEntry {
                 try FormatTemplate(plural.format), variables: plural.variables, arguments: arguments, rules: rules,
                 depth: 0)
         }
-        return BoundFormat(pieces: binder.pieces)
+        return BoundFormat(pieces: binder.finish())
     }
 }
 
 /// Walks templates, giving each conversion its argument position and expanding plural variables.
 private struct Binder {
-    /// Variables may nest (a form may hold another variable); a cycle must not recurse forever.
-    static let maximumDepth = 8
-
     var pieces: [BoundFormat.Piece] = []
+    /// Text waiting for the next conversion, so that runs of text are joined once rather than copied on
+    /// every append.
+    private var pendingText = ""
+    /// Scalars of text plus conversions written so far, held to ``PluralFormat/maximumExpandedLength``.
+    private var expandedLength = 0
     var nextPosition = 1
     /// An argument position sequential conversions skip: the number of a whole-string form that does not
     /// print it.
     var reservedPosition: Int?
+
+    /// The pieces, with the last run of text.
+    mutating func finish() -> [BoundFormat.Piece] {
+        flushText()
+        return pieces
+    }
 
     mutating func bind(
         _ template: FormatTemplate,
@@ -146,11 +154,8 @@ private struct Binder {
         for piece in template.pieces {
             switch piece {
             case .text(let text):
-                if case .text(let previous)? = pieces.last {
-                    pieces[pieces.count - 1] = .text(previous + text)
-                } else {
-                    pieces.append(.text(text))
-                }
+                try grow(by: text.unicodeScalars.count, in: template)
+                pendingText += text
             case .conversion(let conversion):
                 let isInteger: Bool
                 switch conversion.kind {
@@ -172,12 +177,34 @@ private struct Binder {
                 } else {
                     position = nextPosition
                 }
+                guard position <= FormatTemplate.maximumArgumentPosition else {
+                    throw FormatError(conversion: conversion.text, offset: conversion.offset, reason: .badPosition)
+                }
                 if conversion.position != nil || position == nextPosition {
                     nextPosition = position + 1
                     if nextPosition == reservedPosition { nextPosition += 1 }
                 }
+                try grow(by: 1, in: template)
+                flushText()
                 pieces.append(isInteger ? .integer(position: position) : .object(position: position))
             }
+        }
+    }
+
+    private mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        pieces.append(.text(pendingText))
+        pendingText = ""
+    }
+
+    /// Counts what an expansion adds, refusing a format that grows past the limit (variables whose forms
+    /// use other variables can multiply a small catalog into megabytes).
+    private mutating func grow(by length: Int, in template: FormatTemplate) throws(FormatError) {
+        expandedLength += length
+        guard expandedLength <= PluralFormat.maximumExpandedLength else {
+            throw FormatError(
+                conversion: template.source.count > 40 ? String(template.source.prefix(40)) + "…" : template.source,
+                offset: 0, reason: .shape("the format expands to more than \(PluralFormat.maximumExpandedLength) characters"))
         }
     }
 
@@ -190,13 +217,16 @@ private struct Binder {
         rules: PluralRules?,
         depth: Int
     ) throws(FormatError) {
-        let written = conversion.position.map { "%\($0)$#@\(name)@" } ?? "%#@\(name)@"
+        let written = conversion.text.isEmpty ? (conversion.position.map { "%\($0)$#@\(name)@" } ?? "%#@\(name)@") : conversion.text
         guard let variable = variables[name], let rules else {
             throw FormatError(
-                conversion: written, offset: Self.offset(of: written, in: template.source),
+                conversion: written, offset: conversion.offset,
                 reason: .shape("the plural variable \(name) is not defined"))
         }
         let position = variable.argumentPosition ?? conversion.position ?? nextPosition
+        guard (1...FormatTemplate.maximumArgumentPosition).contains(position) else {
+            throw FormatError(conversion: written, offset: conversion.offset, reason: .badPosition)
+        }
         // A variable that is the whole string (an `.xcstrings` plural variation, or a stringsdict whose
         // format is just `%#@name@`) has forms that are complete formats: they number their own
         // conversions from 1, so "%2$@ sent %1$lld photos" means what it says.
@@ -205,11 +235,11 @@ private struct Binder {
         let operands = arguments[safe: position - 1]?.pluralOperands ?? PluralOperands(0)
         guard let form = variable.form(for: operands, rules: rules) else {
             throw FormatError(
-                conversion: written, offset: Self.offset(of: written, in: template.source),
+                conversion: written, offset: conversion.offset,
                 reason: .shape("the plural variable \(name) has no \"other\" form"))
         }
-        guard depth < Self.maximumDepth else {
-            throw FormatError(conversion: written, offset: 0, reason: .shape("plural variables nest too deeply"))
+        guard depth < PluralFormat.maximumDepth else {
+            throw FormatError(conversion: written, offset: conversion.offset, reason: .shape("plural variables nest too deeply"))
         }
         let formTemplate = try FormatTemplate(form)
         if isWholeString {
@@ -226,10 +256,75 @@ private struct Binder {
             formTemplate, variables: variables, arguments: arguments, rules: rules, depth: depth + 1,
             numberPosition: isWholeString ? nil : position, numberIsObject: variable.valueType == "@")
     }
+}
 
-    private static func offset(of conversion: String, in source: String) -> Int {
-        guard let range = source.range(of: conversion) else { return 0 }
-        return source.unicodeScalars.distance(from: source.startIndex, to: range.lowerBound)
+extension PluralFormat {
+    /// How deeply variables may nest (a form that uses a variable whose form uses another…).
+    public static let maximumDepth = 8
+    /// The longest text, in Unicode scalars, that binding a format may produce. Real formats are a line of
+    /// text; the limit stops variables that reuse each other from multiplying a small file into megabytes.
+    public static let maximumExpandedLength = 16_384
+
+    /// Checks that every way of choosing forms expands within the limits, so that a catalog that would
+    /// blow up is refused when it is uploaded rather than when a center is shown.
+    ///
+    /// The rules: a variable that is defined may be used at most once in the format and in each form, no
+    /// variable may use itself (directly or through others), nesting stays within ``maximumDepth``, and the
+    /// longest expansion within ``maximumExpandedLength``. Conversions are not judged here (an entry with
+    /// `%s` stays usable as plain text); binding reports them.
+    /// - Throws: ``FormatError`` naming the variable and what is wrong.
+    /// - Complexity: O(n) in the total length of the format and its forms: each variable is measured once.
+    public func checkExpansion() throws(FormatError) {
+        var measured: [String: Expansion] = [:]
+        var inProgress: Set<String> = []
+        let expansion = try Self.longestExpansion(of: format, variables: variables, measured: &measured, inProgress: &inProgress)
+        guard expansion.depth <= Self.maximumDepth else {
+            throw FormatError(conversion: format, offset: 0, reason: .shape("plural variables nest more than \(Self.maximumDepth) deep"))
+        }
+    }
+
+    /// The worst case of a text's expansion: its longest length and its deepest nesting of variables.
+    private struct Expansion {
+        var length: Int
+        var depth: Int
+    }
+
+    private static func longestExpansion(
+        of text: String, variables: [String: PluralVariable], measured: inout [String: Expansion],
+        inProgress: inout Set<String>
+    ) throws(FormatError) -> Expansion {
+        var expansion = Expansion(length: text.unicodeScalars.count, depth: 0)
+        var used: Set<String> = []
+        for conversion in FormatScanner.conversions(in: text) {
+            guard let name = conversion.variable, let variable = variables[name] else { continue }
+            let written = "%#@\(name)@"
+            guard used.insert(name).inserted else {
+                throw FormatError(conversion: written, offset: 0, reason: .shape("the plural variable \(name) is used twice in one text"))
+            }
+            guard !inProgress.contains(name) else {
+                throw FormatError(conversion: written, offset: 0, reason: .shape("the plural variable \(name) uses itself"))
+            }
+            if measured[name] == nil {
+                inProgress.insert(name)
+                var longest = Expansion(length: 0, depth: 0)
+                for form in variable.forms.values {
+                    let formExpansion = try longestExpansion(of: form, variables: variables, measured: &measured, inProgress: &inProgress)
+                    longest.length = max(longest.length, formExpansion.length)
+                    longest.depth = max(longest.depth, formExpansion.depth)
+                }
+                inProgress.remove(name)
+                measured[name] = longest
+            }
+            let variableExpansion = measured[name] ?? Expansion(length: 0, depth: 0)
+            expansion.length += variableExpansion.length
+            expansion.depth = max(expansion.depth, variableExpansion.depth + 1)
+            guard expansion.length <= maximumExpandedLength else {
+                throw FormatError(
+                    conversion: written, offset: 0,
+                    reason: .shape("the text expands to more than \(maximumExpandedLength) characters through its plural variables"))
+            }
+        }
+        return expansion
     }
 }
 

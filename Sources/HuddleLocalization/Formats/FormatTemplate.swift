@@ -8,6 +8,12 @@
 /// - stringsdict plural variables: `%#@name@`;
 /// - any of them positional (`%2$@`, `%1$#@count@`), and `%%` for a percent sign.
 public struct FormatTemplate: Sendable, Hashable {
+    /// The highest argument position a conversion may name (`%16$@`). Formats come from strangers, and a
+    /// position is used to index and count arguments: no real format has more than a handful (a summary
+    /// format two, an alert as many as its `loc-args`), so anything past this is refused rather than
+    /// carried into arithmetic.
+    public static let maximumArgumentPosition = 32
+
     public enum Piece: Sendable, Hashable {
         case text(String)
         case conversion(FormatConversion)
@@ -66,7 +72,10 @@ public struct FormatTemplate: Sendable, Hashable {
         // A run of digits followed by `$` is a position; a run without `$` is a width, refused below.
         let digits = scalars.prefix(while: { ("0"..."9").contains($0) })
         if !digits.isEmpty, scalars.dropFirst(digits.count).first == "$" {
-            guard let value = Int(String(String.UnicodeScalarView(digits))), value >= 1 else {
+            // More digits than the cap has can only be refused, and need not be read as a number at all.
+            guard digits.count <= 2, let value = Int(String(String.UnicodeScalarView(digits))),
+                (1...maximumArgumentPosition).contains(value)
+            else {
                 throw FormatError(conversion: consumedText(start, scalars.dropFirst(digits.count + 1)), offset: offset, reason: .badPosition)
             }
             position = value
@@ -178,7 +187,7 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .incomplete:
             return "conversion \(quoted) is incomplete: a lone % must be written %%"
         case .badPosition:
-            return "conversion \(quoted) has an invalid position (positions start at 1)"
+            return "conversion \(quoted) has an invalid position (positions run from 1 to \(FormatTemplate.maximumArgumentPosition))"
         case .unterminatedVariable:
             return "plural variable \(quoted) is not closed with @"
         case .shape(let detail):

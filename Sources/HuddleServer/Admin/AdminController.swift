@@ -6,6 +6,7 @@ import Hummingbird
 /// The admin API: provider signing keys, behind the admin token.
 struct AdminController {
     let store: any NotificationStore
+    let keys: SigningKeyCache
     let adminToken: String?
     let clock: @Sendable () -> Date
 
@@ -39,12 +40,16 @@ struct AdminController {
             throw APIError(.badRequest, error.description)
         }
         try await store.saveSigningKey(key)
+        keys.forget(id: keyID)
         return .json(Self.json(key))
     }
 
     @Sendable func delete(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         try authorize(request)
-        guard try await store.deleteSigningKey(id: try context.parameters.require("keyID")) else {
+        let keyID = try context.parameters.require("keyID")
+        // Forgotten whatever the answer: a key the store no longer has must not go on working from here.
+        defer { keys.forget(id: keyID) }
+        guard try await store.deleteSigningKey(id: keyID) else {
             throw APIError(.notFound, "no such key")
         }
         return Response(status: .noContent)
@@ -54,7 +59,7 @@ struct AdminController {
         guard let adminToken else {
             throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
         }
-        guard request.headers[.authorization] == "Bearer \(adminToken)" else {
+        guard DeviceAuthorization.isBearer(adminToken, in: request) else {
             throw APIError(.unauthorized, "send the admin token as Authorization: Bearer <token>")
         }
     }

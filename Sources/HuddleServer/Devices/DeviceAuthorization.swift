@@ -13,23 +13,42 @@ struct DeviceAuthorization {
     /// The device named in the path (`:token`), if the request carries its secret.
     func authorize(_ request: Request, _ context: HuddleRequestContext) async throws -> (DeviceRecord, DeviceSession) {
         let token = try context.parameters.require("token").lowercased()
-        guard let secret = Self.bearer(request) ?? Self.cookie(request, token: token) else {
+        let secret = Self.bearer(request)
+        let webSession = Self.cookie(request, token: token)
+        guard secret != nil || webSession != nil else {
             throw APIError(.unauthorized, "send the device secret as Authorization: Bearer <secret>")
         }
-        guard let device = try await store.device(token: token), Self.constantTimeEqual(Self.hash(secret), device.secretHash),
-            let session = try await centers.session(for: token)
-        else { throw APIError(.unauthorized, "unknown device or wrong secret") }
+        guard let device = try await store.device(token: token) else { throw APIError(.unauthorized, "unknown device or wrong secret") }
+        let isAuthorized = if let secret {
+            Self.constantTimeEqual(Self.hash(secret), device.secretHash)
+        } else {
+            Self.constantTimeEqual(webSession ?? "", Self.webSession(of: device))
+        }
+        guard isAuthorized, let session = try await centers.session(for: token) else {
+            throw APIError(.unauthorized, "unknown device or wrong secret")
+        }
         return (device, session)
     }
 
-    /// Whether `secret` is the device's.
-    func isSecret(_ secret: String, of token: String) async throws -> Bool {
-        guard let device = try await store.device(token: token) else { return false }
-        return Self.constantTimeEqual(Self.hash(secret), device.secretHash)
+    /// The device, if `secret` is its secret.
+    func device(_ token: String, ifSecretIs secret: String) async throws -> DeviceRecord? {
+        guard let device = try await store.device(token: token), Self.constantTimeEqual(Self.hash(secret), device.secretHash) else {
+            return nil
+        }
+        return device
     }
 
-    /// The name of the cookie that keeps a device's secret for the web page.
+    /// The name of the cookie that keeps a device's web session for its page.
     static func cookieName(token: String) -> String { "huddle-\(token)" }
+
+    /// The value of a device's web-session cookie: derived from the stored hash of its secret, so that a
+    /// cookie read off a browser does not reveal the secret (which also works for the API and forever),
+    /// every server sharing the store accepts it without shared state, and it is worthless once the
+    /// device is gone.
+    static func webSession(of device: DeviceRecord) -> String {
+        let key = SymmetricKey(data: Data(device.secretHash.utf8))
+        return hex(Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)))
+    }
 
     private static func bearer(_ request: Request) -> String? {
         guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
@@ -52,6 +71,13 @@ struct DeviceAuthorization {
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    }
+
+    /// Whether the request's bearer token is `token`, compared in constant time (through hashes of equal
+    /// length, so that neither the contents nor the length of the token leak through timing).
+    static func isBearer(_ token: String, in request: Request) -> Bool {
+        guard let presented = bearer(request) else { return false }
+        return constantTimeEqual(hash(presented), hash(token))
     }
 
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

@@ -10,15 +10,17 @@ import ServiceLifecycle
 actor DeviceCenters {
     let store: any NotificationStore
     let maximumSessions: Int
+    private let logger: Logger
     private var sessions: [String: DeviceSession] = [:]
     private var loading: [String: Task<DeviceSession?, any Error>] = [:]
     /// When each session was last asked for, as a count of requests.
     private var lastUse: [String: UInt64] = [:]
     private var uses: UInt64 = 0
 
-    init(store: any NotificationStore, maximumSessions: Int = 10_000) {
+    init(store: any NotificationStore, maximumSessions: Int = 10_000, logger: Logger = Logger(label: "huddle.devices")) {
         self.store = store
         self.maximumSessions = max(1, maximumSessions)
+        self.logger = logger
     }
 
     /// A device's session, or `nil` for a token the store does not know.
@@ -28,7 +30,7 @@ actor DeviceCenters {
         defer { if sessions[token] == nil { lastUse[token] = nil } }
         if let session = sessions[token] { return session }
         // Concurrent first requests for one device share a single load.
-        let task = loading[token] ?? Task { [store] in try await DeviceSession.load(token: token, store: store) }
+        let task = loading[token] ?? Task { [store, logger] in try await DeviceSession.load(token: token, store: store, logger: logger) }
         loading[token] = task
         defer { loading[token] = nil }
         let session = try await task.value

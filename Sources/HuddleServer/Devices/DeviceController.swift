@@ -14,6 +14,9 @@ struct DeviceController {
     let centers: DeviceCenters
     let store: any NotificationStore
     let clock: @Sendable () -> Date
+    /// The bearer token registration needs, if any.
+    let registrationToken: String?
+    let limits: ServerConfiguration.Limits
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.post("/v1/devices", use: register)
@@ -39,11 +42,20 @@ struct DeviceController {
     // MARK: Devices
 
     @Sendable func register(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        if let registrationToken, !DeviceAuthorization.isBearer(registrationToken, in: request) {
+            throw APIError(
+                .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
+        }
         var name = "Huddle device"
         if request.headers[.contentLength].map({ $0 != "0" }) ?? false {
-            let body = try await request.jsonBody()
+            // A name is all a registration says: anyone may call this, so it reads little.
+            let body = try await request.jsonBody(limit: 4096)
             try body.rejectUnknownMembers(["name"])
             name = try body.optionalMember("name")?.string() ?? name
+            guard name.count <= 200 else { throw APIError(.badRequest, "name: at most 200 characters") }
+        }
+        guard try await store.deviceCount() < limits.devices else {
+            throw APIError(.serviceUnavailable, "this server has \(limits.devices) devices, the most it keeps (--max-devices)")
         }
         let token = DeviceAuthorization.randomHex(bytes: 32)
         let secret = DeviceAuthorization.randomHex(bytes: 32)
@@ -126,6 +138,10 @@ struct DeviceController {
         if let categories = try body.optionalMember("categories") {
             app.categories = try categories.array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
         }
+        let apps = try await store.apps(device: device.token)
+        if !apps.contains(where: { $0.topic == topic }), apps.count >= limits.appsPerDevice {
+            throw APIError(.conflict, "the device has \(apps.count) apps, the most one device may install (--max-apps-per-device)")
+        }
         try await save(app, session)
         return .json(Self.json(app))
     }
@@ -157,7 +173,19 @@ struct DeviceController {
         let (device, session) = try await authorize(request, context)
         var app = try await existingApp(try context.parameters.require("topic"), device: device)
         let path = try Self.localizationPath(context)
-        let data = Data(try await request.collectBody(limit: 4 << 20).readableBytesView)
+        let others = app.localizationFiles.filter { $0.key != path }.values.reduce(0) { $0 + $1.count }
+        let room = limits.localizationBytesPerApp - others
+        guard room > 0 else {
+            throw APIError(.contentTooLarge, "the app's localization files already hold \(others) bytes, the most an app may upload (--max-localization-bytes)")
+        }
+        let data: Data
+        do {
+            data = Data(try await request.collectBody(limit: room).readableBytesView)
+        } catch let error as APIError where error.kind == .contentTooLarge {
+            throw APIError(
+                .contentTooLarge,
+                "the file would take the app's localization files past \(limits.localizationBytesPerApp) bytes, the most an app may upload (--max-localization-bytes)")
+        }
         app.localizationFiles[path] = data
         try await save(app, session)
         return Response(status: .noContent)

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleCore
 import HuddleLocalization
+import Logging
 
 /// One device's center in memory, following the device's numbered changes in the store.
 ///
@@ -13,42 +14,33 @@ actor DeviceSession {
     nonisolated let live: LiveCenter
     nonisolated let feed: CenterFeed
     private let store: any NotificationStore
+    private let logger: Logger
     /// The number of the last change applied to ``live``.
     private(set) var appliedChange: UInt64
 
-    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore) throws {
+    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, logger: Logger) {
         self.token = token
         self.store = store
-        var center = Center()
-        try Self.load(snapshot, into: &center)
-        live = LiveCenter(center: center)
+        self.logger = logger
+        live = LiveCenter(center: Self.center(from: snapshot, logger: logger))
         feed = CenterFeed(horizon: snapshot.lastChange)
         appliedChange = snapshot.lastChange
     }
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
-    static func load(token: String, store: any NotificationStore) async throws -> DeviceSession? {
+    static func load(
+        token: String, store: any NotificationStore, logger: Logger = Logger(label: "huddle.devices")
+    ) async throws -> DeviceSession? {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }) else { return nil }
-        return try DeviceSession(token: token, snapshot: snapshot, store: store)
+        return DeviceSession(token: token, snapshot: snapshot, store: store, logger: logger)
     }
 
-    private static func load(_ snapshot: DeviceSnapshot, into center: inout Center) throws {
-        for app in snapshot.apps {
-            try center.register(try registration(for: app))
-            try center.setCategories(app.categories, for: app.topic)
-        }
-        for notification in snapshot.notifications {
-            try center.deliver(notification)
-        }
-    }
-
-    /// The center's registration for a stored app, its uploaded files read into a localization bundle.
-    static func registration(for app: AppRecord) throws -> AppRegistration {
-        let files = app.localizationFiles.map { LocalizationFile(path: $0.key, data: $0.value) }
-        let bundle = try LocalizationLoader(developmentLanguage: app.developmentLanguage).load(files: files).bundle
-        var registration = AppRegistration(bundleIdentifier: app.topic, settings: app.settings, localizations: bundle)
-        registration.displayName = app.displayName
-        return registration
+    /// The snapshot's center; stored records that today's rules refuse are left out and logged, so that
+    /// no record can make a device unreadable.
+    private static func center(from snapshot: DeviceSnapshot, logger: Logger) -> Center {
+        let (center, refused) = Center.loading(snapshot)
+        for message in refused { logger.error("device \(snapshot.device.token): stored \(message)") }
+        return center
     }
 
     // MARK: Writing
@@ -92,8 +84,7 @@ actor DeviceSession {
     func save(_ app: AppRecord) async throws {
         // Validate before anything is stored.
         var check = Center()
-        try check.register(try Self.registration(for: app))
-        try check.setCategories(app.categories, for: app.topic)
+        try check.install(app)
         _ = try await commit("save_app") { store, token in try await store.saveApp(app, device: token) }
     }
 
@@ -155,9 +146,7 @@ actor DeviceSession {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
             snapshot.lastChange > appliedChange
         else { return }
-        var center = Center()
-        try Self.load(snapshot, into: &center)
-        live.replaceCenter(with: center)
+        live.replaceCenter(with: Self.center(from: snapshot, logger: logger))
         appliedChange = snapshot.lastChange
         live.read { feed.publish(ChangeEffect(number: snapshot.lastChange, reset: true), center: $0) }
     }
@@ -177,8 +166,13 @@ actor DeviceSession {
             effect.groups = Set(removals.map(\.group))
             effect.removed = removals.map(\.notification.identifier)
         case .appSaved(let app):
-            try live.register(try Self.registration(for: app))
-            try live.setCategories(app.categories, for: app.topic)
+            do {
+                try live.install(app)
+            } catch {
+                // Committed, so it counts as applied; it is left out as a reload would leave it out.
+                logger.error("device \(token): stored app \(app.topic) is left out: \(error)")
+                _ = live.unregister(app: app.topic)
+            }
             effect.reset = true
         case .appDeleted(let topic):
             let removals = live.unregister(app: topic)
@@ -207,7 +201,7 @@ actor DeviceSession {
     }
 
     /// Opens a live stream of the center for a viewer (see ``CenterFeed/subscribe(_:center:)``).
-    func subscribe(_ request: CenterFeed.Subscription) -> AsyncStream<CenterFeed.Event> {
+    func subscribe(_ request: CenterFeed.Subscription) -> CenterFeed.Stream {
         live.read { feed.subscribe(request, center: $0) }
     }
 }

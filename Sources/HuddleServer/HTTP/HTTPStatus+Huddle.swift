@@ -29,7 +29,7 @@ extension APNsReason {
 /// A device or admin API request that cannot be served: its status, and a message for the caller.
 struct APIError: Error {
     enum Kind {
-        case badRequest, unauthorized, notFound, conflict, contentTooLarge
+        case badRequest, unauthorized, notFound, conflict, contentTooLarge, tooManyRequests, serviceUnavailable
     }
 
     var kind: Kind
@@ -47,6 +47,8 @@ struct APIError: Error {
         case .notFound: .notFound
         case .conflict: .conflict
         case .contentTooLarge: .contentTooLarge
+        case .tooManyRequests: .tooManyRequests
+        case .serviceUnavailable: .serviceUnavailable
         }
     }
 }

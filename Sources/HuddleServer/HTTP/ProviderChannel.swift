@@ -3,6 +3,7 @@ import HummingbirdHTTP2
 import Logging
 import NIOCore
 import NIOSSL
+import Synchronization
 
 /// A server channel that speaks HTTP/1.1 and HTTP/2 on one port, with or without TLS, choosing by what
 /// the client sends first.
@@ -25,13 +26,25 @@ struct ProviderChannel: HTTPChannelHandler {
     private let http1: HTTP1Channel
     private let http2: HTTP2Channel
     private let tls: NIOSSLContext?
+    private let connections: ConnectionLimit
+    private let firstBytesTimeout: TimeAmount
 
     var responder: HTTPChannelHandler.Responder { http1.responder }
 
-    /// - Parameter tlsConfiguration: TLS for the port, or `nil` for cleartext.
-    init(responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?) throws {
-        // Idle connections close after a while, and a shutdown waits a bounded time for clients to leave.
-        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(600)))
+    /// - Parameters:
+    ///   - tlsConfiguration: TLS for the port, or `nil` for cleartext.
+    ///   - connections: the count of open connections, shared by the whole server.
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
+        limits: ServerConfiguration.Limits, connections: ConnectionLimit
+    ) throws {
+        self.connections = connections
+        firstBytesTimeout = .nanoseconds(Int64(limits.firstBytesTimeout.components.seconds * 1_000_000_000))
+        // An HTTP/1.1 connection that stops sending, in the middle of its headers or between requests, is
+        // closed soon (a response being written is not idleness). HTTP/2 connections, which APNs clients
+        // keep open for hours and check with PINGs, close when no stream is open for a while, and a
+        // shutdown waits a bounded time for clients to leave.
+        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: limits.requestIdleTimeout))
         http2 = HTTP2Channel(
             responder: responder,
             configuration: .init(idleTimeout: .seconds(600), gracefulCloseTimeout: .seconds(5)))
@@ -45,12 +58,13 @@ struct ProviderChannel: HTTPChannelHandler {
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            if let tls {
-                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
-            }
+        guard connections.open(closingWith: channel.closeFuture) else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(ConnectionLimit.Refused())
+        }
+        return channel.eventLoop.makeCompletedFuture {
             let promise = channel.eventLoop.makePromise(of: Negotiated.self)
-            let sniffer = HTTPVersionSniffer { isHTTP2 in
+            let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
                     return http2.setup(channel: channel, logger: logger).map { .http2($0) }
                 }
@@ -58,7 +72,16 @@ struct ProviderChannel: HTTPChannelHandler {
             } completion: { result in
                 promise.completeWith(result)
             }
-            try channel.pipeline.syncOperations.addHandler(sniffer)
+            do {
+                if let tls {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                }
+                try channel.pipeline.syncOperations.addHandler(sniffer)
+            } catch {
+                // The channel closed before its handlers could be added: nothing will complete the promise.
+                promise.fail(error)
+                throw error
+            }
             return Value(negotiated: promise.futureResult, channel: channel)
         }
     }
@@ -82,9 +105,9 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
 
     private static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
-    /// A connection that has not shown its protocol by then is closed: nothing would ever time it out.
-    static let firstBytesTimeout = TimeAmount.seconds(30)
 
+    /// A connection that has not shown its protocol by then is closed: nothing else would time it out.
+    private let firstBytesTimeout: TimeAmount
     private let configure: (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>
     private let completion: (Result<ProviderChannel.Negotiated, any Error>) -> Void
     private var buffered: ByteBuffer?
@@ -93,22 +116,27 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     private var timeout: Scheduled<Void>?
 
     init(
+        firstBytesTimeout: TimeAmount,
         configure: @escaping (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>,
         completion: @escaping (Result<ProviderChannel.Negotiated, any Error>) -> Void
     ) {
+        self.firstBytesTimeout = firstBytesTimeout
         self.configure = configure
         self.completion = completion
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timeout = context.eventLoop.scheduleTask(in: Self.firstBytesTimeout) {
+        timeout = context.eventLoop.scheduleTask(in: firstBytesTimeout) {
             loopBound.value.close(promise: nil)
         }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
+        // Removed by a close before any protocol was chosen (the close tears the pipeline down, and
+        // channelInactive may not reach this handler first): the connection is over.
+        if !configuring { finish(.failure(ChannelError.eof)) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -168,5 +196,46 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
         guard !completed else { return }
         completed = true
         completion(result)
+    }
+}
+
+/// The count of a server's open connections, which refuses new ones past its maximum: each holds memory
+/// and a file descriptor, and a client could otherwise open them until the process runs out.
+final class ConnectionLimit: Sendable {
+    struct Refused: Error {}
+
+    let maximum: Int
+    private let open = Atomic<Int>(0)
+    /// When a refusal was last logged, so that a flood of connections does not flood the log too.
+    private let lastWarning = Mutex<ContinuousClock.Instant?>(nil)
+    private let logger: Logger
+
+    init(maximum: Int, logger: Logger) {
+        self.maximum = maximum
+        self.logger = logger
+    }
+
+    /// Counts a new connection until `closed` completes; `false` (not counted) when the server is full.
+    func open(closingWith closed: EventLoopFuture<Void>) -> Bool {
+        let count = open.wrappingAdd(1, ordering: .relaxed).newValue
+        guard count <= maximum else {
+            open.wrappingSubtract(1, ordering: .relaxed)
+            warnOfRefusal()
+            return false
+        }
+        closed.whenComplete { _ in self.open.wrappingSubtract(1, ordering: .relaxed) }
+        return true
+    }
+
+    var count: Int { open.load(ordering: .relaxed) }
+
+    private func warnOfRefusal() {
+        let now = ContinuousClock.now
+        let shouldWarn = lastWarning.withLock { last in
+            guard last.map({ now - $0 > .seconds(10) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if shouldWarn { logger.warning("refusing connections: \(maximum) are open, the most allowed (--max-connections)") }
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import HuddleAPNs
+import HuddleCore
 import NIOCore
 import Synchronization
 
@@ -6,6 +8,7 @@ import Synchronization
 final class ProviderConnections: Sendable {
     private let states = Mutex<[ObjectIdentifier: ProviderConnectionState]>([:])
 
+    /// The connection's state as it is now, registering a new connection.
     func state(of connection: ObjectIdentifier, closed: EventLoopFuture<Void>) -> ProviderConnectionState {
         states.withLock { states in
             if let state = states[connection] { return state }
@@ -15,8 +18,15 @@ final class ProviderConnections: Sendable {
         }
     }
 
-    func update(_ connection: ObjectIdentifier, to state: ProviderConnectionState) {
-        states.withLock { states in
+    /// Admits a verified token on a connection, atomically: the connection's rules are checked against its
+    /// state as it is at this moment, not as it was when the token's verification began, so concurrent
+    /// streams of one connection cannot both bind it (to two teams, or to two new tokens).
+    func admit(
+        _ token: ProviderToken, key: SigningKeyRecord, bundleIdentifier: String, now: Date, on connection: ObjectIdentifier
+    ) throws(APNsReason) {
+        try states.withLock { states throws(APNsReason) in
+            var state = states[connection] ?? ProviderConnectionState()
+            try state.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now)
             // A connection that closed meanwhile stays forgotten.
             if states[connection] != nil { states[connection] = state }
         }

@@ -17,6 +17,7 @@ struct ProviderEndpoint: RouterMiddleware {
     let centers: DeviceCenters
     let store: any NotificationStore
     let connections: ProviderConnections
+    let keys: SigningKeyCache
     let requiresProviderToken: Bool
     let clock: @Sendable () -> Date
 
@@ -51,11 +52,11 @@ struct ProviderEndpoint: RouterMiddleware {
             throw APNsReason.deviceTokenNotForTopic
         }
         if requiresProviderToken {
-            var state = connections.state(of: context.connection, closed: context.connectionClosed)
-            try await ProviderAuthentication.authenticate(
-                push.providerToken, bundleIdentifier: push.bundleIdentifier, now: clock(), state: &state,
-                lookUpKey: { try await store.signingKey(id: $0) })
-            connections.update(context.connection, to: state)
+            let now = clock()
+            let state = connections.state(of: context.connection, closed: context.connectionClosed)
+            let (token, key) = try await ProviderAuthentication.verify(
+                push.providerToken, connection: state, now: now, lookUpKey: { try await keys.key(id: $0) })
+            try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
         }
         let body: ByteBuffer
         do {

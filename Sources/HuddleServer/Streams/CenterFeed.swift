@@ -16,6 +16,52 @@ final class CenterFeed: Sendable {
         var view: View
         /// The last change the client has (`Last-Event-ID`); `nil` for a new client.
         var resumingAfter: UInt64?
+        /// How many bytes of events may wait for the client; past that the stream is closed (one event
+        /// may always wait, however large).
+        var bufferBytes = 1 << 20
+    }
+
+    /// A stream's events, counting the bytes that wait in its buffer as the client takes them.
+    struct Stream: AsyncSequence, Sendable {
+        fileprivate let events: AsyncStream<Event>
+        fileprivate let waiting: WaitingBytes
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate var events: AsyncStream<Event>.AsyncIterator
+            fileprivate let waiting: WaitingBytes
+
+            mutating func next() async -> Event? {
+                guard let event = await events.next() else { return nil }
+                waiting.taken(event.bytes.readableBytes)
+                return event
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(events: events.makeAsyncIterator(), waiting: waiting)
+        }
+    }
+
+    /// The bytes of events yielded to a stream and not yet taken by its client.
+    fileprivate final class WaitingBytes: Sendable {
+        let limit: Int
+        private let count = Atomic<Int>(0)
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        /// Counts an event about to be yielded; `false` when it would take the stream past its limit.
+        func admit(_ size: Int) -> Bool {
+            let waiting = count.load(ordering: .relaxed)
+            guard waiting == 0 || waiting + size <= limit else { return false }
+            count.wrappingAdd(size, ordering: .relaxed)
+            return true
+        }
+
+        func taken(_ size: Int) {
+            count.wrappingSubtract(size, ordering: .relaxed)
+        }
     }
 
     /// Who looks, and in which form: streams with equal views share one rendering of every change.
@@ -51,7 +97,7 @@ final class CenterFeed: Sendable {
     static let removedGroupLimit = 10_000
 
     fileprivate struct State {
-        var subscribers: [Int: (view: View, continuation: AsyncStream<Event>.Continuation)] = [:]
+        var subscribers: [Int: (view: View, continuation: AsyncStream<Event>.Continuation, waiting: WaitingBytes)] = [:]
         var nextSubscriberID = 0
         var lastChange: UInt64
         /// Changes after this number are known group by group; a client resuming from before it gets the
@@ -75,24 +121,29 @@ final class CenterFeed: Sendable {
     /// client's number (`change`), or with nothing when the client is up to date; then one `change` event
     /// per change.
     /// - Parameter center: the center as of the feed's last change (the caller holds it still).
-    func subscribe(_ subscription: Subscription, center: borrowing Center) -> AsyncStream<Event> {
+    func subscribe(_ subscription: Subscription, center: borrowing Center) -> Stream {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(Self.bufferLimit))
         let view = subscription.view
+        let waiting = WaitingBytes(limit: subscription.bufferBytes)
         let id = state.withLock { state in
             let lastChange = state.lastChange
             if let resumingAfter = subscription.resumingAfter, resumingAfter >= state.horizon, resumingAfter <= lastChange {
                 if resumingAfter < lastChange {
                     let changed = state.groupChanges.filter { $0.value > resumingAfter }.map(\.key)
                     let removed = state.removedGroups.filter { $0.value > resumingAfter }.map(\.key)
-                    continuation.yield(Self.changeEvent(
-                        ChangeEffect(number: lastChange, groups: Set(changed + removed)), view: view, center: center, pages: pages))
+                    let event = Self.changeEvent(
+                        ChangeEffect(number: lastChange, groups: Set(changed + removed)), view: view, center: center, pages: pages)
+                    _ = waiting.admit(event.bytes.readableBytes)
+                    continuation.yield(event)
                 }
             } else {
-                continuation.yield(Self.centerEvent(number: lastChange, view: view, center: center, pages: pages))
+                let event = Self.centerEvent(number: lastChange, view: view, center: center, pages: pages)
+                _ = waiting.admit(event.bytes.readableBytes)
+                continuation.yield(event)
             }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state.subscribers[id] = (view, continuation)
+            state.subscribers[id] = (view, continuation, waiting)
             return id
         }
         ServerMetrics.streamOpened()
@@ -100,7 +151,7 @@ final class CenterFeed: Sendable {
             ServerMetrics.streamClosed()
             self?.state.withLock { state in state.subscribers[id] = nil }
         }
-        return stream
+        return Stream(events: stream, waiting: waiting)
     }
 
     /// Tells every stream what a change did.
@@ -226,8 +277,8 @@ extension CenterFeed.State {
     /// - Returns: `false` when the stream is gone or too far behind: it is dropped then, and the caller
     ///   finishes it after the lock (its client resumes with `Last-Event-ID`).
     fileprivate mutating func send(_ event: CenterFeed.Event, to id: Int) -> Bool {
-        guard let continuation = subscribers[id]?.continuation else { return true }
-        if case .enqueued = continuation.yield(event) { return true }
+        guard let subscriber = subscribers[id] else { return true }
+        if subscriber.waiting.admit(event.bytes.readableBytes), case .enqueued = subscriber.continuation.yield(event) { return true }
         subscribers[id] = nil
         return false
     }

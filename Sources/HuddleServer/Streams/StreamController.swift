@@ -14,6 +14,9 @@ import NIOCore
 struct StreamController {
     let centers: DeviceCenters
     let store: any NotificationStore
+    let slots: StreamSlots
+    /// How many bytes of events may wait for one stream's client.
+    let bufferBytes: Int
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/devices/:token/stream", use: centerStream)
@@ -30,8 +33,10 @@ struct StreamController {
         }
         let resumingAfter = try Self.resumePoint(request)
         let view = CenterFeed.View(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
-        let events = await session.subscribe(CenterFeed.Subscription(view: view, resumingAfter: resumingAfter))
-        return Self.eventStream { writer in
+        let slot = try slots.open(device: session.token)
+        let events = await session.subscribe(
+            CenterFeed.Subscription(view: view, resumingAfter: resumingAfter, bufferBytes: bufferBytes))
+        return Self.eventStream(holding: slot) { writer in
             for await event in events {
                 try await writer.write(event.bytes)
             }
@@ -43,9 +48,10 @@ struct StreamController {
         let text = try context.parameters.require("group")
         guard let group = GroupID(text.removingPercentEncoding ?? text) else { throw APIError(.badRequest, "\"\(text)\" is not a group id") }
         let viewer = try request.viewer()
+        let slot = try slots.open(device: session.token)
         let events = session.live.subscribe(to: group)
         let live = session.live
-        return Self.eventStream { writer in
+        return Self.eventStream(holding: slot) { writer in
             for await event in events {
                 let (name, notification) = switch event {
                 case .leading(let notification): ("leading", notification)
@@ -73,12 +79,16 @@ struct StreamController {
         return number
     }
 
-    /// A `text/event-stream` response that writes events until the client goes away.
-    private static func eventStream(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+    /// A `text/event-stream` response that writes events until the client goes away, holding the stream's
+    /// slot until the response is done with (written to the end, or dropped unwritten).
+    private static func eventStream(
+        holding slot: StreamSlots.Slot, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
+                withExtendedLifetime(slot) {}
                 // Reconnect quickly after a server restart.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 try await write(&writer)

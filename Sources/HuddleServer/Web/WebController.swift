@@ -10,6 +10,8 @@ struct WebController {
     let centers: DeviceCenters
     let store: any NotificationStore
     let pages: WebPages
+    /// Whether the port speaks TLS: its cookies are then `Secure`, never sent over plain HTTP.
+    let secureCookies: Bool
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
@@ -55,12 +57,13 @@ struct WebController {
         } else {
             secret = try? JSONReader(JSONParser.parse(body)).member("secret").string()
         }
-        guard let secret, try await DeviceAuthorization(store: store, centers: centers).isSecret(secret, of: token) else {
+        guard let secret, let device = try await DeviceAuthorization(store: store, centers: centers).device(token, ifSecretIs: secret) else {
             if isForm { return Self.html(pages.unlock(token: token, failed: true), status: .unauthorized) }
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
+        let cookie = "\(DeviceAuthorization.cookieName(token: token))=\(DeviceAuthorization.webSession(of: device))"
         var headers: HTTPFields = [
-            .setCookie: "\(DeviceAuthorization.cookieName(token: token))=\(secret); Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000"
+            .setCookie: cookie + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000" + (secureCookies ? "; Secure" : "")
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
         headers[.location] = "/devices/\(token)"

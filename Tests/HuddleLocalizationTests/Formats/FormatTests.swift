@@ -29,7 +29,10 @@ import Testing
         ("%.1@", "conversion \"%.1@\" at offset 0 has width, precision or flags, which are not allowed"),
         ("%lf", "conversion \"%lf\" at offset 0 is not allowed (only %u, %d, %i with l/ll, %@, %#@var@, positional %n$ forms and %% are)"),
         ("50%", "conversion \"%\" at offset 2 is incomplete: a lone % must be written %%"),
-        ("%0$u", "conversion \"%0$\" at offset 0 has an invalid position (positions start at 1)"),
+        ("%0$u", "conversion \"%0$\" at offset 0 has an invalid position (positions run from 1 to 32)"),
+        ("%33$@", "conversion \"%33$\" at offset 0 has an invalid position (positions run from 1 to 32)"),
+        ("%9223372036854775807$u more", "conversion \"%9223372036854775807$\" at offset 0 has an invalid position (positions run from 1 to 32)"),
+        ("%99999999999999999999999$@", "conversion \"%99999999999999999999999$\" at offset 0 has an invalid position (positions run from 1 to 32)"),
         ("%#@open", "plural variable \"%#@open\" at offset 0 is not closed with @"),
     ])
     func refusesTheRest(format: String, message: String) {
