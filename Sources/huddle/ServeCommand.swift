@@ -44,8 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     var adminToken: String?
 
     @Option(help: ArgumentHelp(
-        "The bearer token POST /v1/devices needs (default: $HUDDLE_REGISTRATION_TOKEN; on a non-loopback address \
-        without one, a token is made up and logged)."))
+        "The bearer token POST /v1/devices needs (default: $HUDDLE_REGISTRATION_TOKEN; on a non-loopback address "
+            + "without one, a token is made up and logged)."))
     var registrationToken: String?
 
     @Flag(help: "Let anyone who reaches the server register devices, even beyond the loopback address.")

@@ -44,12 +44,6 @@ import Testing
         #expect(center.render(for: Viewer()).groups.first?.summary == "2 more messages from Teja")
     }
 
-    @Test func summingSaturates() {
-        #expect(Int.max.addingSaturating(1) == .max)
-        #expect(Int.min.addingSaturating(-1) == .min)
-        #expect(40.addingSaturating(2) == 42)
-    }
-
     @Test func aPositionPastTheCapInALocalizedBodyIsShownUnformatted() throws {
         var center = try Self.center()
         let content = NotificationContent(body: .localized(key: "%9223372036854775807$@", arguments: ["x"]))
@@ -131,6 +125,15 @@ import Testing
         "{" + (0..<keys).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
     }
 
+    static func parseError(_ text: String) -> String? {
+        do {
+            _ = try JSONParser.parse(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     @Test func objectsUpToTheMemberLimitParse() throws {
         let value = try JSONParser.parse(Self.object(keys: JSONParser.maximumObjectMembers))
         #expect(value["k9999"] == .integer(9999))
@@ -139,15 +142,11 @@ import Testing
     @Test func anObjectPastTheMemberLimitIsRefusedWithItsPlace() {
         let text = Self.object(keys: JSONParser.maximumObjectMembers + 1)
         let column = text.count - "\"k10000\": 10000}".count + 1
-        #expect(throws: JSONParseError(message: "an object has more than 10000 members", line: 1, column: column)) {
-            try JSONParser.parse(text)
-        }
+        #expect(Self.parseError(text) == "line 1, column \(column): an object has more than 10000 members")
     }
 
     @Test func aDuplicateKeyIsStillNamedWhereItStands() {
-        #expect(throws: JSONParseError(message: "duplicate key \"a\" in one object", line: 3, column: 3)) {
-            try JSONParser.parse("{\n  \"a\": 1,\n  \"a\": 2\n}")
-        }
+        #expect(Self.parseError("{\n  \"a\": 1,\n  \"a\": 2\n}") == "line 3, column 3: duplicate key \"a\" in one object")
     }
 
     @Test func nestingPastTheDepthLimitIsRefused() {

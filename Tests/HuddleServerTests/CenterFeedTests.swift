@@ -41,15 +41,16 @@ import Testing
         }
 
         func subscribe(
-            _ languages: [String] = ["en"], format: CenterFeed.Format = .json, limit: Int? = nil, after: UInt64? = nil
-        ) -> AsyncStream<CenterFeed.Event> {
+            _ languages: [String] = ["en"], format: CenterFeed.Format = .json, limit: Int? = nil, after: UInt64? = nil,
+            bufferBytes: Int = 1 << 20
+        ) -> CenterFeed.Stream {
             let view = CenterFeed.View(viewer: Viewer(languages: languages), format: format, notificationLimit: limit)
-            return feed.subscribe(CenterFeed.Subscription(view: view, resumingAfter: after), center: center)
+            return feed.subscribe(CenterFeed.Subscription(view: view, resumingAfter: after, bufferBytes: bufferBytes), center: center)
         }
     }
 
     /// The next event's id, name and data.
-    static func next(_ iterator: inout AsyncStream<CenterFeed.Event>.Iterator) async throws -> (id: String?, name: String, data: JSONValue) {
+    static func next(_ iterator: inout CenterFeed.Stream.AsyncIterator) async throws -> (id: String?, name: String, data: JSONValue) {
         let event = try #require(await iterator.next())
         var id: String?
         var name = ""
@@ -132,6 +133,26 @@ import Testing
         #expect(try await Self.next(&beforeHorizon).name == "center")
     }
 
+    @Test func aStreamFurtherBehindThanItsBytesIsClosed() async throws {
+        var fixture = try Fixture()
+        try fixture.deliver("a", thread: "one")
+        // One event may always wait, however large; the next one would pass the limit.
+        var stalled = fixture.subscribe(bufferBytes: 64).makeAsyncIterator()
+        var reading = fixture.subscribe().makeAsyncIterator()
+        #expect(fixture.feed.subscriberCount == 2)
+        try fixture.deliver("b", thread: "two")
+        #expect(fixture.feed.subscriberCount == 1)
+        #expect(try await Self.next(&stalled).name == "center")
+        #expect(await stalled.next() == nil)
+        // A stream that keeps up takes every change, whatever their sizes add up to.
+        _ = try await Self.next(&reading)
+        for index in 0..<20 {
+            try fixture.deliver("c\(index)", thread: "three")
+            #expect(try await Self.next(&reading).name == "change")
+        }
+        #expect(fixture.feed.subscriberCount == 1)
+    }
+
     @Test func aResetSendsTheWholeCenterAndForgetsWhatCameBefore() async throws {
         var fixture = try Fixture()
         try fixture.deliver("a", thread: "one")
@@ -166,8 +187,9 @@ import Testing
 
     @Test func aStreamTooFarBehindIsClosedAndAllEndWithTheDevice() async throws {
         var fixture = try Fixture()
-        let slow = fixture.subscribe(limit: 1)
-        let other = fixture.subscribe(limit: 1)
+        // Bytes are no limit here: the count of waiting events is.
+        let slow = fixture.subscribe(limit: 1, bufferBytes: .max)
+        let other = fixture.subscribe(limit: 1, bufferBytes: .max)
         for index in 0..<CenterFeed.bufferLimit { try fixture.deliver("n\(index)", thread: "t") }
         #expect(fixture.feed.subscriberCount == 0)
         var count = 0

@@ -39,12 +39,12 @@ struct ProviderChannel: HTTPChannelHandler {
         limits: ServerConfiguration.Limits, connections: ConnectionLimit
     ) throws {
         self.connections = connections
-        firstBytesTimeout = .nanoseconds(Int64(limits.firstBytesTimeout.components.seconds * 1_000_000_000))
+        firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
         // An HTTP/1.1 connection that stops sending, in the middle of its headers or between requests, is
         // closed soon (a response being written is not idleness). HTTP/2 connections, which APNs clients
         // keep open for hours and check with PINGs, close when no stream is open for a while, and a
         // shutdown waits a bounded time for clients to leave.
-        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: limits.requestIdleTimeout))
+        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(limits.requestIdleTimeout)))
         http2 = HTTP2Channel(
             responder: responder,
             configuration: .init(idleTimeout: .seconds(600), gracefulCloseTimeout: .seconds(5)))

@@ -54,7 +54,7 @@ final class CenterFeed: Sendable {
         /// Counts an event about to be yielded; `false` when it would take the stream past its limit.
         func admit(_ size: Int) -> Bool {
             let waiting = count.load(ordering: .relaxed)
-            guard waiting == 0 || waiting + size <= limit else { return false }
+            guard waiting == 0 || size <= limit - waiting else { return false }
             count.wrappingAdd(size, ordering: .relaxed)
             return true
         }

@@ -10,7 +10,8 @@ import Testing
     static func fanOut(depth: Int = 8, uses: Int = 8) -> PluralFormat {
         var variables: [String: PluralVariable] = [:]
         for level in 0..<depth {
-            let form = level == depth - 1 ? "x" : String(repeating: "%#@v\(level + 1)@", count: uses)
+            // Each use names argument 1, so that argument positions do not run out before the expansion does.
+            let form = level == depth - 1 ? "x" : String(repeating: "%1$#@v\(level + 1)@", count: uses)
             variables["v\(level)"] = PluralVariable(valueType: "u", forms: [.other: form])
         }
         return PluralFormat(format: "%#@v0@", variables: variables)
@@ -32,7 +33,8 @@ import Testing
             try Self.fanOut().checkExpansion()
             Issue.record("accepted a variable used eight times in one form")
         } catch {
-            #expect(error.description == "conversion \"%#@v1@\" at offset 0: the plural variable v1 is used twice in one text")
+            // Measured depth first: the deepest repetition is met first.
+            #expect(error.description == "conversion \"%#@v7@\" at offset 0: the plural variable v7 is used twice in one text")
         }
     }
 
