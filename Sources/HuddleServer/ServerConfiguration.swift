@@ -38,7 +38,7 @@ extension ServerConfiguration {
         public var connections = 4_096
         /// How long an HTTP/1.1 connection may sit without sending: the time a client has to finish its
         /// request's headers, and how long a kept-alive connection waits for its next request.
-        public var requestIdleTimeout: Duration = .seconds(15)
+        public var requestIdleTimeout: Duration = .seconds(10)
         /// How long a new connection has to show which protocol it speaks.
         public var firstBytesTimeout: Duration = .seconds(10)
         /// Open live streams (center and group streams) of one device.
