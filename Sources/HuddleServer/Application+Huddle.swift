@@ -64,7 +64,7 @@ func buildRouter(
     StreamController(
         centers: centers, store: store,
         slots: StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams),
-        bufferBytes: configuration.limits.streamBufferBytes
+        bufferBytes: configuration.limits.streamBufferBytes, writeTimeout: configuration.limits.streamWriteTimeout
     ).addRoutes(to: router)
     WebController(centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil).addRoutes(to: router)
     AdminController(store: store, keys: keys, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)

@@ -47,7 +47,10 @@ extension ServerConfiguration {
         public var streams = 10_000
         /// Bytes of events a live stream may have waiting; a stream further behind is closed, and its
         /// client resumes with `Last-Event-ID`.
-        public var streamBufferBytes = 4 << 20
+        public var streamBufferBytes = 1 << 20
+        /// How long one write to a live stream may wait for its client to read; past that the connection
+        /// is closed, so that a client that stops reading gives its stream's place back.
+        public var streamWriteTimeout: Duration = .seconds(30)
         /// Devices the server keeps.
         public var devices = 100_000
         /// Apps one device may install.

@@ -180,6 +180,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Bytes of events a live stream may have waiting before it is closed (its client resumes).")
     var streamBufferBytes = ServerConfiguration.Limits().streamBufferBytes
 
+    @Option(help: "Seconds one write to a live stream may wait for its client to read before the connection is closed.")
+    var streamWriteTimeout = Int(ServerConfiguration.Limits().streamWriteTimeout.components.seconds)
+
     @Option(help: "Devices the server keeps.")
     var maxDevices = ServerConfiguration.Limits().devices
 
@@ -190,8 +193,10 @@ struct LimitOptions: ParsableArguments {
     var maxLocalizationBytes = ServerConfiguration.Limits().localizationBytesPerApp
 
     func validate() throws {
-        let values = [maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, maxDevices, maxAppsPerDevice,
-                      maxLocalizationBytes]
+        let values = [
+            maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
+            maxAppsPerDevice, maxLocalizationBytes,
+        ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
     }
 
@@ -202,6 +207,7 @@ struct LimitOptions: ParsableArguments {
         limits.streamsPerDevice = maxStreamsPerDevice
         limits.streams = maxStreams
         limits.streamBufferBytes = streamBufferBytes
+        limits.streamWriteTimeout = .seconds(streamWriteTimeout)
         limits.devices = maxDevices
         limits.appsPerDevice = maxAppsPerDevice
         limits.localizationBytesPerApp = maxLocalizationBytes

@@ -20,7 +20,8 @@ VIEWERS = 200
 @pytest.fixture(scope="module")
 def dev_server(tmp_path_factory):
     """A server that takes pushes without provider tokens (streams, not tokens, are under test here)."""
-    server = Server(str(tmp_path_factory.mktemp("streams")), tls=False, extra=["--development"])
+    # 200 viewers of one device: more than the default limit of streams per device.
+    server = Server(str(tmp_path_factory.mktemp("streams")), tls=False, extra=["--development", "--max-streams-per-device", "256"])
     yield server
     server.stop()
 

@@ -9,11 +9,15 @@ public struct HuddleRequestContext: RequestContext {
     /// HTTP/2 stream channel.
     let connection: ObjectIdentifier
     let connectionClosed: EventLoopFuture<Void>
+    /// The request's own channel (an HTTP/2 stream's, or the HTTP/1.1 connection's), for a long response
+    /// that must end the request early.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         let connectionChannel = source.channel.parent ?? source.channel
         connection = ObjectIdentifier(connectionChannel)
         connectionClosed = connectionChannel.closeFuture
+        channel = source.channel
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import HuddleCore
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// Live streams as Server-Sent Events (`text/event-stream`):
 ///
@@ -17,6 +18,8 @@ struct StreamController {
     let slots: StreamSlots
     /// How many bytes of events may wait for one stream's client.
     let bufferBytes: Int
+    /// How long one write may wait for the client to read.
+    let writeTimeout: Duration
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/devices/:token/stream", use: centerStream)
@@ -36,7 +39,7 @@ struct StreamController {
         let slot = try slots.open(device: session.token)
         let events = await session.subscribe(
             CenterFeed.Subscription(view: view, resumingAfter: resumingAfter, bufferBytes: bufferBytes))
-        return Self.eventStream(holding: slot) { writer in
+        return eventStream(holding: slot, context: context) { writer in
             for await event in events {
                 try await writer.write(event.bytes)
             }
@@ -51,7 +54,7 @@ struct StreamController {
         let slot = try slots.open(device: session.token)
         let events = session.live.subscribe(to: group)
         let live = session.live
-        return Self.eventStream(holding: slot) { writer in
+        return eventStream(holding: slot, context: context) { writer in
             for await event in events {
                 let (name, notification) = switch event {
                 case .leading(let notification): ("leading", notification)
@@ -81,18 +84,64 @@ struct StreamController {
 
     /// A `text/event-stream` response that writes events until the client goes away, holding the stream's
     /// slot until the response is done with (written to the end, or dropped unwritten).
-    private static func eventStream(
-        holding slot: StreamSlots.Slot, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ///
+    /// A client that stops reading would leave a write waiting forever, and its slot taken: a write that
+    /// waits longer than ``writeTimeout`` closes the request's channel, which ends the write.
+    private func eventStream(
+        holding slot: StreamSlots.Slot, context: HuddleRequestContext,
+        _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
-        Response(
+        let channel = context.channel
+        let writeTimeout = writeTimeout
+        return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 withExtendedLifetime(slot) {}
+                let progress = WriteProgress()
+                let watchdog = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: writeTimeout / 4)
+                        if progress.hasWaited(longerThan: writeTimeout) {
+                            channel.close(promise: nil)
+                            return
+                        }
+                    }
+                }
+                defer { watchdog.cancel() }
+                var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
                 // Reconnect quickly after a server restart.
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                try await write(&writer)
-                try await writer.finish(nil)
+                try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
+                try await write(&watched)
+                try await watched.finish(nil)
             })
+    }
+}
+
+/// When the write in progress began, if one is.
+private final class WriteProgress: Sendable {
+    private let startedAt = Mutex<ContinuousClock.Instant?>(nil)
+
+    func begin() { startedAt.withLock { $0 = .now } }
+    func end() { startedAt.withLock { $0 = nil } }
+
+    func hasWaited(longerThan limit: Duration) -> Bool {
+        startedAt.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
+    }
+}
+
+/// A response writer that tells ``WriteProgress`` when each write begins and ends.
+private struct WatchedWriter: ResponseBodyWriter {
+    var base: any ResponseBodyWriter
+    let progress: WriteProgress
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        progress.begin()
+        defer { progress.end() }
+        try await base.write(buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await base.finish(trailingHeaders)
     }
 }
