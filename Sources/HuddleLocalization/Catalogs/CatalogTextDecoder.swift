@@ -41,10 +41,11 @@ enum CatalogTextDecoder {
     }
 
     /// Decodes the whole file, without its byte order mark.
-    /// - Throws: ``CatalogError`` at the line and column of the first byte sequence that is not valid in
-    ///   the detected encoding; nothing is repaired, because a replacement character in a translation is
-    ///   a bug the author wants to hear about.
+    /// - Throws: ``CatalogError`` for a file over ``CatalogLimits/maximumFileSize``, or at the line and
+    ///   column of the first byte sequence that is not valid in the detected encoding; nothing is repaired,
+    ///   because a replacement character in a translation is a bug the author wants to hear about.
     static func decode(_ data: Data, file: String) throws(CatalogError) -> [Unicode.Scalar] {
+        try CatalogLimits.checkSize(data.count, file: file)
         let (encoding, byteOrderMarkLength) = detectEncoding(of: data)
         let body = data.dropFirst(byteOrderMarkLength)
         var scalars: [Unicode.Scalar] = []

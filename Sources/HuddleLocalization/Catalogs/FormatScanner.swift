@@ -76,11 +76,13 @@ enum FormatScanner {
         return conversions
     }
 
-    /// The names of the `%#@name@` variables `format` uses, in order, each once.
+    /// The names of the `%#@name@` variables `format` uses, in order, each once. O(n) in the length of
+    /// `format`.
     static func pluralVariables(in format: String) -> [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         for conversion in conversions(in: format) {
-            if let name = conversion.variable, !names.contains(name) { names.append(name) }
+            if let name = conversion.variable, seen.insert(name).inserted { names.append(name) }
         }
         return names
     }

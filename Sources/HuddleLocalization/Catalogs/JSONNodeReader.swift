@@ -1,7 +1,7 @@
 /// A strict JSON (RFC 8259) reader producing ``JSONNode``s.
 enum JSONNodeReader {
     /// Deeper nesting is refused rather than risking the stack; String Catalogs are about ten levels deep.
-    static let maximumDepth = 256
+    static let maximumDepth = CatalogLimits.maximumDepth
 
     static func read(scalars: [Unicode.Scalar], file: String) throws(CatalogError) -> JSONNode {
         var parser = JSONParser(cursor: ScalarCursor(scalars), file: file)
@@ -12,6 +12,13 @@ enum JSONNodeReader {
 private struct JSONParser {
     var cursor: ScalarCursor
     let file: String
+    /// Values read so far, held to ``CatalogLimits/maximumEntries``.
+    private var valueCount = 0
+
+    init(cursor: ScalarCursor, file: String) {
+        self.cursor = cursor
+        self.file = file
+    }
 
     mutating func parseDocument() throws(CatalogError) -> JSONNode {
         skipWhitespace()
@@ -22,8 +29,14 @@ private struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(CatalogError) -> JSONNode {
-        guard depth < JSONNodeReader.maximumDepth else { throw error("the JSON nests too deeply") }
         let start = cursor.location
+        guard depth < JSONNodeReader.maximumDepth else {
+            throw CatalogLimits.nestedTooDeeply(file: file, line: start.line, column: start.column, "JSON values")
+        }
+        valueCount += 1
+        guard valueCount <= CatalogLimits.maximumEntries else {
+            throw CatalogLimits.tooManyEntries(file: file, line: start.line, column: start.column)
+        }
         guard let first = cursor.current else { throw error("expected a JSON value, found the end of the file") }
         let value: JSONNode.Value
         switch first {

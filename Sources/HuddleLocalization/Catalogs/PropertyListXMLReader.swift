@@ -9,7 +9,7 @@
 enum PropertyListXMLReader {
     /// Elements nested deeper than this are refused rather than risking the stack; property lists of
     /// strings are four levels deep.
-    static let maximumDepth = 128
+    static let maximumDepth = CatalogLimits.maximumDepth
 
     /// True when decoded text starts (after whitespace) with `<`, which no `.strings` pair can.
     static func looksLikeXML(_ scalars: [Unicode.Scalar]) -> Bool {
@@ -130,6 +130,13 @@ private struct PropertyListBuilder {
 private struct XMLSyntaxParser {
     var cursor: ScalarCursor
     let file: String
+    /// Elements read so far, held to ``CatalogLimits/maximumEntries``.
+    private var elementCount = 0
+
+    init(cursor: ScalarCursor, file: String) {
+        self.cursor = cursor
+        self.file = file
+    }
 
     mutating func parseDocument() throws(CatalogError) -> PropertyListXMLReader.Element {
         try skipMisc(allowsDocumentType: true)
@@ -160,7 +167,13 @@ private struct XMLSyntaxParser {
 
     private mutating func parseElement(depth: Int) throws(CatalogError) -> PropertyListXMLReader.Element {
         let start = cursor.location
-        guard depth < PropertyListXMLReader.maximumDepth else { throw error("elements nest too deeply") }
+        guard depth < PropertyListXMLReader.maximumDepth else {
+            throw CatalogLimits.nestedTooDeeply(file: file, line: start.line, column: start.column, "elements")
+        }
+        elementCount += 1
+        guard elementCount <= CatalogLimits.maximumEntries else {
+            throw CatalogLimits.tooManyEntries(file: file, line: start.line, column: start.column)
+        }
         cursor.advance()  // <
         guard let name = parseName() else { throw error("expected an element name after '<'") }
         var element = PropertyListXMLReader.Element(name: name, children: [], line: start.line, column: start.column)

@@ -53,7 +53,8 @@ public struct StringCatalogReader: Sendable {
     ///   - data: the file's bytes (UTF-8 JSON).
     ///   - file: the name errors use, e.g. `Localizable.xcstrings`.
     /// - Throws: ``CatalogError`` with the line, column and JSON key path of the first problem
-    ///   (`strings.GREETING.localizations.de.stringUnit.value: expected a string, found a number`).
+    ///   (`strings.GREETING.localizations.de.stringUnit.value: expected a string, found a number`), or
+    ///   naming the limit of ``CatalogLimits`` the file is past.
     public func read(_ data: Data, file: String) throws(CatalogError) -> Catalog {
         let root = try JSONNodeReader.read(scalars: CatalogTextDecoder.decode(data, file: file), file: file)
         return try CatalogInterpreter(file: file).catalog(from: root)

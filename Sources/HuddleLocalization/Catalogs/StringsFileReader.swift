@@ -22,7 +22,8 @@ public struct StringsFileReader: Sendable {
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - file: the name errors use, e.g. `de.lproj/Localizable.strings`.
-    /// - Throws: ``CatalogError`` with the line and column of the first problem and what was expected there.
+    /// - Throws: ``CatalogError`` with the line and column of the first problem and what was expected there,
+    ///   or naming the limit of ``CatalogLimits`` the file is past.
     /// - Complexity: O(n) in the size of the file.
     public func read(_ data: Data, file: String) throws(CatalogError) -> [String: LocalizedEntry] {
         try readTable(data, file: file).entries.mapValues(LocalizedEntry.text)
@@ -30,7 +31,8 @@ public struct StringsFileReader: Sendable {
 
     /// Reads text that is already decoded, such as a string literal in a test or a paste in a form.
     public func read(text: String, file: String) throws(CatalogError) -> [String: LocalizedEntry] {
-        try readTable(scalars: Array(text.unicodeScalars), file: file).entries.mapValues(LocalizedEntry.text)
+        try CatalogLimits.checkSize(text.utf8.count, file: file)
+        return try readTable(scalars: Array(text.unicodeScalars), file: file).entries.mapValues(LocalizedEntry.text)
     }
 
     /// The entries with their repeated keys, for the loader's warnings.
@@ -96,9 +98,12 @@ private struct StringsParser {
                 if !cursor.isAtEnd { throw error(at: cursor.location, "expected nothing after the closing '}'") }
                 return table
             }
-            let keyLine = cursor.line
+            let keyStart = cursor.location
+            guard table.count < CatalogLimits.maximumEntries else {
+                throw CatalogLimits.tooManyEntries(file: file, line: keyStart.line, column: keyStart.column)
+            }
             let (key, value) = try parsePair()
-            table.add(key: key, value: value, line: keyLine)
+            table.add(key: key, value: value, line: keyStart.line)
         }
     }
 

@@ -40,7 +40,7 @@ public struct StringsdictReader: Sendable {
     ///   - data: the file's bytes.
     ///   - file: the name errors use, e.g. `ru.lproj/Localizable.stringsdict`.
     /// - Throws: ``CatalogError`` with the line and the key path (`NOTIFICATION_SUMMARY.notifications`) of
-    ///   the first problem.
+    ///   the first problem, or naming the limit of ``CatalogLimits`` the file is past.
     public func read(_ data: Data, file: String) throws(CatalogError) -> [String: LocalizedEntry] {
         try readTable(data, file: file).entries
     }
@@ -174,20 +174,37 @@ private struct EntryReader {
 
     /// Refuses variables whose forms lead back to themselves, which binding could only cut off at a depth
     /// limit.
+    ///
+    /// A depth-first walk with its own stack rather than recursion, keeping the variables on the current
+    /// path in a set: a chain of thousands of variables costs time linear in its length, and no stack.
     private func checkForCycles(variables: [String: PluralVariable], line: (String) -> Int?) throws(CatalogError) {
         var finished: Set<String> = []
-        func visit(_ name: String, path: [String]) throws(CatalogError) {
-            if let start = path.firstIndex(of: name) {
-                let circle = (path[start...] + [name]).joined(separator: " → ")
-                throw error(line: line(name), keyPath: "\(key).\(name)", "the plural variables use each other in a circle (\(circle))")
+        for root in variables.keys.sorted() where !finished.contains(root) {
+            // The current path: each variable with the variables its forms use that are still to visit
+            // (reversed, so the next one is last).
+            var path: [(name: String, pending: [String])] = []
+            var onPath: Set<String> = []
+            func enter(_ name: String) {
+                let forms = variables[name]?.forms.sorted { $0.key < $1.key } ?? []
+                path.append((name, forms.flatMap { FormatScanner.pluralVariables(in: $0.value) }.reversed()))
+                onPath.insert(name)
             }
-            guard !finished.contains(name), let variable = variables[name] else { return }
-            for form in variable.forms.values {
-                for used in FormatScanner.pluralVariables(in: form) { try visit(used, path: path + [name]) }
+            enter(root)
+            while let top = path.last {
+                guard let next = path[path.count - 1].pending.popLast() else {
+                    path.removeLast()
+                    onPath.remove(top.name)
+                    finished.insert(top.name)
+                    continue
+                }
+                if onPath.contains(next) {
+                    let start = path.firstIndex { $0.name == next } ?? path.startIndex
+                    let circle = (path[start...].map(\.name) + [next]).joined(separator: " → ")
+                    throw error(line: line(next), keyPath: "\(key).\(next)", "the plural variables use each other in a circle (\(circle))")
+                }
+                if !finished.contains(next), variables[next] != nil { enter(next) }
             }
-            finished.insert(name)
         }
-        for name in variables.keys.sorted() { try visit(name, path: []) }
     }
 
     private func error(line: Int?, keyPath: String, _ message: String) -> CatalogError {
