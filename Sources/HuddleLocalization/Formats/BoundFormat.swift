@@ -277,7 +277,8 @@ extension PluralFormat {
     public func checkExpansion() throws(FormatError) {
         var measured: [String: Expansion] = [:]
         var inProgress: Set<String> = []
-        let expansion = try Self.longestExpansion(of: format, variables: variables, measured: &measured, inProgress: &inProgress)
+        let expansion = try Self.longestExpansion(
+            of: format, variables: variables, depth: 0, measured: &measured, inProgress: &inProgress)
         guard expansion.depth <= Self.maximumDepth else {
             throw FormatError(conversion: format, offset: 0, reason: .shape("plural variables nest more than \(Self.maximumDepth) deep"))
         }
@@ -289,8 +290,10 @@ extension PluralFormat {
         var depth: Int
     }
 
+    /// - Parameter depth: how many variables enclose `text`; the walk stops past ``maximumDepth``, so that a
+    ///   chain of thousands of variables cannot exhaust the stack.
     private static func longestExpansion(
-        of text: String, variables: [String: PluralVariable], measured: inout [String: Expansion],
+        of text: String, variables: [String: PluralVariable], depth: Int, measured: inout [String: Expansion],
         inProgress: inout Set<String>
     ) throws(FormatError) -> Expansion {
         var expansion = Expansion(length: text.unicodeScalars.count, depth: 0)
@@ -305,10 +308,14 @@ extension PluralFormat {
                 throw FormatError(conversion: written, offset: 0, reason: .shape("the plural variable \(name) uses itself"))
             }
             if measured[name] == nil {
+                guard depth < maximumDepth else {
+                    throw FormatError(conversion: written, offset: 0, reason: .shape("plural variables nest more than \(maximumDepth) deep"))
+                }
                 inProgress.insert(name)
                 var longest = Expansion(length: 0, depth: 0)
                 for form in variable.forms.values {
-                    let formExpansion = try longestExpansion(of: form, variables: variables, measured: &measured, inProgress: &inProgress)
+                    let formExpansion = try longestExpansion(
+                        of: form, variables: variables, depth: depth + 1, measured: &measured, inProgress: &inProgress)
                     longest.length = max(longest.length, formExpansion.length)
                     longest.depth = max(longest.depth, formExpansion.depth)
                 }

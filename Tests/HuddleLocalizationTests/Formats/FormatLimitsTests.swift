@@ -68,6 +68,12 @@ import Testing
         #expect(throws: Never.self) { try Self.fanOut(depth: 8, uses: 1).checkExpansion() }
     }
 
+    @Test func aLongChainOfVariablesIsRefusedWithoutRecursingThroughIt() {
+        // Found by the format fuzzer: 5,000 variables, each using the next once, overflowed the stack of a
+        // walk that followed the whole chain.
+        #expect(throws: FormatError.self) { try Self.fanOut(depth: 5_000, uses: 1).checkExpansion() }
+    }
+
     @Test func longFormsThatAddUpPastTheLimitAreRefused() {
         let long = String(repeating: "w", count: 6_000)
         let format = PluralFormat(
