@@ -410,15 +410,20 @@ def test_plural_variables_that_multiply_or_nest_too_deep_are_refused(serve):
 
 # MARK: 6. Streams that never read
 
+def fill_center(server, device, count, threads):
+    """Gives a device `count` notifications of 500 characters in `threads` threads, from 7 senders."""
+    with httpx.Client(timeout=10) as client:
+        for number in range(count):
+            created = add_local(client, server, device, {
+                "title": f"Sender {number % 7}", "body": f"{number:04d} " + "x" * 495, "categoryIdentifier": "msg",
+                "threadIdentifier": f"t{number % threads}", "summaryArgument": f"Sender {number % 7}"}, identifier=f"n{number}")
+            assert created.status_code == 201, created.text
+
+
 def test_streams_that_never_read_are_bounded(serve):
     server = serve("--max-streams-per-device", "64", "--stream-buffer-bytes", "262144")
     device = register_device(server, categories=MESSAGE_CATEGORIES)
-    with httpx.Client(timeout=10) as client:
-        for number in range(300):
-            created = add_local(client, server, device, {
-                "title": f"Sender {number % 7}", "body": f"{number:04d} " + "x" * 495, "categoryIdentifier": "msg",
-                "threadIdentifier": f"t{number % 30}", "summaryArgument": f"Sender {number % 7}"}, identifier=f"n{number}")
-            assert created.status_code == 201, created.text
+    fill_center(server, device, 300, threads=30)
     center_bytes = len(json.dumps(read_center(server, device)))
     before = rss_kib(server)
 
@@ -498,12 +503,7 @@ def test_a_stream_whose_client_stops_reading_gives_its_place_back(serve):
     # closes the connection, so the device's stream slots come back without the clients' help.
     server = serve("--max-streams-per-device", "4", "--stream-buffer-bytes", "65536", "--stream-write-timeout", "2")
     device = register_device(server, categories=MESSAGE_CATEGORIES)
-    with httpx.Client(timeout=10) as client:
-        for number in range(200):
-            created = add_local(client, server, device, {
-                "title": f"Sender {number % 7}", "body": f"{number:04d} " + "x" * 495, "categoryIdentifier": "msg",
-                "threadIdentifier": f"t{number % 20}", "summaryArgument": f"Sender {number % 7}"}, identifier=f"n{number}")
-            assert created.status_code == 201, created.text
+    fill_center(server, device, 200, threads=20)
     sockets = []
     try:
         for index in range(4):
