@@ -29,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+
+    /// A new random token (128 bits, hexadecimal), for a registration token nobody chose.
+    public static func makeToken() -> String {
+        DeviceAuthorization.randomHex(bytes: 16)
+    }
 }
 
 extension ServerConfiguration {

@@ -70,6 +70,14 @@ public enum StoreConformance {
             try await store.createDevice(device())
             #expect(try await store.unregistrationDate(token: token) == nil)
         },
+        "devices are counted": { store in
+            #expect(try await store.deviceCount() == 0)
+            try await store.createDevice(device())
+            try await store.createDevice(device(String(repeating: "cd", count: 32)))
+            #expect(try await store.deviceCount() == 2)
+            _ = try await store.deleteDevice(token: token)
+            #expect(try await store.deviceCount() == 1)
+        },
         "a device token is unique": { store in
             try await store.createDevice(device())
             await #expect(throws: StoreError.self) { try await store.createDevice(device()) }

@@ -101,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if configuration.registrationToken == nil, !openRegistration, !isLoopback {
             // Beyond the loopback address, strangers may reach the server: registering a device takes a token.
-            let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            let token = ServerConfiguration.makeToken()
             configuration.registrationToken = token
             logger.notice("registering devices needs this token (Authorization: Bearer \(token)); set --registration-token to choose one")
         }

@@ -81,6 +81,12 @@ import Testing
         }
     }
 
+    @Test func aViewerKeepsItsFirstSixteenLanguages() {
+        let many = (0..<1_000).map { "x\($0)" }
+        #expect(Viewer(languages: many).languages == Array(many.prefix(Viewer.maximumLanguages)))
+        #expect(Viewer(languages: []).languages == ["en"])
+    }
+
     // MARK: Stored records
 
     static func snapshot(apps: [AppRecord], notifications: [DeliveredNotification]) -> DeviceSnapshot {

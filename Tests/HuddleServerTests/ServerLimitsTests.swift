@@ -136,6 +136,19 @@ import Testing
         }
     }
 
+    @Test func aLocalNotificationIsNoLargerThanAPush() async throws {
+        try await Self.withApplication { client in
+            let (token, auth) = try await Self.register(client)
+            _ = try await client.execute(uri: "/v1/devices/\(token)/apps/com.example.app", method: .put, headers: auth, body: ByteBuffer(string: "{}"))
+            let body = String(repeating: "x", count: 6_000)
+            let response = try await client.execute(
+                uri: "/v1/devices/\(token)/apps/com.example.app/notifications", method: .post, headers: auth,
+                body: ByteBuffer(string: #"{"content": {"body": "\#(body)"}}"#))
+            #expect(response.status == .contentTooLarge)
+            #expect(try Self.error(response.body) == "the body is larger than 5120 bytes")
+        }
+    }
+
     @Test func metricsCanRequireAToken() async throws {
         try await Self.withApplication({ $0.metricsToken = "scrape" }) { client in
             let anonymous = try await client.execute(uri: "/metrics", method: .get)

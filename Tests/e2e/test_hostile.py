@@ -8,6 +8,7 @@ import re
 import select
 import socket
 import ssl
+import subprocess
 import threading
 import time
 import warnings
@@ -18,7 +19,7 @@ import h2.events
 import httpx
 import pytest
 
-from conftest import (ADMIN_TOKEN, KEY_ID, TEAM_ID, TOPIC, Server, read_center, register_device, register_key,
+from conftest import (ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, free_port, read_center, register_device, register_key,
                       signing_key, verification, write_certificate)
 from jwt_tokens import token
 
@@ -718,6 +719,35 @@ def test_registration_and_metrics_tokens(serve):
 
     open_server = serve("--open-registration")
     assert httpx.post(f"{open_server.url}/v1/devices", json={"name": "anyone"}).status_code == 201
+
+
+def test_beyond_loopback_registration_needs_a_token_by_default(tmp_path):
+    # 127.0.0.2 reaches this machine only, but it is not the address `serve` treats as private
+    # (127.0.0.1, ::1, localhost): without a chosen token, one is made up and logged.
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([str(HUDDLE), "serve", "--host", "127.0.0.2", "--port", str(port),
+                                    "--database", str(tmp_path / "huddle.sqlite")], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.2:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{url}/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+        refused = httpx.post(f"{url}/v1/devices", json={"name": "stranger"})
+        assert_error(refused, 401, "registration token")
+        token = re.search(r"Authorization: Bearer ([0-9a-f]{32})", log_path.read_text())
+        assert token, log_path.read_text()
+        allowed = httpx.post(f"{url}/v1/devices", json={"name": "owner"}, headers={"authorization": f"Bearer {token.group(1)}"})
+        assert allowed.status_code == 201, allowed.text
+    finally:
+        process.terminate()
+        assert process.wait(timeout=20) == 0
 
 
 # MARK: 12. Limits on devices, apps and localization files

@@ -6,8 +6,9 @@ extension AppRegistration {
     /// - Throws: ``CatalogError`` for a localization file that cannot be read, ``CenterError`` for a
     ///   category registered twice or with a format that is not allowed.
     public init(record: AppRecord) throws {
-        // Categories are checked as a list: keyed by identifier below, one registered twice would vanish.
-        try CategoryValidation.validate(record.categories, app: record.topic)
+        // Keyed by identifier below, a category registered twice would vanish: refuse it here. Their
+        // formats are checked when the registration is registered.
+        try CategoryValidation.rejectDuplicates(record.categories, app: record.topic)
         let files = record.localizationFiles.map { LocalizationFile(path: $0.key, data: $0.value) }
         let bundle = try LocalizationLoader(developmentLanguage: record.developmentLanguage).load(files: files).bundle
         self.init(bundleIdentifier: record.topic, settings: record.settings, localizations: bundle)

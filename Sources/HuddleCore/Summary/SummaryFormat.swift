@@ -65,12 +65,17 @@ struct SummaryFormat: Sendable, Hashable {
 
 /// The checks a category passes at registration.
 enum CategoryValidation {
-    static func validate(_ categories: [NotificationCategory], app: String) throws(CenterError) {
+    /// Refuses a list that registers one identifier twice.
+    static func rejectDuplicates(_ categories: [NotificationCategory], app: String) throws(CenterError) {
         var seen: Set<String> = []
+        for category in categories where !seen.insert(category.identifier).inserted {
+            throw CenterError(.invalidCategory, "app \"\(app)\": category \"\(category.identifier)\" is registered twice")
+        }
+    }
+
+    static func validate(_ categories: [NotificationCategory], app: String) throws(CenterError) {
+        try rejectDuplicates(categories, app: app)
         for category in categories {
-            guard seen.insert(category.identifier).inserted else {
-                throw CenterError(.invalidCategory, "app \"\(app)\": category \"\(category.identifier)\" is registered twice")
-            }
             try validate(category.categorySummaryFormat, role: .summary, field: "categorySummaryFormat", category: category, app: app)
             try validate(
                 category.hiddenPreviewsBodyPlaceholder, role: .placeholder, field: "hiddenPreviewsBodyPlaceholder",

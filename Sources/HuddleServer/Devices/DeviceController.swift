@@ -131,16 +131,17 @@ struct DeviceController {
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
         try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories"])
-        var app = try await store.apps(device: device.token).first { $0.topic == topic } ?? AppRecord(topic: topic)
+        let apps = try await store.apps(device: device.token)
+        let existing = apps.first { $0.topic == topic }
+        if existing == nil, apps.count >= limits.appsPerDevice {
+            throw APIError(.conflict, "the device has \(apps.count) apps, the most one device may install (--max-apps-per-device)")
+        }
+        var app = existing ?? AppRecord(topic: topic)
         if let name = try body.optionalMember("name")?.string() { app.displayName = name.isEmpty ? nil : name }
         app.developmentLanguage = try body.optionalMember("developmentLanguage")?.string() ?? app.developmentLanguage
         if let settings = try body.optionalMember("settings") { try app.settings.update(json: settings) }
         if let categories = try body.optionalMember("categories") {
             app.categories = try categories.array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
-        }
-        let apps = try await store.apps(device: device.token)
-        if !apps.contains(where: { $0.topic == topic }), apps.count >= limits.appsPerDevice {
-            throw APIError(.conflict, "the device has \(apps.count) apps, the most one device may install (--max-apps-per-device)")
         }
         try await save(app, session)
         return .json(Self.json(app))
@@ -207,7 +208,8 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         try await requireApp(topic, session)
-        let body = try await request.jsonBody()
+        // As small as a push: a notification is a notification, whichever way it arrives.
+        let body = try await request.jsonBody(limit: Self.maximumLocalNotificationSize)
         try body.rejectUnknownMembers(["id", "content"])
         let identifier = try body.optionalMember("id")?.string() ?? UUID().uuidString.lowercased()
         let content = try NotificationContent(json: try body.member("content"))
@@ -241,6 +243,9 @@ struct DeviceController {
     }
 
     // MARK: Helpers
+
+    /// The largest local notification accepted, in bytes: the VoIP payload limit, the largest APNs has.
+    static let maximumLocalNotificationSize = APNsPayload.maximumVoIPSize
 
     private func authorize(_ request: Request, _ context: HuddleRequestContext) async throws -> (DeviceRecord, DeviceSession) {
         try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)

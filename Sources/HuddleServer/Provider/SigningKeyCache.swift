@@ -19,7 +19,14 @@ final class SigningKeyCache: Sendable {
     /// The most keys held; a store holds a few, and keys that do not exist are never held.
     private let capacity = 1_000
     private let store: any NotificationStore
-    private let entries = Mutex<[String: Entry]>([:])
+    private let state = Mutex(State())
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Counts ``forget(id:)`` calls: a read from the store that began before one may have read the key
+        /// as it was before it was removed, and must not put it back.
+        var forgets: UInt64 = 0
+    }
 
     init(store: any NotificationStore, lifetime: Duration = .seconds(1)) {
         self.store = store
@@ -29,21 +36,25 @@ final class SigningKeyCache: Sendable {
     /// The key with this identifier as the store has it (at most ``lifetime`` ago), or `nil`.
     func key(id: String) async throws -> SigningKeyRecord? {
         let now = ContinuousClock.now
-        if let entry = entries.withLock({ $0[id] }), now - entry.readAt < lifetime { return entry.key }
+        let (cached, forgets) = state.withLock { ($0.entries[id], $0.forgets) }
+        if let cached, now - cached.readAt < lifetime { return cached.key }
         let key = try await store.signingKey(id: id)
-        entries.withLock { entries in
-            guard let key else {
-                entries[id] = nil
+        state.withLock { state in
+            guard let key, state.forgets == forgets else {
+                state.entries[id] = nil
                 return
             }
-            if entries.count >= capacity, entries[id] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[id] = Entry(key: key, readAt: now)
+            if state.entries.count >= capacity, state.entries[id] == nil { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[id] = Entry(key: key, readAt: now)
         }
         return key
     }
 
     /// Forgets a key that was removed or replaced, so that no connection goes on using the old one.
     func forget(id: String) {
-        _ = entries.withLock { $0.removeValue(forKey: id) }
+        state.withLock { state in
+            state.entries[id] = nil
+            state.forgets += 1
+        }
     }
 }

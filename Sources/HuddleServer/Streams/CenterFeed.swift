@@ -127,19 +127,23 @@ final class CenterFeed: Sendable {
         let waiting = WaitingBytes(limit: subscription.bufferBytes)
         let id = state.withLock { state in
             let lastChange = state.lastChange
+            let first: Event?
             if let resumingAfter = subscription.resumingAfter, resumingAfter >= state.horizon, resumingAfter <= lastChange {
                 if resumingAfter < lastChange {
                     let changed = state.groupChanges.filter { $0.value > resumingAfter }.map(\.key)
                     let removed = state.removedGroups.filter { $0.value > resumingAfter }.map(\.key)
-                    let event = Self.changeEvent(
+                    first = Self.changeEvent(
                         ChangeEffect(number: lastChange, groups: Set(changed + removed)), view: view, center: center, pages: pages)
-                    _ = waiting.admit(event.bytes.readableBytes)
-                    continuation.yield(event)
+                } else {
+                    first = nil
                 }
             } else {
-                let event = Self.centerEvent(number: lastChange, view: view, center: center, pages: pages)
-                _ = waiting.admit(event.bytes.readableBytes)
-                continuation.yield(event)
+                first = Self.centerEvent(number: lastChange, view: view, center: center, pages: pages)
+            }
+            if let first {
+                // The first event always fits, however large: the buffer is empty.
+                _ = waiting.admit(first.bytes.readableBytes)
+                continuation.yield(first)
             }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1

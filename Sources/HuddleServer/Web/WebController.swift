@@ -29,7 +29,7 @@ struct WebController {
             return Self.html(pages.unlock(token: token, failed: false), status: .unauthorized)
         }
         var viewer = try request.viewer()
-        if request.uri.queryParameters["languages"] == nil { viewer.languages = Self.acceptedLanguages(request) }
+        if request.uri.queryParameters["languages"] == nil { viewer = Viewer(languages: Self.acceptedLanguages(request), locked: viewer.locked) }
         let (rendered, change) = await session.render(for: viewer, options: RenderOptions(notificationLimit: WebPages.notificationLimit))
         let origin = "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1:8443")"
         let html = session.live.read { center in

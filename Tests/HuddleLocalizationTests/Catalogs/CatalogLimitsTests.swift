@@ -146,17 +146,23 @@ struct CatalogLimitsTests {
         #expect(error.description == "T.xcstrings:1:\(2 + 2 * (Self.entries - 1)): the file has more than 500000 entries")
     }
 
-    @Test("A long chain of plural variables that closes on itself is found, with no recursion")
-    func longVariableChain() throws {
-        let count = 5_000
+    /// A `.stringsdict` whose entry `A` is `%#@v0@` and whose variable `vN` has the single form `form(N)`.
+    static func variableChain(count: Int, form: (Int) -> String) -> Data {
         var xml = "<plist version=\"1.0\"><dict><key>A</key><dict>\n"
         xml += "<key>NSStringLocalizedFormatKey</key><string>%#@v0@</string>\n"
         for index in 0..<count {
             xml += "<key>v\(index)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
-            xml += "<key>other</key><string>%#@v\((index + 1) % count)@</string></dict>\n"
+            xml += "<key>other</key><string>\(form(index))</string></dict>\n"
         }
         xml += "</dict></dict></plist>"
-        let error = try #require(throws: CatalogError.self) { try StringsdictReader().read(Data(xml.utf8), file: "T.stringsdict") }
+        return Data(xml.utf8)
+    }
+
+    @Test("A long chain of plural variables that closes on itself is found, with no recursion")
+    func longVariableChain() throws {
+        let count = 5_000
+        let file = Self.variableChain(count: count) { "%#@v\(($0 + 1) % count)@" }
+        let error = try #require(throws: CatalogError.self) { try StringsdictReader().read(file, file: "T.stringsdict") }
         let circle = (0..<count).map { "v\($0)" } + ["v0"]
         #expect(error.keyPath == "A.v0")
         #expect(error.line == 3)
@@ -166,15 +172,8 @@ struct CatalogLimitsTests {
     @Test("A long chain of plural variables without a circle reads")
     func longVariableChainWithoutCircle() throws {
         let count = 5_000
-        var xml = "<plist version=\"1.0\"><dict><key>A</key><dict>\n"
-        xml += "<key>NSStringLocalizedFormatKey</key><string>%#@v0@</string>\n"
-        for index in 0..<count {
-            let form = index == count - 1 ? "end" : "%#@v\(index + 1)@"
-            xml += "<key>v\(index)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
-            xml += "<key>other</key><string>\(form)</string></dict>\n"
-        }
-        xml += "</dict></dict></plist>"
-        let entries = try StringsdictReader().read(Data(xml.utf8), file: "T.stringsdict")
+        let file = Self.variableChain(count: count) { $0 == count - 1 ? "end" : "%#@v\($0 + 1)@" }
+        let entries = try StringsdictReader().read(file, file: "T.stringsdict")
         guard case .plural(let format)? = entries["A"] else {
             Issue.record("not plural")
             return

@@ -96,8 +96,8 @@ import Testing
     }
 
     @Test func textBetweenConversionsIsOnePiece() throws {
-        // Runs of text are gathered and joined once per conversion (the binder used to copy the run on
-        // every append, which is quadratic in a long run of forms).
+        // Text runs, across forms too, become one piece between conversions (the binder now gathers them and
+        // joins once per conversion, rather than copying the run on every append).
         let bound = try BoundFormat(String(repeating: "%% %u ", count: 30))
         #expect(bound.pieces.count == 61)
         #expect(bound.conversions.count == 30)
