@@ -2,7 +2,7 @@ import Foundation
 import HuddleCore
 import Testing
 
-/// The center's own API: replacement, removal, regrouping, category validation, live subscriptions.
+/// The center's own API: replacement, removal, regrouping, category validation.
 @Suite struct CenterTests {
     static let app = "com.example.app"
     static let start = Date(timeIntervalSince1970: 1_528_304_400)
@@ -152,68 +152,5 @@ import Testing
 extension CenterError {
     static func unknownAppError(_ app: String) -> CenterError {
         CenterError(.unknownApp, "unknown app \"\(app)\": register it before delivering to it")
-    }
-}
-
-@Suite struct LiveCenterTests {
-    @Test func subscriberHearsLeadingThenDeliveriesAndRemovals() async throws {
-        let live = LiveCenter()
-        let app = CenterTests.app
-        try await live.register(AppRegistration(bundleIdentifier: app))
-        let group = GroupID(app: app, kind: .thread("t"))
-        try await live.deliver(CenterTests.request("a", thread: "t"), app: app, at: CenterTests.start)
-        try await live.deliver(CenterTests.request("b", thread: "t"), app: app, at: CenterTests.start.addingTimeInterval(1))
-        let stream = await live.subscribe(to: group)
-        try await live.deliver(CenterTests.request("other", thread: "elsewhere"), app: app, at: CenterTests.start.addingTimeInterval(2))
-        try await live.deliver(CenterTests.request("c", thread: "t"), app: app, at: CenterTests.start.addingTimeInterval(3))
-        try await live.removeNotifications(withIdentifiers: ["a"], app: app)
-        // Replacing "b" into another thread removes it from this group.
-        try await live.deliver(CenterTests.request("b", thread: "elsewhere"), app: app, at: CenterTests.start.addingTimeInterval(4))
-        try await live.removeGroup(group)
-
-        var heard: [String] = []
-        for await event in stream {
-            switch event {
-            case .leading(let notification): heard.append("leading \(notification.identifier)")
-            case .delivered(let notification): heard.append("delivered \(notification.identifier)")
-            case .removed(let notification): heard.append("removed \(notification.identifier)")
-            }
-            if heard.count == 5 { break }
-        }
-        #expect(heard == ["leading b", "delivered c", "removed a", "removed b", "removed c"])
-    }
-
-    @Test func regroupingTellsSubscribers() async throws {
-        let live = LiveCenter()
-        let app = CenterTests.app
-        try await live.register(AppRegistration(bundleIdentifier: app))
-        try await live.deliver(CenterTests.request("a", thread: "t"), app: app, at: CenterTests.start)
-        try await live.deliver(CenterTests.request("b"), app: app, at: CenterTests.start.addingTimeInterval(1))
-        let appGroup = await live.subscribe(to: GroupID(app: app, kind: .app))
-        try await live.setSettings(AppSettings(grouping: .byApp), for: app)
-        var heard: [String] = []
-        for await event in appGroup {
-            switch event {
-            case .leading(let notification): heard.append("leading \(notification.identifier)")
-            case .delivered(let notification): heard.append("delivered \(notification.identifier)")
-            case .removed(let notification): heard.append("removed \(notification.identifier)")
-            }
-            if heard.count == 2 { break }
-        }
-        #expect(heard == ["leading b", "delivered a"])
-    }
-
-    @Test func endedSubscriptionsAreDropped() async throws {
-        let live = LiveCenter()
-        let group = GroupID(app: CenterTests.app, kind: .app)
-        do {
-            let stream = await live.subscribe(to: group)
-            #expect(await live.subscriberCount(of: group) == 1)
-            _ = stream
-        }
-        for _ in 0..<100 where await live.subscriberCount(of: group) > 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(await live.subscriberCount(of: group) == 0)
     }
 }

@@ -25,6 +25,13 @@ public struct AppRegistration: Sendable {
 }
 
 extension AppRegistration {
+    /// The name people see: the display name, else the last part of the bundle identifier
+    /// (`com.example.chat` shows as "chat").
+    public var visibleName: String {
+        if let displayName, !displayName.isEmpty { return displayName }
+        return bundleIdentifier.split(separator: ".").last.map(String.init) ?? bundleIdentifier
+    }
+
     /// Checks the localized strings that could never be shown within the limits: plural variables that
     /// use themselves, or nest or expand beyond what binding allows.
     /// - Throws: ``CenterError`` naming the app, the language and the key.

@@ -4,8 +4,8 @@ public import HuddleLocalization
 /// One device's Notification Center: the apps it knows, their delivered notifications, and the groups
 /// they stack into (behavior.md sections 1 to 3 and 8).
 ///
-/// A value type: copy it to keep a snapshot. Changes return what they changed, so that a live layer
-/// (``LiveCenter``) can tell subscribers without diffing.
+/// A value type: copy it to keep a snapshot. Changes return what they changed (``apply(_:)`` gathers it
+/// into a ``CenterUpdate``), so that a live layer can tell subscribers without diffing.
 public struct Center: Sendable {
     private(set) var apps: [String: AppState] = [:]
     private(set) var order = CenterOrder()

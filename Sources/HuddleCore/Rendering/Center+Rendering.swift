@@ -23,6 +23,19 @@ extension Center {
         return renderGroup(id, resolver: &resolver, options: options)
     }
 
+    /// Renders some groups for one viewer, sharing the lookups of their texts (a live layer renders again
+    /// just the groups a change touched). Groups that do not exist are left out.
+    public func render(
+        groups ids: some Sequence<GroupID>, for viewer: Viewer, options: RenderOptions = RenderOptions()
+    ) -> (groups: [GroupID: RenderedGroup], diagnostics: [String]) {
+        var resolver = TextResolver(viewer: viewer)
+        var groups: [GroupID: RenderedGroup] = [:]
+        for id in ids {
+            if let group = renderGroup(id, resolver: &resolver, options: options) { groups[id] = group }
+        }
+        return (groups, resolver.diagnostics)
+    }
+
     /// Renders one delivered notification as it shows for the viewer (hidden previews applied).
     public func render(notification: DeliveredNotification, for viewer: Viewer) -> RenderedNotification? {
         guard let registration = apps[notification.app]?.registration else { return nil }
@@ -51,7 +64,7 @@ extension Center {
                 renderNotification(notification, registration: registration, previewsHidden: previewsHidden, resolver: &resolver))
         }
         return RenderedGroup(
-            id: id.description, app: id.app, thread: id.thread, count: group.count, previewsHidden: previewsHidden,
+            id: id.description, app: id.app, appName: registration.visibleName, thread: id.thread, count: group.count, previewsHidden: previewsHidden,
             summary: summary, hiddenPreviewsText: hiddenText, notifications: notifications)
     }
 

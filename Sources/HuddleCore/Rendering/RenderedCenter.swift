@@ -23,6 +23,9 @@ public struct RenderedGroup: Sendable, Hashable {
     /// The group's stable text id (``GroupID``).
     public var id: String
     public var app: String
+    /// The app's name as people see it: its display name, else the last part of its bundle identifier.
+    /// Not part of the JSON form (scenario.md); the page prints it.
+    public var appName: String
     /// The thread identifier; `nil` for an app group and for a single notification with grouping off.
     public var thread: String?
     /// How many notifications the group holds.
@@ -37,11 +40,12 @@ public struct RenderedGroup: Sendable, Hashable {
     public var notifications: [RenderedNotification]
 
     public init(
-        id: String, app: String, thread: String?, count: Int, previewsHidden: Bool, summary: String?,
+        id: String, app: String, appName: String, thread: String?, count: Int, previewsHidden: Bool, summary: String?,
         hiddenPreviewsText: String?, notifications: [RenderedNotification]
     ) {
         self.id = id
         self.app = app
+        self.appName = appName
         self.thread = thread
         self.count = count
         self.previewsHidden = previewsHidden

@@ -43,7 +43,7 @@ actor DeviceCenters {
 
     /// Forgets a device (after it was deleted), ending its live streams.
     func forget(_ token: String) {
-        sessions.removeValue(forKey: token)?.feed.finishAll()
+        sessions.removeValue(forKey: token)?.subscribers.endAll()
         lastUse[token] = nil
     }
 
@@ -109,7 +109,7 @@ struct DeviceCentersService: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: heartbeatInterval)
-                        for session in await centers.loadedSessions { session.feed.heartbeat() }
+                        for session in await centers.loadedSessions { session.subscribers.heartbeat() }
                     }
                 }
                 for await _ in stopRequests {}

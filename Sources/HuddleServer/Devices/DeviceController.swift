@@ -6,6 +6,7 @@ import HuddleCore
 import HuddleLocalization
 import Hummingbird
 import Logging
+import NIOCore
 
 /// The device API (JSON over HTTP, the device secret as a bearer token): register a device, install its
 /// apps, read its rendered center, remove and clear, post local notifications. Documented in
@@ -84,9 +85,10 @@ struct DeviceController {
 
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
-        let rendered = session.live.render(for: try request.viewer(), options: RenderOptions(notificationLimit: try request.notificationLimit()))
-        for diagnostic in rendered.diagnostics { context.logger.warning("\(diagnostic)") }
-        return .json(rendered.json)
+        let view = CenterView(viewer: try request.viewer(), format: .json, notificationLimit: try request.notificationLimit())
+        var body = ByteBuffer(string: await session.document(view).text)
+        body.writeString("\n")
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     @Sendable func removeNotifications(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -113,7 +115,7 @@ struct DeviceController {
     @Sendable func clearAll(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         var removed: [String] = []
-        for app in session.live.read({ $0.registeredApps }) {
+        for app in await session.read({ $0.registeredApps }) {
             removed += try await session.removeAll(app: app)
         }
         return .json(["removed": .array(removed.map(JSONValue.string))])
@@ -216,7 +218,7 @@ struct DeviceController {
         guard try await session.deliver(NotificationRequest(identifier: identifier, content: content), app: topic, at: clock()) != nil else {
             throw APIError(.badRequest, "content: a notification needs a title, subtitle or body to be shown")
         }
-        let group = session.live.read { $0.groupID(for: content, identifier: identifier, app: topic) }
+        let group = await session.read { $0.groupID(for: content, identifier: identifier, app: topic) }
         return .json(["id": .string(identifier), "group": .string(group.description)], status: .created)
     }
 
@@ -225,7 +227,7 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         try await requireApp(topic, session)
-        let notifications = session.live.read { $0.deliveredNotifications(app: topic) }
+        let notifications = await session.read { $0.deliveredNotifications(app: topic) }
         return .json(.array(notifications.map { notification in
             .object(JSONObject([
                 ("id", .string(notification.identifier)), ("date", .string(ISO8601.string(from: notification.date))),

@@ -3,7 +3,8 @@ import HuddleCore
 import HuddleLocalization
 import Logging
 
-/// One device's center in memory, following the device's numbered changes in the store.
+/// One device's center in memory, following the device's numbered changes in the store: the one owner of
+/// the device's live state (its center, renderings and streams, in ``CenterPublisher``).
 ///
 /// Every write is committed first (the store numbers it), then applied here in number order. Changes
 /// committed by another server sharing the store arrive as notices, or are found when a change of ours
@@ -11,20 +12,18 @@ import Logging
 /// through the same states in the same order, and the live streams name those states by change number.
 actor DeviceSession {
     nonisolated let token: String
-    nonisolated let live: LiveCenter
-    nonisolated let feed: CenterFeed
+    /// The device's live streams, which end on their own (a client gone) or with the device.
+    nonisolated let subscribers: Subscribers
+    private var publisher: CenterPublisher
     private let store: any NotificationStore
     private let logger: Logger
-    /// The number of the last change applied to ``live``.
-    private(set) var appliedChange: UInt64
 
     private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, logger: Logger) {
         self.token = token
         self.store = store
         self.logger = logger
-        live = LiveCenter(center: Self.center(from: snapshot, logger: logger))
-        feed = CenterFeed(horizon: snapshot.lastChange)
-        appliedChange = snapshot.lastChange
+        publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
+        subscribers = publisher.subscribers
     }
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
@@ -42,6 +41,9 @@ actor DeviceSession {
         for message in refused { logger.error("device \(snapshot.device.token): stored \(message)") }
         return center
     }
+
+    /// The number of the last change applied.
+    var appliedChange: UInt64 { publisher.lastChange }
 
     // MARK: Writing
 
@@ -68,14 +70,12 @@ actor DeviceSession {
 
     /// Removes a whole group.
     func remove(group: GroupID) async throws -> [String] {
-        let identifiers = live.read { $0.notifications(in: group).map(\.identifier) }
-        return try await remove(app: group.app, identifiers: identifiers)
+        try await remove(app: group.app, identifiers: publisher.center.notifications(in: group).map(\.identifier))
     }
 
     /// Removes every notification of an app.
     func removeAll(app: String) async throws -> [String] {
-        let identifiers = live.read { $0.deliveredNotifications(app: app).map(\.identifier) }
-        return try await remove(app: app, identifiers: identifiers)
+        try await remove(app: app, identifiers: publisher.center.deliveredNotifications(app: app).map(\.identifier))
     }
 
     /// Creates or replaces an app: its settings, categories and localization files.
@@ -106,9 +106,9 @@ actor DeviceSession {
     /// Whether the device has an app, after catching up with the store if this session does not know it
     /// yet (another server may have installed it).
     func knowsApp(_ topic: String) async throws -> Bool {
-        if live.read({ $0.registration(for: topic) != nil }) { return true }
+        if publisher.center.registration(for: topic) != nil { return true }
         try await readMissedChanges()
-        return live.read { $0.registration(for: topic) != nil }
+        return publisher.center.registration(for: topic) != nil
     }
 
     // MARK: Following the store
@@ -125,7 +125,7 @@ actor DeviceSession {
         if change.number > appliedChange + 1 {
             try await readMissedChanges()
         }
-        if change.number == appliedChange + 1 { try applyNext(change) }
+        if change.number == appliedChange + 1 { applyNext(change) }
     }
 
     private func readMissedChanges() async throws {
@@ -136,7 +136,7 @@ actor DeviceSession {
         }
         // Others may have applied some while the store was read.
         for change in changes where change.number == appliedChange + 1 {
-            try applyNext(change)
+            applyNext(change)
             ServerMetrics.followedChange()
         }
     }
@@ -146,73 +146,50 @@ actor DeviceSession {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
             snapshot.lastChange > appliedChange
         else { return }
-        live.replaceCenter(with: Self.center(from: snapshot, logger: logger))
-        appliedChange = snapshot.lastChange
-        live.read { feed.publish(ChangeEffect(number: snapshot.lastChange, reset: true), center: $0) }
+        publisher.replace(with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange)
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
-    private func applyNext(_ change: DeviceChange) throws {
-        var effect = ChangeEffect(number: change.number)
-        switch change.kind {
-        case .delivered(let notification):
-            if let delivery = try live.deliver(notification) {
-                effect.groups = [delivery.group]
-                if let replacedGroup = delivery.replacedGroup { effect.groups.insert(replacedGroup) }
-                effect.delivered = [notification.identifier]
-            }
-        case .removed(let app, let identifiers):
-            let removals = (try? live.removeNotifications(withIdentifiers: identifiers, app: app)) ?? []
-            effect.groups = Set(removals.map(\.group))
-            effect.removed = removals.map(\.notification.identifier)
-        case .appSaved(let app):
-            do {
-                try live.install(app)
-            } catch {
-                // Committed, so it counts as applied; it is left out as a reload would leave it out.
-                logger.error("device \(token): stored app \(app.topic) is left out: \(error)")
-                _ = live.unregister(app: app.topic)
-            }
-            effect.reset = true
-        case .appDeleted(let topic):
-            let removals = live.unregister(app: topic)
-            effect.groups = Set(removals.map(\.group))
-            effect.removed = removals.map(\.notification.identifier)
-        case .superseded:
-            break
-        }
-        appliedChange = change.number
-        live.read { feed.publish(effect, center: $0) }
+    private func applyNext(_ change: DeviceChange) {
+        let update = publisher.apply(change)
+        // Committed, so it counts as applied; it is left out as a reload would leave it out.
+        if let refusal = update.refusal { logger.error("device \(token): stored \(refusal)") }
     }
 
     // MARK: Reading
 
-    /// The center rendered for a viewer, with the change it is at: a live stream resuming after that
-    /// change continues exactly where the rendering stops.
-    func render(for viewer: Viewer, options: RenderOptions = RenderOptions()) -> (center: RenderedCenter, change: UInt64) {
-        (live.render(for: viewer, options: options), appliedChange)
+    /// Reads the center as it is after the last applied change.
+    func read<Value: Sendable>(_ body: @Sendable (borrowing Center) -> Value) -> Value {
+        body(publisher.center)
+    }
+
+    /// The center as a view shows it, with the change it is at: a live stream resuming after that change
+    /// continues exactly where this stops.
+    func document(_ view: CenterView) -> (text: String, change: UInt64) {
+        (publisher.document(view), appliedChange)
+    }
+
+    /// What the web page of the center shows for a viewer, taken at one moment: its stacks' HTML, the change
+    /// it is at, and the device's apps.
+    func page(for viewer: Viewer) -> (groupsHTML: String, change: UInt64, apps: [String]) {
+        let view = CenterView(viewer: viewer, format: .html, notificationLimit: WebPages.notificationLimit)
+        return (publisher.document(view), appliedChange, publisher.center.registeredApps)
     }
 
     // MARK: Streams
 
     /// Whether a live stream of the center or of one of its groups is open.
     nonisolated var isWatched: Bool {
-        feed.subscriberCount > 0 || live.hasSubscribers
+        !subscribers.isEmpty
     }
 
-    /// Opens a live stream of the center for a viewer (see ``CenterFeed/subscribe(_:center:)``).
-    func subscribe(_ request: CenterFeed.Subscription) -> CenterFeed.Stream {
-        live.read { feed.subscribe(request, center: $0) }
+    /// Opens a live stream of the center (see ``CenterPublisher/subscribe(_:resumingAfter:queue:)``).
+    func subscribe(_ view: CenterView, resumingAfter: UInt64?, bufferBytes: Int) -> Subscription {
+        publisher.subscribe(view, resumingAfter: resumingAfter, queue: EventQueue(byteLimit: bufferBytes))
     }
-}
 
-/// What one applied change did to a center, for the live streams.
-struct ChangeEffect: Sendable {
-    var number: UInt64
-    /// The groups that changed (re-rendered, or gone if they no longer exist).
-    var groups: Set<GroupID> = []
-    var delivered: [String] = []
-    var removed: [String] = []
-    /// The change may touch every group (an app's settings, categories or strings): render everything.
-    var reset = false
+    /// Opens a live stream of one group, as a notification content extension sees it.
+    func subscribe(_ group: GroupID, viewer: Viewer, bufferBytes: Int) -> Subscription {
+        publisher.subscribe(group, viewer: viewer, queue: EventQueue(byteLimit: bufferBytes))
+    }
 }

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Live streams as Server-Sent Events (`text/event-stream`):
 ///
-/// - `GET /v1/devices/{token}/stream`: the device's center as it changes (``CenterFeed``), for a viewer
+/// - `GET /v1/devices/{token}/stream`: the device's center as it changes (``CenterPublisher``), for a viewer
 ///   (`languages`, `locked`, `limit`) in JSON or the web page's HTML (`format`), resumable with `Last-Event-ID`
 ///   (or `after`, for a first connection that already has a rendering).
 /// - `GET /v1/devices/{token}/groups/{group}/stream`: one group as a content extension sees it: its
@@ -28,22 +28,17 @@ struct StreamController {
 
     @Sendable func centerStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
-        let format: CenterFeed.Format
+        let format: CenterView.Format
         switch request.uri.queryParameters["format"] {
         case nil, "json": format = .json
         case "html": format = .html
         case let other?: throw APIError(.badRequest, "format: expected json or html, found \"\(other)\"")
         }
         let resumingAfter = try Self.resumePoint(request)
-        let view = CenterFeed.View(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
+        let view = CenterView(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
         let slot = try slots.open(device: session.token)
-        let events = await session.subscribe(
-            CenterFeed.Subscription(view: view, resumingAfter: resumingAfter, bufferBytes: bufferBytes))
-        return eventStream(holding: slot, context: context) { writer in
-            for await event in events {
-                try await writer.write(event.bytes)
-            }
-        }
+        let subscription = await session.subscribe(view, resumingAfter: resumingAfter, bufferBytes: bufferBytes)
+        return eventStream(holding: slot, subscription, context: context)
     }
 
     @Sendable func groupStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -52,22 +47,8 @@ struct StreamController {
         guard let group = GroupID(text.removingPercentEncoding ?? text) else { throw APIError(.badRequest, "\"\(text)\" is not a group id") }
         let viewer = try request.viewer()
         let slot = try slots.open(device: session.token)
-        let events = session.live.subscribe(to: group)
-        let live = session.live
-        return eventStream(holding: slot, context: context) { writer in
-            for await event in events {
-                let (name, notification) = switch event {
-                case .leading(let notification): ("leading", notification)
-                case .delivered(let notification): ("delivered", notification)
-                case .removed(let notification): ("removed", notification)
-                }
-                // A removed notification is no longer in the center to be rendered from; its identity is
-                // what the client needs.
-                let data: JSONValue = live.read { $0.render(notification: notification, for: viewer) }?.json
-                    ?? .object(JSONObject([("id", .string(notification.identifier))]))
-                try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(data.jsonText())\n\n"))
-            }
-        }
+        let subscription = await session.subscribe(group, viewer: viewer, bufferBytes: bufferBytes)
+        return eventStream(holding: slot, subscription, context: context)
     }
 
     /// The change a reconnecting client has: `Last-Event-ID` (sent by `EventSource` on its own), else the
@@ -82,14 +63,14 @@ struct StreamController {
         return number
     }
 
-    /// A `text/event-stream` response that writes events until the client goes away, holding the stream's
-    /// slot until the response is done with (written to the end, or dropped unwritten).
+    /// A `text/event-stream` response that writes a subscription's events until the client goes away,
+    /// holding the stream's slot and place until the response is done with (written to the end, or dropped
+    /// unwritten). Whatever waits is written at once: a client that fell behind catches up in one write.
     ///
     /// A client that stops reading would leave a write waiting forever, and its slot taken: a write that
     /// waits longer than ``writeTimeout`` closes the request's channel, which ends the write.
     private func eventStream(
-        holding slot: StreamSlots.Slot, context: HuddleRequestContext,
-        _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+        holding slot: StreamSlots.Slot, _ subscription: Subscription, context: HuddleRequestContext
     ) -> Response {
         let channel = context.channel
         let writeTimeout = writeTimeout
@@ -97,7 +78,7 @@ struct StreamController {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
-                withExtendedLifetime(slot) {}
+                defer { withExtendedLifetime((slot, subscription)) {} }
                 let progress = WriteProgress()
                 let watchdog = Task {
                     while !Task.isCancelled {
@@ -112,7 +93,9 @@ struct StreamController {
                 var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
                 // Reconnect quickly after a server restart.
                 try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
-                try await write(&watched)
+                while let events = await subscription.queue.next() {
+                    try await watched.write(events)
+                }
                 try await watched.finish(nil)
             })
     }

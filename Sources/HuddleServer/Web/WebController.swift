@@ -30,16 +30,12 @@ struct WebController {
         }
         var viewer = try request.viewer()
         if request.uri.queryParameters["languages"] == nil { viewer = Viewer(languages: Self.acceptedLanguages(request), locked: viewer.locked) }
-        let (rendered, change) = await session.render(for: viewer, options: RenderOptions(notificationLimit: WebPages.notificationLimit))
+        let (groups, change, apps) = await session.page(for: viewer)
         let origin = "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1:8443")"
-        let html = session.live.read { center in
-            pages.page(
-                CenterPage(
-                    token: token, deviceName: device.name, rendered: rendered, change: change, origin: origin,
-                    exampleTopic: center.registeredApps.first ?? "com.example.app"),
-                center: center)
-        }
-        return Self.html(html)
+        let page = CenterPage(
+            token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, origin: origin,
+            exampleTopic: apps.first ?? "com.example.app")
+        return Self.html(pages.page(page, groupsHTML: groups))
     }
 
     /// Trades the secret (a form's `secret=…`, or JSON `{"secret": "…"}`) for a cookie.

@@ -30,22 +30,14 @@ struct WebPages: Sendable {
     }
 
     /// One stack.
-    /// - Parameter center: the center it was rendered from, for the app's name.
-    func group(_ group: RenderedGroup, center: borrowing Center) -> String {
-        library.render(Self.context(group, appName: Self.appName(group.app, center: center)), withTemplate: "group") ?? ""
+    func group(_ group: RenderedGroup) -> String {
+        library.render(Self.context(group), withTemplate: "group") ?? ""
     }
 
-    /// Every stack of a rendered center, in order.
-    func groups(_ rendered: RenderedCenter, center: borrowing Center) -> String {
-        var html = ""
-        for group in rendered.groups { html += self.group(group, center: center) }
-        return html
-    }
-
-    /// The whole page of a device's center.
-    func page(_ page: CenterPage, center: borrowing Center) -> String {
+    /// The whole page of a device's center, around its stacks' HTML (each from ``group(_:)``, in order).
+    func page(_ page: CenterPage, groupsHTML: String) -> String {
         var context = page.context
-        context["groupsHTML"] = groups(page.rendered, center: center)
+        context["groupsHTML"] = groupsHTML
         return library.render(context, withTemplate: "page") ?? ""
     }
 
@@ -55,11 +47,6 @@ struct WebPages: Sendable {
     }
 
     // MARK: Contexts
-
-    static func appName(_ app: String, center: borrowing Center) -> String {
-        if let name = center.registration(for: app)?.displayName { return name }
-        return app.split(separator: ".").last.map(String.init) ?? app
-    }
 
     /// Up to two letters standing for an app, as its badge: the initials of a name of several words, else
     /// the name's first two letters.
@@ -77,7 +64,7 @@ struct WebPages: Sendable {
         return Int(hash % 360)
     }
 
-    static func context(_ group: RenderedGroup, appName: String) -> [String: Any] {
+    static func context(_ group: RenderedGroup) -> [String: Any] {
         let notifications: [[String: Any]] = group.notifications.enumerated().map { index, notification in
             var item: [String: Any] = [
                 "id": notification.id, "date": ISO8601.string(from: notification.date), "time": clockTime(notification.date),
@@ -93,7 +80,7 @@ struct WebPages: Sendable {
             return item
         }
         return [
-            "id": group.id, "domID": domID(group.id), "app": group.app, "appName": appName, "initials": initials(appName),
+            "id": group.id, "domID": domID(group.id), "app": group.app, "appName": group.appName, "initials": initials(group.appName),
             "hue": hue(group.app), "count": group.count, "stacked": group.count > 1, "locked": group.previewsHidden,
             // One or two cards peek out under a stack, as on iOS.
             "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
@@ -129,7 +116,9 @@ struct WebPages: Sendable {
 struct CenterPage {
     var token: String
     var deviceName: String
-    var rendered: RenderedCenter
+    var viewer: Viewer
+    /// Whether the center has no stacks.
+    var isEmpty: Bool
     /// The change the rendering is at: the page's stream resumes after it.
     var change: UInt64
     /// The server's own address as the browser sees it, for the first-push commands.
@@ -138,13 +127,13 @@ struct CenterPage {
     var exampleTopic: String
 
     var context: [String: Any] {
-        let language = rendered.languages.first ?? "en"
+        let language = viewer.languages.first ?? "en"
         let languages = Set(Viewer.languagesWithDefaultTexts + [language]).sorted()
         let english = Locale(identifier: "en")
         return [
             "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit, "origin": origin, "topic": exampleTopic,
-            "language": language, "languagesText": rendered.languages.joined(separator: ","), "locked": rendered.locked,
-            "isEmpty": rendered.groups.isEmpty,
+            "language": language, "languagesText": viewer.languages.joined(separator: ","), "locked": viewer.locked,
+            "isEmpty": isEmpty,
             "languageOptions": languages.map { code -> [String: Any] in
                 let own = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
                 let inEnglish = english.localizedString(forIdentifier: code) ?? code

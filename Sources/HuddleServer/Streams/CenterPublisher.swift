@@ -1,0 +1,241 @@
+import HuddleCore
+import Logging
+import NIOCore
+
+/// One device's live center: the center, its renderings for the views that look at it, and its streams.
+///
+/// Every change goes through ``apply(_:)``, which changes the center, marks what it touched in the
+/// renderings, and gives each stream its event, encoded once per view and shared by the streams of that
+/// view. It is a value owned by the device's session, so one owner orders every change, read and
+/// subscription: a stream that joins between two changes starts from the state after the first and then
+/// gets every later change once.
+///
+/// Events are Server-Sent Events. A center stream gets `center` (the whole center) when it starts or after
+/// a change that touches everything, then one `change` per change, each with the change's number as its id,
+/// so that a client can resume with `Last-Event-ID`. A group stream gets `leading`, then `delivered` and
+/// `removed`.
+struct CenterPublisher {
+    private(set) var center: Center
+    /// The number of the last change applied.
+    private(set) var lastChange: UInt64
+    let subscribers = Subscribers()
+    private var history: ChangeHistory
+    private var cache: RenderCache
+    private let pages: WebPages
+
+    init(center: Center, lastChange: UInt64, pages: WebPages = .shared, logger: Logger) {
+        self.center = center
+        self.lastChange = lastChange
+        self.pages = pages
+        history = ChangeHistory(horizon: lastChange)
+        cache = RenderCache(pages: pages, logger: logger)
+    }
+
+    // MARK: Changing
+
+    /// Applies the next committed change and tells every stream.
+    mutating func apply(_ change: DeviceChange) -> CenterUpdate {
+        let update = center.apply(change)
+        lastChange = change.number
+        history.record(update, center: center)
+        cache.invalidate(update)
+        publish(update)
+        return update
+    }
+
+    /// Replaces the whole center (read again from storage, when the changes that led to it are no longer
+    /// kept): streams start over from the new center, and group streams hear what left and what arrived.
+    mutating func replace(with newCenter: Center, lastChange number: UInt64) {
+        var update = CenterUpdate(number: number)
+        update.changesEverything = true
+        let watchedGroups = Set(subscribers.all.compactMap { entry -> GroupID? in
+            if case .group(let group, _) = entry.subscriber.topic { return group }
+            return nil
+        })
+        update.groupEvents = Center.groupEvents(from: center, to: newCenter, in: watchedGroups)
+        center = newCenter
+        lastChange = number
+        history = ChangeHistory(horizon: number)
+        cache.removeAll()
+        publish(update)
+    }
+
+    // MARK: Reading
+
+    /// A view's whole document (see ``RenderCache/document(_:center:)``).
+    mutating func document(_ view: CenterView) -> String {
+        defer { trimCache() }
+        return cache.document(view, center: center)
+    }
+
+    // MARK: Subscribing
+
+    /// Opens a center stream. It starts with the whole center, or with the groups changed since the client's
+    /// number (`resumingAfter`, its `Last-Event-ID`), or with nothing when the client is up to date.
+    mutating func subscribe(
+        _ view: CenterView, resumingAfter: UInt64?, queue: EventQueue
+    ) -> Subscription {
+        if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {
+            if resumingAfter < lastChange {
+                var update = CenterUpdate(number: lastChange)
+                update.groups = changed
+                queue.add(changeEvent(update, view: view))
+            }
+        } else {
+            queue.add(centerEvent(view))
+        }
+        return Subscription(topic: .center(view), queue: queue, subscribers: subscribers)
+    }
+
+    /// Opens a group stream: the group's leading notification (if it has one now), then every later delivery
+    /// to it and removal from it.
+    func subscribe(_ group: GroupID, viewer: Viewer, queue: EventQueue) -> Subscription {
+        if let leading = center.leadingNotification(of: group) {
+            queue.add(ByteBuffer(string: groupEvent(.leading(leading), viewer: viewer)))
+        }
+        return Subscription(topic: .group(group, viewer), queue: queue, subscribers: subscribers)
+    }
+
+    // MARK: Publishing
+
+    private mutating func publish(_ update: CenterUpdate) {
+        let open = subscribers.all
+        guard !open.isEmpty else { return }
+        var events: [Subscribers.Topic: ByteBuffer] = [:]
+        var watchedViews: Set<CenterView> = []
+        for (_, subscriber) in open where events[subscriber.topic] == nil {
+            switch subscriber.topic {
+            case .center(let view):
+                watchedViews.insert(view)
+                if update.changesEverything {
+                    events[subscriber.topic] = centerEvent(view)
+                } else if !update.groups.isEmpty {
+                    events[subscriber.topic] = changeEvent(update, view: view)
+                }
+            case .group(let group, let viewer):
+                var text = ""
+                for (eventGroup, event) in update.groupEvents where eventGroup == group { text += groupEvent(event, viewer: viewer) }
+                if !text.isEmpty { events[subscriber.topic] = ByteBuffer(string: text) }
+            }
+        }
+        cache.trim(keeping: watchedViews)
+        subscribers.publish(events)
+    }
+
+    private mutating func trimCache() {
+        cache.trim(keeping: Set(subscribers.all.compactMap { entry -> CenterView? in
+            if case .center(let view) = entry.subscriber.topic { return view }
+            return nil
+        }))
+    }
+
+    // MARK: Events
+
+    /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks.
+    private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
+        let document = cache.document(view, center: center)
+        let data = switch view.format {
+        case .json: #"{"change":\#(lastChange),"center":\#(document)}"#
+        case .html: #"{"change":\#(lastChange),"html":\#(JSONValue.string(document).jsonText())}"#
+        }
+        return Self.event(id: lastChange, name: "center", data: data)
+    }
+
+    /// The groups a change touched, each with its position in the center (or listed as removed), and the
+    /// notifications delivered and removed.
+    private mutating func changeEvent(_ update: CenterUpdate, view: CenterView) -> ByteBuffer {
+        var groups: [String] = []
+        var removedGroups: [JSONValue] = []
+        for (group, position, fragment) in cache.groups(update.groups, view: view, center: center) {
+            guard let position, let fragment else {
+                removedGroups.append(.string(group.description))
+                continue
+            }
+            switch view.format {
+            case .json:
+                groups.append(#"{"position":\#(position),"group":\#(fragment)}"#)
+            case .html:
+                let id = JSONValue.string(group.description).jsonText()
+                groups.append(#"{"id":\#(id),"position":\#(position),"html":\#(JSONValue.string(fragment).jsonText())}"#)
+            }
+        }
+        let delivered = JSONValue.array(update.delivered.map(JSONValue.string)).jsonText()
+        let removed = JSONValue.array(update.removed.map(JSONValue.string)).jsonText()
+        let data = #"{"change":\#(update.number),"groups":[\#(groups.joined(separator: ","))],"removedGroups":\#(JSONValue.array(removedGroups).jsonText()),"delivered":\#(delivered),"removed":\#(removed)}"#
+        return Self.event(id: update.number, name: "change", data: data)
+    }
+
+    /// A group stream's event: the notification as the viewer sees it. A removed notification whose app is
+    /// gone cannot be rendered; its identifier is what the client needs.
+    private func groupEvent(_ event: GroupEvent, viewer: Viewer) -> String {
+        let (name, notification) = switch event {
+        case .leading(let notification): ("leading", notification)
+        case .delivered(let notification): ("delivered", notification)
+        case .removed(let notification): ("removed", notification)
+        }
+        let data = center.render(notification: notification, for: viewer)?.json
+            ?? .object(JSONObject([("id", .string(notification.identifier))]))
+        return "event: \(name)\ndata: \(data.jsonText())\n\n"
+    }
+
+    /// An SSE event. The JSON text is on one line (the writer escapes line breaks), so one `data:` line
+    /// carries it.
+    private static func event(id: UInt64, name: String, data: String) -> ByteBuffer {
+        ByteBuffer(string: "id: \(id)\nevent: \(name)\ndata: \(data)\n\n")
+    }
+}
+
+/// Which change last touched each group, so that a resuming stream gets just the groups changed since
+/// its number.
+private struct ChangeHistory {
+    /// How many removed groups are remembered for resuming clients.
+    static let removedGroupLimit = 10_000
+
+    /// Changes after this number are known group by group; a client resuming from before it gets the
+    /// whole center.
+    private var horizon: UInt64
+    /// The change that last touched each group, after the horizon.
+    private var groupChanges: [GroupID: UInt64] = [:]
+    /// Groups that went away after the horizon, with the change that removed them.
+    private var removedGroups: [GroupID: UInt64] = [:]
+
+    init(horizon: UInt64) {
+        self.horizon = horizon
+    }
+
+    mutating func record(_ update: CenterUpdate, center: Center) {
+        if update.changesEverything {
+            self = ChangeHistory(horizon: update.number)
+            return
+        }
+        for group in update.groups {
+            if center.leadingNotification(of: group) == nil {
+                groupChanges[group] = nil
+                removedGroups[group] = update.number
+            } else {
+                groupChanges[group] = update.number
+                removedGroups[group] = nil
+            }
+        }
+        forgetOldRemovedGroups()
+    }
+
+    /// The groups changed after `number`; `nil` when that is from before what is remembered (or after the
+    /// last change: not a number this device gave).
+    func groupsChanged(after number: UInt64, lastChange: UInt64) -> Set<GroupID>? {
+        guard number >= horizon, number <= lastChange else { return nil }
+        var changed = Set(groupChanges.filter { $0.value > number }.keys)
+        changed.formUnion(removedGroups.filter { $0.value > number }.keys)
+        return changed
+    }
+
+    /// Keeps the memory of removed groups bounded: the oldest are forgotten, and clients resuming from
+    /// before them get the whole center.
+    private mutating func forgetOldRemovedGroups() {
+        guard removedGroups.count > Self.removedGroupLimit else { return }
+        let sorted = removedGroups.sorted { $0.value < $1.value }
+        let forgotten = sorted.prefix(sorted.count / 2)
+        horizon = max(horizon, forgotten.last?.value ?? horizon)
+        for (group, _) in forgotten { removedGroups[group] = nil }
+    }
+}
