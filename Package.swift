@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -55,6 +56,9 @@ let package = Package(
             dependencies: [
                 "HuddleAPNs",
                 "HuddleCore",
+                "HuddleLocalization",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -103,15 +107,18 @@ let package = Package(
         ),
         .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleTestSupport"], exclude: ["Fixtures"]),
+            name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleLocalization", "HuddleTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddleAPNsTests",
-            dependencies: ["HuddleAPNs", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
+            dependencies: ["HuddleAPNs", "HuddleCore", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "HuddleSQLiteTests",
+            dependencies: ["HuddleCore", "HuddleSQLite", "HuddleTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [
-                "HuddlePostgres", "HuddleTestSupport", "huddle",
+                "HuddleCore", "HuddlePostgres", "HuddleTestSupport", "huddle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,11 +127,16 @@ let package = Package(
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
-                "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        .testTarget(name: "HuddleCLITests", dependencies: ["huddle", "HuddleTestSupport"]),
+        .testTarget(name: "HuddleCLITests", dependencies: ["huddle", "HuddleCore", "HuddleTestSupport"]),
     ]
 )
 

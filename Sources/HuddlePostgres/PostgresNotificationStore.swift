@@ -160,8 +160,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     // MARK: Apps
 
     public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
-        let settings = app.settings.json.jsonText()
-        let categories = JSONValue.array(app.categories.map(\.json)).jsonText()
+        let settings = RowCodec.settingsText(app)
+        let categories = RowCodec.categoriesText(app)
         return try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else {
                 throw StoreError(.notFound, "unknown device \(token)")
@@ -207,7 +207,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// the notification, records the change and announces it together (the other writes take several
     /// statements in an explicit transaction).
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        let content = request.content.json.jsonText()
+        let content = RowCodec.contentText(request.content)
         let identifiers = ChangeRecord(number: 0, kind: .delivered, topic: app, identifiers: [request.identifier]).identifiersText
         let numbers = try await client.rows(
             """
@@ -275,8 +275,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 """, logger: logger
             ).map { row in
                 let (identifier, topic, sequence, deliveredAt, content) = try row.decode((String, String, Int64, Int64, String).self)
-                return try Self.notification(
-                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, content: content)
+                return try RowCodec.notification(
+                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
             }
             return DeviceSnapshot(
                 device: device, apps: try await apps(device: token, connection), notifications: notifications,
@@ -314,8 +314,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 }
                 var notification: DeliveredNotification?
                 if let identifier, let sequence, let deliveredAt, let content {
-                    notification = try Self.notification(
-                        identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, content: content)
+                    notification = try RowCodec.notification(
+                        identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
                 }
                 changes.append(record.change(notification: notification, app: app))
             }
@@ -336,7 +336,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     // MARK: Signing keys
 
     public func saveSigningKey(_ key: SigningKeyRecord) async throws {
-        let topics = JSONValue.array(key.topics.map(JSONValue.string)).jsonText()
+        let topics = RowCodec.topicsText(key)
         _ = try await client.rows(
             """
             INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at)
@@ -502,50 +502,25 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         ).map { row in
             let (topic, displayName, developmentLanguage, settingsText, categoriesText) = try row.decode(
                 (String, String?, String, String, String).self)
-            var settings = AppSettings()
-            try settings.update(json: JSONReader(try Self.parse(settingsText, what: "settings of \(topic)")))
-            let categories = try JSONReader(try Self.parse(categoriesText, what: "categories of \(topic)")).array().map {
-                element throws(JSONReadError) in try NotificationCategory(json: element)
-            }
-            return AppRecord(
-                topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
-                categories: categories, localizationFiles: files[topic] ?? [:])
+            return try RowCodec.app(
+                topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settingsText: settingsText,
+                categoriesText: categoriesText, localizationFiles: files[topic] ?? [:])
         }
     }
 
     private static func device(_ row: PostgresRow) throws -> DeviceRecord {
         let (token, secretHash, name, createdAt) = try row.decode((String, String, String, Int64).self)
-        return DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt))
+        return RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt)
     }
 
     /// A device and its last change number, from a row that has `last_change` after the device's columns.
     private static func deviceAndLastChange(_ row: PostgresRow) throws -> (DeviceRecord, Int64) {
         let (token, secretHash, name, createdAt, lastChange) = try row.decode((String, String, String, Int64, Int64).self)
-        return (DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt)), lastChange)
-    }
-
-    private static func notification(
-        identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, content: String
-    ) throws -> DeliveredNotification {
-        let content = try NotificationContent(json: JSONReader(try parse(content, what: "notification \(identifier)")))
-        return DeliveredNotification(
-            app: topic, request: NotificationRequest(identifier: identifier, content: content),
-            stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)))
+        return (RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt), lastChange)
     }
 
     private static func signingKey(_ row: PostgresRow) throws -> SigningKeyRecord {
         let (keyID, teamID, publicKey, topicsText, createdAt) = try row.decode((String, String, String, String, Int64).self)
-        let topics = try JSONReader(try parse(topicsText, what: "topics of key \(keyID)")).array().map {
-            element throws(JSONReadError) in try element.string()
-        }
-        return SigningKeyRecord(keyID: keyID, teamID: teamID, publicKeyPEM: publicKey, topics: topics, createdAt: Date(milliseconds: createdAt))
-    }
-
-    private static func parse(_ text: String, what: String) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(text)
-        } catch {
-            throw StoreError(.corrupt, "stored \(what) is not valid JSON: \(error)")
-        }
+        return try RowCodec.signingKey(keyID: keyID, teamID: teamID, publicKeyPEM: publicKey, topicsText: topicsText, createdAt: createdAt)
     }
 }

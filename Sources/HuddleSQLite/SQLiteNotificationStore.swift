@@ -40,7 +40,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Devices
 
     public func createDevice(_ device: DeviceRecord) async throws {
-        try await pool.write { db in
+        try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE token = ?", arguments: [device.token]) == true {
                 throw StoreError(.conflict, "device \(device.token) exists")
             }
@@ -52,17 +52,17 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     public func deviceCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0 }
     }
 
     public func device(token: String) async throws -> DeviceRecord? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map(Self.device)
         }
     }
 
     public func deleteDevice(token: String) async throws -> Bool {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM devices WHERE token = ?", arguments: [token])
             guard db.changesCount > 0 else { return false }
             try db.execute(
@@ -73,7 +73,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     public func unregistrationDate(token: String) async throws -> Date? {
-        try await pool.read { db in
+        try await read { db in
             try Int64.fetchOne(db, sql: "SELECT unregistered_at FROM unregistered_devices WHERE token = ?", arguments: [token])
                 .map(Date.init(milliseconds:))
         }
@@ -82,7 +82,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Apps
 
     public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
-        try await pool.write { db in
+        try await write { db in
             try Self.requireDevice(token, db)
             try db.execute(
                 sql: """
@@ -93,8 +93,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                         settings = excluded.settings, categories = excluded.categories
                     """,
                 arguments: [
-                    token, app.topic, app.displayName, app.developmentLanguage, app.settings.json.jsonText(),
-                    JSONValue.array(app.categories.map(\.json)).jsonText(),
+                    token, app.topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app),
+                    RowCodec.categoriesText(app),
                 ])
             try db.execute(sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ?", arguments: [token, app.topic])
             for (path, data) in app.localizationFiles {
@@ -108,11 +108,11 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     public func apps(device token: String) async throws -> [AppRecord] {
-        try await pool.read { db in try Self.apps(device: token, db) }
+        try await read { db in try Self.apps(device: token, db) }
     }
 
     public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
             guard db.changesCount > 0 else { return nil }
             let number = try record(.appDeleted, topic: topic, device: token, db)
@@ -123,8 +123,8 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Notifications
 
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        let content = request.content.json.jsonText()
-        return try await pool.write { db in
+        let content = RowCodec.contentText(request.content)
+        return try await write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) == true else {
                 try Self.requireDevice(token, db)
                 throw StoreError(.notFound, "device \(token) has no app \(app)")
@@ -145,7 +145,7 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
-        return try await pool.write { db in
+        return try await write { db in
             var removed: [String] = []
             for identifier in identifiers {
                 try db.execute(
@@ -162,7 +162,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Following a device
 
     public func snapshot(device token: String) async throws -> DeviceSnapshot? {
-        try await pool.read { db in
+        try await read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]) else { return nil }
             let notifications = try Row.fetchAll(
                 db, sql: "SELECT * FROM notifications WHERE device_token = ? ORDER BY sequence", arguments: [token]
@@ -175,7 +175,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
-        try await pool.read { db in
+        try await read { db in
             guard let oldestKept = try Int64.fetchOne(db, sql: "SELECT oldest_kept_change FROM devices WHERE token = ?", arguments: [token]),
                 number + 1 >= UInt64(oldestKept)
             else { return nil }
@@ -207,7 +207,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Signing keys
 
     public func saveSigningKey(_ key: SigningKeyRecord) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at) VALUES (?, ?, ?, ?, ?)
@@ -215,26 +215,26 @@ public final class SQLiteNotificationStore: NotificationStore {
                         topics = excluded.topics, created_at = excluded.created_at
                     """,
                 arguments: [
-                    key.keyID, key.teamID, key.publicKeyPEM, JSONValue.array(key.topics.map(JSONValue.string)).jsonText(),
+                    key.keyID, key.teamID, key.publicKeyPEM, RowCodec.topicsText(key),
                     key.createdAt.milliseconds,
                 ])
         }
     }
 
     public func signingKey(id: String) async throws -> SigningKeyRecord? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM signing_keys WHERE key_id = ?", arguments: [id]).map(Self.signingKey)
         }
     }
 
     public func signingKeys() async throws -> [SigningKeyRecord] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM signing_keys ORDER BY key_id").map(Self.signingKey)
         }
     }
 
     public func deleteSigningKey(id: String) async throws -> Bool {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM signing_keys WHERE key_id = ?", arguments: [id])
             return db.changesCount > 0
         }
@@ -242,14 +242,28 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Helpers
 
-    private static func signingKey(_ row: Row) throws -> SigningKeyRecord {
-        let keyID: String = row["key_id"]
-        let topics = try JSONReader(try parse(row["topics"], what: "topics of key \(keyID)")).array().map {
-            element throws(JSONReadError) in try element.string()
+    /// A write transaction, its failures as ``StoreError``.
+    private func write<Value: Sendable>(_ body: @Sendable (Database) throws -> Value) async throws -> Value {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw StoreError.fromSQLite(error)
         }
-        return SigningKeyRecord(
-            keyID: keyID, teamID: row["team_id"], publicKeyPEM: row["public_key"], topics: topics,
-            createdAt: Date(milliseconds: row["created_at"]))
+    }
+
+    /// A read, its failures as ``StoreError``.
+    private func read<Value: Sendable>(_ body: @Sendable (Database) throws -> Value) async throws -> Value {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw StoreError.fromSQLite(error)
+        }
+    }
+
+    private static func signingKey(_ row: Row) throws -> SigningKeyRecord {
+        try RowCodec.signingKey(
+            keyID: row["key_id"], teamID: row["team_id"], publicKeyPEM: row["public_key"], topicsText: row["topics"],
+            createdAt: row["created_at"])
     }
 
     /// Takes the device's next change number and records the change, in the caller's transaction,
@@ -272,8 +286,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private static func device(_ row: Row) -> DeviceRecord {
-        DeviceRecord(
-            token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: Date(milliseconds: row["created_at"]))
+        RowCodec.device(token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"])
     }
 
     private static func apps(device token: String, _ db: Database) throws -> [AppRecord] {
@@ -283,47 +296,22 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ? ORDER BY topic", arguments: [token]).map { row in
             let topic: String = row["topic"]
-            var settings = AppSettings()
-            try settings.update(json: JSONReader(try parse(row["settings"], what: "settings of \(topic)")))
-            let categories = try JSONReader(try parse(row["categories"], what: "categories of \(topic)")).array().map {
-                element throws(JSONReadError) in try NotificationCategory(json: element)
-            }
-            return AppRecord(
-                topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"], settings: settings,
-                categories: categories, localizationFiles: files[topic] ?? [:])
+            return try RowCodec.app(
+                topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],
+                settingsText: row["settings"], categoriesText: row["categories"], localizationFiles: files[topic] ?? [:])
         }
     }
 
     /// A notification from a row with its `identifier`, `topic`, `sequence`, `delivered_at` and `content`.
     private static func notification(_ row: Row) throws -> DeliveredNotification {
-        let identifier: String = row["identifier"]
-        let content = try NotificationContent(json: JSONReader(try parse(row["content"], what: "notification \(identifier)")))
-        let sequence: Int64 = row["sequence"]
-        return DeliveredNotification(
-            app: row["topic"], request: NotificationRequest(identifier: identifier, content: content),
-            stamp: DeliveryStamp(date: Date(milliseconds: row["delivered_at"]), sequence: UInt64(sequence)))
+        try RowCodec.notification(
+            identifier: row["identifier"], topic: row["topic"], sequence: row["sequence"], deliveredAt: row["delivered_at"],
+            contentText: row["content"])
     }
 
     private static func requireDevice(_ token: String, _ db: Database) throws {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE token = ?", arguments: [token]) == true else {
             throw StoreError(.notFound, "unknown device \(token)")
         }
-    }
-
-    private static func parse(_ text: String, what: String) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(text)
-        } catch {
-            throw StoreError(.corrupt, "stored \(what) is not valid JSON: \(error)")
-        }
-    }
-}
-
-extension Date {
-    /// Milliseconds since 1970, the unit the database stores (as BIGINT on PostgreSQL).
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

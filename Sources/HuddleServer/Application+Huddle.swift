@@ -52,7 +52,7 @@ func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, metrics: PrometheusCollectorRegistry
 ) -> Router<HuddleRequestContext> {
     let router = Router(context: HuddleRequestContext.self)
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
@@ -90,24 +90,4 @@ func buildRouter(
         }
     }
     return router
-}
-
-/// Turns the errors of the device and admin APIs into JSON answers with the right status.
-struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = HuddleRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as APIError {
-            return .error(error.status, error.message)
-        } catch let error as JSONReadError {
-            return .error(.badRequest, error.description)
-        } catch let error as StoreError {
-            if error.code == .corrupt { context.logger.error("store: \(error)") }
-            return .error(error.status, error.description)
-        } catch let error as HTTPError {
-            return .error(error.status, error.body ?? error.status.reasonPhrase)
-        }
-    }
 }

@@ -117,4 +117,33 @@ import Testing
             "\(error)".contains("stored notification b is not valid JSON")
         }
     }
+
+    @Test func sqliteFailuresAreStoreErrorsWhoseWordsStayInTheLog() async throws {
+        let path = try Self.temporaryPath()
+        var configuration = SQLiteNotificationStore.Configuration()
+        configuration.busyTimeout = 0
+        let store = try SQLiteNotificationStore(path: path, configuration: configuration)
+        // Another connection holds the write lock (on a thread of its own, until released): SQLite answers
+        // SQLITE_BUSY.
+        let other = try DatabaseQueue(path: path)
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? other.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                locked.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+        }
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { locked.wait(); continuation.resume() } }
+        defer { release.signal() }
+        await #expect {
+            try await store.createDevice(DeviceRecord(token: "t", secretHash: "x", name: "n", createdAt: Date()))
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .unavailable && error.message == "the database cannot be written now"
+                && error.detail?.contains("SQLite") == true && !error.message.contains("SQLite")
+        }
+    }
 }

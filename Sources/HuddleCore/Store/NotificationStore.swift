@@ -66,6 +66,10 @@ extension NotificationStore {
 }
 
 /// A store operation that failed for a reason callers handle.
+///
+/// Its ``message`` is Huddle's own words, fit to answer a client with; what the database itself said (its
+/// message, SQLSTATE or result code, which may name tables, columns and values) is the ``detail``, for the
+/// log only.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case notFound
@@ -76,10 +80,17 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var code: Code
-    public var description: String
+    public var message: String
+    public var detail: String?
 
-    public init(_ code: Code, _ description: String) {
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
-        self.description = description
+        self.message = message
+        self.detail = detail
+    }
+
+    /// The message with the database's own words, for logs.
+    public var description: String {
+        detail.map { "\(message): \($0)" } ?? message
     }
 }

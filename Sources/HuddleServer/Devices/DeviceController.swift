@@ -268,13 +268,7 @@ struct DeviceController {
 
     private func save(_ app: AppRecord, _ session: DeviceSession) async throws {
         guard ProviderRequestCheck.isValidTopic(app.topic) else { throw APIError(.badRequest, "\"\(app.topic)\" is not a bundle identifier") }
-        do {
-            try await session.save(app)
-        } catch let error as CenterError {
-            throw APIError(.badRequest, error.description)
-        } catch let error as CatalogError {
-            throw APIError(.badRequest, error.description)
-        }
+        try await session.save(app)
     }
 
     private static func localizationPath(_ context: HuddleRequestContext) throws -> String {

@@ -1,8 +1,13 @@
-import HTTPTypes
+public import HTTPTypes
 import HuddleAPNs
-import HuddleCore
+public import HuddleCore
+public import HuddleLocalization
+public import Hummingbird
+import Logging
 
-// Every HTTP status Huddle answers with is chosen here, and only here.
+// Every HTTP status Huddle answers with is chosen here, and only here: the provider API's by APNs reason,
+// the device and admin APIs' by error type (Hummingbird answers an `HTTPResponseError` with its own
+// response).
 
 extension APNsReason {
     /// The status APNs answers this reason with.
@@ -27,7 +32,7 @@ extension APNsReason {
 }
 
 /// A device or admin API request that cannot be served: its status, and a message for the caller.
-struct APIError: Error {
+struct APIError: HTTPResponseError {
     enum Kind {
         case badRequest, unauthorized, notFound, conflict, contentTooLarge, tooManyRequests, serviceUnavailable
     }
@@ -51,15 +56,69 @@ struct APIError: Error {
         case .serviceUnavailable: .serviceUnavailable
         }
     }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        .error(status, message)
+    }
 }
 
-extension StoreError {
-    var status: HTTPResponse.Status {
+/// A request body that is not what the route reads.
+extension JSONReadError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .badRequest }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        .error(status, description)
+    }
+}
+
+/// Categories or strings that the center refuses.
+extension CenterError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .badRequest }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        .error(status, description)
+    }
+}
+
+/// A localization file that cannot be read.
+extension CatalogError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .badRequest }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        .error(status, description)
+    }
+}
+
+/// The store's refusals and failures. A failure's detail (the database's own words) goes to the log; the
+/// client gets Huddle's message alone.
+extension StoreError: HTTPResponseError {
+    public var status: HTTPResponse.Status {
         switch code {
         case .notFound: .notFound
         case .conflict: .conflict
         case .corrupt: .internalServerError
         case .unavailable: .serviceUnavailable
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        if code == .corrupt || code == .unavailable {
+            context.logger.error("store: \(self)", metadata: ["path": "\(request.uri.path)"])
+        }
+        return .error(status, message)
+    }
+}
+
+/// Gives Hummingbird's own errors (no such route, a body it could not read) the `{"error": message}` shape
+/// of every other error answer.
+struct HTTPErrorMiddleware: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError {
+            return .error(error.status, error.body ?? error.status.reasonPhrase)
         }
     }
 }

@@ -1,0 +1,105 @@
+public import Foundation
+
+/// How the databases keep records in columns, shared by every store so that a database written by one
+/// backend means the same to another: dates as milliseconds since 1970, settings, categories, contents and
+/// topic lists as JSON text in Huddle's own writer.
+///
+/// Reading checks what it reads: a stored value that does not decode is ``StoreError`` `.corrupt`, naming
+/// the record, never a crash.
+public enum RowCodec {
+    // MARK: Writing
+
+    public static func settingsText(_ app: AppRecord) -> String {
+        app.settings.json.jsonText()
+    }
+
+    public static func categoriesText(_ app: AppRecord) -> String {
+        JSONValue.array(app.categories.map(\.json)).jsonText()
+    }
+
+    public static func contentText(_ content: NotificationContent) -> String {
+        content.json.jsonText()
+    }
+
+    public static func topicsText(_ key: SigningKeyRecord) -> String {
+        JSONValue.array(key.topics.map(JSONValue.string)).jsonText()
+    }
+
+    // MARK: Reading
+
+    public static func device(token: String, secretHash: String, name: String, createdAt: Int64) -> DeviceRecord {
+        DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt))
+    }
+
+    /// An app from its row, with its localization files (by path) read from theirs.
+    public static func app(
+        topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
+        localizationFiles: [String: Data]
+    ) throws(StoreError) -> AppRecord {
+        var settings = AppSettings()
+        let categories: [NotificationCategory]
+        do {
+            try settings.update(json: JSONReader(try parse(settingsText, what: "settings of \(topic)")))
+            categories = try JSONReader(try parse(categoriesText, what: "categories of \(topic)")).array().map {
+                element throws(JSONReadError) in try NotificationCategory(json: element)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, "stored app \(topic) cannot be read: \(error)")
+        }
+        return AppRecord(
+            topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
+            categories: categories, localizationFiles: localizationFiles)
+    }
+
+    public static func notification(
+        identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, contentText: String
+    ) throws(StoreError) -> DeliveredNotification {
+        let content: NotificationContent
+        do {
+            content = try NotificationContent(json: JSONReader(try parse(contentText, what: "notification \(identifier)")))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, "stored notification \(identifier) cannot be read: \(error)")
+        }
+        return DeliveredNotification(
+            app: topic, request: NotificationRequest(identifier: identifier, content: content),
+            stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)))
+    }
+
+    public static func signingKey(
+        keyID: String, teamID: String, publicKeyPEM: String, topicsText: String, createdAt: Int64
+    ) throws(StoreError) -> SigningKeyRecord {
+        let topics: [String]
+        do {
+            topics = try JSONReader(try parse(topicsText, what: "topics of key \(keyID)")).array().map {
+                element throws(JSONReadError) in try element.string()
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, "stored topics of key \(keyID) cannot be read: \(error)")
+        }
+        return SigningKeyRecord(keyID: keyID, teamID: teamID, publicKeyPEM: publicKeyPEM, topics: topics, createdAt: Date(milliseconds: createdAt))
+    }
+
+    /// Stored JSON text.
+    public static func parse(_ text: String, what: String) throws(StoreError) -> JSONValue {
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw StoreError(.corrupt, "stored \(what) is not valid JSON: \(error)")
+        }
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, the unit the databases store (as BIGINT on PostgreSQL).
+    public var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    public init(milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
