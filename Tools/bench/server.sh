@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Push throughput and center-read latency of `huddle serve`, measured with wrk (HTTP/1.1) and h2load
-# (HTTP/2), against the no-store baseline route of the same build in the same run.
+# (HTTP/2), against the no-store baseline route of the same build in the same run; then reads of a large
+# center against reads of an empty one (the HTTP floor), reads while pushes go to the same device, and
+# pushes with 200 live viewers against pushes with none.
 #
 #   Tools/bench/server.sh [DURATION_SECONDS]
 #
@@ -73,29 +75,87 @@ for round in 1 2; do
     measure_h2load "pushes into SQLite (round $round)" "/3/device/$token"
 done
 
-# Reading a center of 10,000 notifications in 500 groups, on a device of its own.
-read -r reader reader_secret < <(python3 - "$url" <<'PY'
+# A device of its own with the bench app and NOTIFICATIONS notifications in 500 groups: "token secret".
+new_device() {  # name notifications
+    python3 - "$url" "$1" "$2" <<'PY'
 import json, sys, urllib.request
-url = sys.argv[1]
+url, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def call(method, path, body, secret=None):
     headers = {"content-type": "application/json"}
     if secret: headers["authorization"] = f"Bearer {secret}"
     return json.load(urllib.request.urlopen(urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)))
-device = call("POST", "/v1/devices", {"name": "reader"})
+device = call("POST", "/v1/devices", {"name": name})
 base = f"/v1/devices/{device['token']}"
 call("PUT", f"{base}/apps/com.example.bench", {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}, device["secret"])
-for i in range(10_000):
+for i in range(count):
     call("POST", f"{base}/apps/com.example.bench/notifications",
          {"id": f"fill-{i}", "content": {"title": "Sender", "body": f"message {i}", "threadIdentifier": f"thread-{i % 500}",
                                          "categoryIdentifier": "msg", "summaryArgument": f"Person {i % 7}"}}, device["secret"])
 print(device["token"], device["secret"])
 PY
-)
+}
+read_latency() {  # connections secret path
+    wrk -t1 -c"$1" -d"${duration}s" --latency -H "authorization: Bearer $2" "$url$3" \
+        | awk '/ 99%/ {print $2} /Requests\/sec/ {print "(" $2 " req/s)"}' | tr '\n' ' '
+}
+
+# Reading a center of 10,000 notifications in 500 groups, and an empty one (the HTTP floor), in turns.
+read -r reader reader_secret < <(new_device reader 10000)
+read -r empty empty_secret < <(new_device empty 0)
 # One connection: the latency of a read alone; four: reads queueing for the same device.
+for connections in 1 4; do
+    echo "empty center (limit=3, $connections connection(s)): p99 $(read_latency "$connections" "$empty_secret" "/v1/devices/$empty/center?languages=en&limit=3")"
+done
 for query in "limit=3" ""; do
     for connections in 1 4; do
-        latency=$(wrk -t1 -c"$connections" -d"${duration}s" --latency -H "authorization: Bearer $reader_secret" \
-            "$url/v1/devices/$reader/center?languages=en&$query" | awk '/ 99%/ {print $2} /Requests\/sec/ {print "(" $2 " req/s)"}' | tr '\n' ' ')
+        latency=$(read_latency "$connections" "$reader_secret" "/v1/devices/$reader/center?languages=en&$query")
         echo "center of 10,000 notifications in 500 groups (${query:-every notification}, $connections connection(s)): p99 $latency"
     done
 done
+
+# Reads of a device while a provider pushes to that same device at full rate.
+h2load -D "$duration" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+    -H "authorization: bearer $jwt" "$url/3/device/$reader" >"$work/pushes-during-reads.txt" &
+pusher=$!
+latency=$(read_latency 1 "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3")
+wait "$pusher"
+echo "center read (limit=3, 1 connection) while pushes go to the same device: p99 $latency;" \
+    "pushes $(awk '/finished in/ {print $4}' "$work/pushes-during-reads.txt") req/s"
+
+# Pushes to a device that 200 live viewers watch (curl, one SSE stream each), against a device nobody
+# watches; then every viewer must have every change, in order.
+viewers=${VIEWERS:-200}
+pushes=${PUSHES:-2000}
+push_rate() {  # device
+    h2load -n "$pushes" -c8 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer $jwt" "$url/3/device/$1" | awk '/finished in/ {print $4}'
+}
+read -r unwatched _ < <(new_device unwatched 0)
+read -r watched watched_secret < <(new_device watched 0)
+mkdir "$work/viewers"
+for index in $(seq "$viewers"); do
+    curl -sN -o "$work/viewers/$index" -H "authorization: Bearer $watched_secret" \
+        "$url/v1/devices/$watched/stream?languages=en&limit=1" &
+done
+for index in $(seq "$viewers"); do
+    until grep -q "event: center" "$work/viewers/$index" 2>/dev/null; do sleep 0.05; done
+done
+alone=$(push_rate "$unwatched")
+started=$(date +%s.%N)
+watched_rate=$(push_rate "$watched")
+last="id: $((pushes + 1))"  # the app's installation was change 1
+for index in $(seq "$viewers"); do
+    until grep -q "^$last\$" "$work/viewers/$index"; do sleep 0.05; done
+done
+seen=$(date +%s.%N)
+pkill -f "curl -sN -o $work/viewers" || true
+python3 - "$work/viewers" "$pushes" <<'PY'
+import os, sys
+folder, pushes = sys.argv[1], int(sys.argv[2])
+for name in os.listdir(folder):
+    ids = [int(line[4:]) for line in open(os.path.join(folder, name)) if line.startswith("id: ")]
+    assert ids[1:] == list(range(2, pushes + 2)), f"viewer {name} missed or reordered changes"
+PY
+echo "$pushes pushes with $viewers viewers: $watched_rate req/s, against $alone req/s with none" \
+    "($(python3 -c "print(round(100 * $watched_rate / $alone))")%); every viewer had every change, in order," \
+    "$(python3 -c "print(round($seen - $started, 1))") s after the pushes began"

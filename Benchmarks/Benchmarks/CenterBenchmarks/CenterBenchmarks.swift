@@ -113,18 +113,44 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(load)
     }
 
-    Benchmark("LiveCenter: deliver 1M into 10k groups (the server's path)") { benchmark in
-        // The lock and the subscribers' bookkeeping around each delivery; a copy of the center per delivery
-        // (a copy-on-write slip) shows here as a cost that grows with the center.
+    Benchmark("Center.apply: 1M committed deliveries into 10k groups (the server's path)") { benchmark in
+        // What a device session does with each committed push: apply the numbered change and gather what it
+        // touched for the streams. A copy of the center per change (a copy-on-write slip) shows here as a
+        // cost that grows with the center.
         let load = workload(groups: 10_000)
-        let live = LiveCenter(center: load.makeCenter())
+        var center = load.makeCenter()
+        let changes = load.requests.enumerated().map { offset, item in
+            let number = UInt64(offset + 1)
+            let stamp = DeliveryStamp(date: start.addingTimeInterval(Double(offset) / 1000), sequence: number)
+            return DeviceChange(number: number, kind: .delivered(DeliveredNotification(app: item.app, request: item.request, stamp: stamp)))
+        }
         benchmark.startMeasurement()
-        for (offset, item) in load.requests.enumerated() {
-            try live.deliver(item.request, app: item.app, at: start.addingTimeInterval(Double(offset) / 1000))
+        for change in changes {
+            blackHole(center.apply(change))
         }
         benchmark.stopMeasurement()
-        blackHole(live)
-        blackHole(load)
+        blackHole(center)
+        blackHole(changes)
+    }
+
+    Benchmark(
+        "Center: render the group each of 10k deliveries changed (10k groups, 1M notifications, limit 3)",
+        configuration: .init(scalingFactor: .kilo)
+    ) { benchmark in
+        // What a live stream's change event costs the engine: the touched group alone, not the center.
+        let load = workload(groups: 10_000)
+        var center = load.filledCenter()
+        let viewer = Viewer(languages: ["en"])
+        let options = RenderOptions(notificationLimit: 3)
+        benchmark.startMeasurement()
+        for (offset, item) in load.requests.prefix(10_000).enumerated() {
+            let request = NotificationRequest(identifier: "again-\(offset)", content: item.request.content)
+            guard let delivery = try center.deliver(request, app: item.app, at: start.addingTimeInterval(Double(deliveries + offset)))
+            else { continue }
+            blackHole(center.render(groups: [delivery.group], for: viewer, options: options))
+        }
+        benchmark.stopMeasurement()
+        blackHole(center)
     }
 
     for groups in [1_000, 10_000, 100_000] {

@@ -123,7 +123,8 @@ struct RenderCache {
     /// Brings a view's rendering up to date: everything the first time, then the stale groups.
     private mutating func refresh(_ view: CenterView, center: Center) {
         touch(view)
-        var entry = entries[view]!
+        // Taken out of the table while it changes, so that its fragments are not copied.
+        var entry = entries.removeValue(forKey: view)!
         if !entry.isComplete {
             entry.order = center.groupIDs
             entry.fragments = render(entry.order!, view: view, center: center)
