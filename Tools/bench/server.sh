@@ -17,7 +17,9 @@ port=$((20000 + RANDOM % 20000))
 url="http://127.0.0.1:$port"
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench --benchmark-routes &
+# 200 viewers of one device: more than the default limit of streams per device.
+LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench --benchmark-routes \
+    --max-streams-per-device 256 &
 server=$!
 for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
 

@@ -21,6 +21,10 @@ struct StreamController {
     /// How long one write may wait for the client to read.
     let writeTimeout: Duration
 
+    /// The shortest time between two writes to one stream: 50 updates a second, faster than a page can
+    /// show them.
+    static let minimumWriteInterval = Duration.milliseconds(20)
+
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/devices/:token/stream", use: centerStream)
         router.get("/v1/devices/:token/groups/:group/stream", use: groupStream)
@@ -93,8 +97,17 @@ struct StreamController {
                 var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
                 // Reconnect quickly after a server restart.
                 try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
-                while let events = await subscription.queue.next() {
+                var lastWrite: ContinuousClock.Instant?
+                while true {
+                    // A write soon after another waits for the rest of the interval, gathering what arrives
+                    // meanwhile: under a burst of changes each stream writes (and its client wakes) at most
+                    // 1 / interval times a second, and a quiet stream's next change still goes at once.
+                    if let lastWrite, ContinuousClock.now < lastWrite + Self.minimumWriteInterval {
+                        try? await Task.sleep(until: lastWrite + Self.minimumWriteInterval)
+                    }
+                    guard let events = await subscription.queue.next() else { break }
                     try await watched.write(events)
+                    lastWrite = .now
                 }
                 try await watched.finish(nil)
             })
