@@ -12,6 +12,8 @@ import Logging
 /// through the same states in the same order, and the live streams name those states by change number.
 actor DeviceSession {
     nonisolated let token: String
+    /// The device's record as loaded (its name and secret's hash do not change).
+    nonisolated let device: DeviceRecord
     /// The device's live streams, which end on their own (a client gone) or with the device.
     nonisolated let subscribers: Subscribers
     private var publisher: CenterPublisher
@@ -20,6 +22,7 @@ actor DeviceSession {
 
     private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, logger: Logger) {
         self.token = token
+        device = snapshot.device
         self.store = store
         self.logger = logger
         publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
