@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "HuddleCore", dependencies: ["HuddleLocalization"]),
         .target(
             name: "HuddleAPNs",
-            dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "HuddleSQLite",

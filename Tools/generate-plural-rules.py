@@ -17,6 +17,9 @@ What goes into the table:
 - Each distinct rule set is written once; locales refer to it by index.
 - Babel's language aliases (iw -> he, tl -> fil, eng -> en) are kept where the target has rules, so
   deprecated and three-letter codes do not fall through to root.
+- A locale whose CLDR parent (the parentLocales data) is not what dropping subtags gives takes its parent's
+  rules: ht's parent is fr_HT, so Haitian Creole counts as French does; pt_AO's is pt_PT, not pt. Such a
+  locale is listed when its parent's rules differ from the ones truncation would reach.
 
 The output depends only on the Babel version: everything is sorted, so CI can regenerate the file and
 compare it with the committed one (Tools/check-generated.sh).
@@ -159,6 +162,45 @@ def resolve(locale: str, table: dict) -> str | None:
     return locale if locale in table else truncated_parent(locale, table)
 
 
+def parent_locales() -> dict[str, str]:
+    """CLDR's parentLocales: the locales whose parent is not the truncated identifier (pt_AO -> pt_PT)."""
+    get_global("likely_subtags")  # loads Babel's global data, which holds the parents
+    from babel.core import _global_data
+    return dict(_global_data["parent_exceptions"])
+
+
+def with_parent_locales(rules: dict, own: dict) -> dict:
+    """Adds the locales whose parentLocales chain reaches other rules than truncation would in `rules`
+    (locales with rules of their own, in `own`, keep them)."""
+    parents = parent_locales()
+
+    def rules_through_parents(locale: str):
+        seen = set()
+        while locale not in seen:
+            seen.add(locale)
+            if locale in rules:
+                return rules[locale]
+            if locale in parents:
+                locale = parents[locale]
+            elif "_" in locale:
+                locale = locale.rsplit("_", 1)[0]
+            else:
+                return None
+        return None
+
+    extended = dict(rules)
+    for locale in sorted(parents):
+        if locale in own:
+            continue
+        inherited = rules_through_parents(locale)
+        truncated = resolve(locale, rules)
+        # Without a truncated parent a lookup ends at root, where everything is `other`.
+        reached = rules[truncated] if truncated is not None else ()
+        if inherited is not None and inherited != reached:
+            extended[locale] = inherited
+    return extended
+
+
 def language_aliases(cardinal: dict, ordinal: dict) -> dict[str, str]:
     aliases = {}
     for alias, target in sorted(get_global("language_aliases").items()):
@@ -179,8 +221,10 @@ def swift_string(text: str) -> str:
 
 
 def render_table(cldr_version: str) -> str:
-    cardinal = without_copies(own_rules("plural_form"))
-    ordinal = without_copies(own_rules("ordinal_form"))
+    own_cardinal = own_rules("plural_form")
+    own_ordinal = own_rules("ordinal_form")
+    cardinal = with_parent_locales(without_copies(own_cardinal), own_cardinal)
+    ordinal = with_parent_locales(without_copies(own_ordinal), own_ordinal)
     cardinal["root"] = ()
     ordinal["root"] = ()
     aliases = language_aliases(cardinal, ordinal)
