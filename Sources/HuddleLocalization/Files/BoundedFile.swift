@@ -14,6 +14,8 @@ public enum BoundedFile {
     /// - Throws: ``Failure`` when the path is missing, not a regular file, unreadable or larger than `limit`.
     /// - Complexity: reads at most `limit + 1` bytes.
     public static func read(_ url: URL, limit: Int) throws(Failure) -> Data {
+        // A link is judged by what it points at.
+        let url = url.resolvingSymlinksInPath()
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: url.path)

@@ -35,8 +35,18 @@ struct PluralBabelDifferentialTests {
                   "cardinal": {}, "ordinal": {}}
         from babel.core import _global_data
         parents = _global_data["parent_exceptions"]
-        for locale in sorted(localedata.locale_identifiers()):
-            data = localedata.load(locale, merge_inherited=False)
+        locales = sorted(localedata.locale_identifiers())
+        own = {locale: localedata.load(locale, merge_inherited=False) for locale in locales}
+        # Babel caches a locale's data under its name whether or not it was merged: forget the unmerged
+        # copies, or a locale without rules of its own would not inherit its parent's.
+        localedata._cache.clear()
+        # A child CLDR names in parentLocales but Babel ships no data for (pt_FR) takes its parent's rules.
+        for locale in sorted(set(parents) - set(locales)):
+            parsed = Locale.parse(parents[locale])
+            report["cardinal"][locale] = [parsed.plural_form(number) for number in numbers]
+            report["ordinal"][locale] = [parsed.ordinal_form(number) for number in numbers]
+        for locale in locales:
+            data = own[locale]
             parsed = Locale.parse(locale)
             if "plural_form" in data or locale in parents:
                 report["cardinal"][locale] = [parsed.plural_form(number) for number in numbers]
