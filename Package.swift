@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
         .library(name: "HuddleServer", targets: ["HuddleServer"]),
+        .library(name: "HuddleLint", targets: ["HuddleLint"]),
         .executable(name: "huddle", targets: ["huddle"]),
     ],
     dependencies: [
@@ -37,6 +38,7 @@ let package = Package(
             name: "HuddleAPNs",
             dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
         .target(
             name: "HuddleSQLite",
             dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -75,6 +77,7 @@ let package = Package(
             dependencies: [
                 "HuddleAPNs",
                 "HuddleCore",
+                "HuddleLint",
                 "HuddleLocalization",
                 "HuddlePostgres",
                 "HuddleServer",
@@ -108,6 +111,8 @@ let package = Package(
             name: "HuddleAPNsTests",
             dependencies: ["HuddleAPNs", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
+        .testTarget(
+            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [

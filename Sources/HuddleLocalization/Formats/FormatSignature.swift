@@ -29,8 +29,9 @@ public struct FormatSignature: Sendable, Hashable, CustomStringConvertible {
 
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        /// The kind of a conversion's length modifiers and letter (`lld`, `@`, `.2f` without its flags).
-        init(specifier: String) {
+        /// The kind of a conversion's length modifiers and letter (`lld`, `@`, `f`), or of a stringsdict
+        /// value type.
+        public init(specifier: String) {
             switch specifier.unicodeScalars.last {
             case "d", "i", "u", "o", "x", "X", "D", "U", "O": self = .integer
             case "@": self = .object
