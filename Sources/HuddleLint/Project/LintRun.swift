@@ -73,7 +73,10 @@ struct LintRun {
         case .success(let read): document = read
         case .failure(let unreadable):
             // A file found in a folder that is not even JSON was never claimed to be a payload.
-            if file.isNamed || file.kind == .simulatorPush { findings.append(unreadable.finding) }
+            if file.isNamed || file.kind == .simulatorPush {
+                fileCount += 1
+                findings.append(unreadable.finding)
+            }
             return
         }
         if file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json) {
@@ -104,6 +107,7 @@ struct LintRun {
             documents.append(document)
             readScenario(document, isAppFile: isAppFile)
         case .failure(let unreadable):
+            fileCount += 1
             findings.append(unreadable.finding)
         }
     }

@@ -81,9 +81,11 @@ struct PayloadRules {
             let threadless = pushes.filter { !$0.hasThread }
             guard !threadless.isEmpty, threadless.count < pushes.count, let first = threadless.first else { continue }
             let name = app.isEmpty ? "the app" : app
+            let carry = threadless.count == 1 ? "carries" : "carry"
+            let stack = threadless.count == 1 ? "it stacks" : "they stack"
             first.document.report(
                 .threadIdMix, at: first.path + [.key("aps")],
-                "\(threadless.count) of the \(pushes.count) pushes to \(name) have no thread-id, so they stack in the app's own group apart from the threads of the others: "
+                "\(threadless.count) of the \(pushes.count) pushes to \(name) \(carry) no thread-id (this is the first), so \(stack) in the app's own group apart from the threads of the others: "
                     + "add a thread-id to each, or, if the app means it (as Calendar keeps invitations apart from event alerts), silence this with --disable thread-id-mix")
         }
     }
@@ -109,10 +111,10 @@ struct PayloadRules {
                 .payloadTooLarge, at: prefix,
                 "the payload is \(size) bytes as compact JSON, more than the \(pushType.maximumPayloadSize) APNs accepts for \(pushType.rawValue) pushes (it answers PayloadTooLarge): shorten the texts or send less custom data")
         }
-        for note in payload.notes {
-            report(note, in: document, at: prefix)
-        }
         let content = payload.content
+        for note in payload.notes {
+            report(note, count: content.summaryArgumentCount, in: document, at: prefix)
+        }
         if content.isVisible {
             pushesByApp[app.bundleIdentifier ?? "", default: []].append(
                 Push(document: document, path: prefix, hasThread: !content.threadIdentifier.isEmpty))
@@ -121,24 +123,30 @@ struct PayloadRules {
         checkLocalizedTexts(json, content: content, in: document, at: prefix, app: app)
     }
 
-    private func report(_ note: PayloadNote, in document: JSONDocument, at prefix: Path) {
+    /// - Parameter count: the payload's `summary-arg-count` as sent.
+    private func report(_ note: PayloadNote, count: Int, in document: JSONDocument, at prefix: Path) {
         let path = JSONLocator.PathComponent.path(note.path, under: prefix)
         switch note.kind {
         case .unknownKey:
             let key = note.path.split(separator: ".").last.map(String.init) ?? note.path
-            var message = "`\(key)` is not a key of \(note.path.hasPrefix("aps.alert.") ? "aps.alert" : "aps")"
+            let object = note.path.hasPrefix("aps.alert.") ? "aps.alert" : "aps"
+            var message = "`\(key)` is not a key of \(object), so APNs accepts the push and ignores it"
             if let suggestion = note.suggestion {
                 let suggestedKey = suggestion.split(separator: ".").last.map(String.init) ?? suggestion
                 let sameObject = suggestion.split(separator: ".").dropLast() == note.path.split(separator: ".").dropLast()
                 message += sameObject ? ": did you mean `\(suggestedKey)`?" : ": it belongs in \(suggestion)"
+            } else {
+                message += ": remove it, or move it beside aps if the app reads it"
             }
-            document.report(.unknownKey, at: path, message + "; APNs accepts the push and the key does nothing")
+            document.report(.unknownKey, at: path, message)
         case .summaryArgumentCountNotPositive:
             document.report(
                 .summaryArgCount, at: path,
-                "\(note.message): send how many items this push stands for, 1 or more (a push about 3 new episodes sends 3)")
+                "summary-arg-count \(count) is not a positive integer, so iOS counts it as 1: send how many items this push stands for (a push about 3 new episodes sends 3)")
         case .summaryArgumentCountTooLarge:
-            document.report(.summaryArgCount, severity: .warning, at: path, "\(note.message): send a real count")
+            document.report(
+                .summaryArgCount, severity: .warning, at: path,
+                "summary-arg-count \(count) is more than \(NotificationContent.maximumSummaryArgumentCount), so it counts as \(NotificationContent.maximumSummaryArgumentCount): send a real count")
         }
     }
 

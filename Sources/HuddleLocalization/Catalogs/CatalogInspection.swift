@@ -83,7 +83,7 @@ public struct CatalogInspection: Sendable {
         }
         return CatalogInspection(
             file: file, format: .strings, sourceLanguage: nil, entries: entries, catalogKeys: [],
-            repeatedKeys: table.repeatedKeys.map { ($0.key, $0.line.map { SourceLocation(line: $0) }) }, problems: [])
+            repeatedKeys: table.repeatedKeys.map { ($0.key, SourceLocation(line: $0.line, column: $0.column)) }, problems: [])
     }
 
     private static func inspectStringsdict(_ data: Data, file: String, language: String) throws(CatalogError) -> CatalogInspection {
@@ -97,7 +97,7 @@ public struct CatalogInspection: Sendable {
         }
         return CatalogInspection(
             file: file, format: .stringsdict, sourceLanguage: nil, entries: entries, catalogKeys: [],
-            repeatedKeys: contents.repeatedKeys.map { ($0.key, $0.line.map { SourceLocation(line: $0) }) },
+            repeatedKeys: contents.repeatedKeys.map { ($0.key, SourceLocation(line: $0.line, column: $0.column)) },
             problems: contents.problems)
     }
 

@@ -47,7 +47,7 @@ public struct StringsdictReader: Sendable {
 
     /// The entries with their repeated keys, for the loader's warnings.
     func readTable(_ data: Data, file: String) throws(CatalogError) -> (
-        entries: [String: LocalizedEntry], repeatedKeys: [(key: String, line: Int?)]
+        entries: [String: LocalizedEntry], repeatedKeys: [(key: String, line: Int?, column: Int?)]
     ) {
         let contents = try readContents(data, file: file, isLenient: false)
         return (contents.entries, contents.repeatedKeys)
@@ -56,7 +56,7 @@ public struct StringsdictReader: Sendable {
     /// Everything one file holds, with where it is written.
     struct Contents {
         var entries: [String: LocalizedEntry] = [:]
-        var repeatedKeys: [(key: String, line: Int?)] = []
+        var repeatedKeys: [(key: String, line: Int?, column: Int?)] = []
         var locations: [String: SourceLocation] = [:]
         /// Where each plural variable's key is, by entry key then variable name.
         var variableLocations: [String: [String: SourceLocation]] = [:]
@@ -92,7 +92,7 @@ public struct StringsdictReader: Sendable {
                     message: "expected a dictionary with \(Self.formatKey) or a string, found \(member.value.value.kindDescription)")
             }
             if contents.entries.updateValue(entry, forKey: member.key) != nil {
-                contents.repeatedKeys.append((member.key, member.keyLine))
+                contents.repeatedKeys.append((member.key, member.keyLine, member.keyColumn))
             }
             if let location = SourceLocation(line: member.keyLine, column: member.keyColumn) {
                 contents.locations[member.key] = location
