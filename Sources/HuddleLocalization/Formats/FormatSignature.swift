@@ -109,7 +109,11 @@ private struct SignatureWalk {
         var pendingNumber = number
         for conversion in conversions {
             if let name = conversion.variable {
-                guard depth < PluralFormat.maximumDepth, let variable = variables[name] else { continue }
+                guard depth < PluralFormat.maximumDepth, let variable = variables[name] else {
+                    // Still a conversion: the arguments after it keep their places.
+                    next = (conversion.position ?? next) + 1
+                    continue
+                }
                 let position = variable.argumentPosition ?? conversion.position ?? next
                 let numberKind = variable.valueType.map(FormatSignature.Kind.init(specifier:)) ?? .integer
                 signature.add(numberKind, at: position)
