@@ -112,7 +112,8 @@ let package = Package(
             dependencies: ["HuddleAPNs", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "HuddleSQLiteTests", dependencies: ["HuddleSQLite", "HuddleTestSupport"]),
         .testTarget(
-            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleTestSupport"], exclude: ["Fixtures"]),
+            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleAPNs", "HuddleCore", "HuddleTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [

@@ -76,7 +76,8 @@ extension LintReport {
     }
 
     private static func artifactLocation(_ file: String) -> JSONValue {
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: ";"))
+        // A colon in a relative path's first segment would read as a URI scheme: encode every colon.
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: ";:"))
         let encoded = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
         if file.hasPrefix("/") {
             return .object(JSONObject([("uri", .string("file://" + encoded))]))
