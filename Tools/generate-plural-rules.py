@@ -27,31 +27,25 @@ compare it with the committed one (Tools/check-generated.sh).
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
 
-# The one place to change when moving to a newer Babel (and so a newer CLDR).
-EXPECTED_BABEL_VERSION = "2.18.0"
+import cldr_babel
 
+TOOL = "generate-plural-rules"
 CATEGORIES = ("zero", "one", "two", "few", "many")  # CLDR order; `other` has no condition
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO_ROOT / "Sources/HuddleLocalization/Plurals/PluralRuleTable.swift"
 
 
 def fail(message: str) -> None:
-    print(f"generate-plural-rules: {message}", file=sys.stderr)
-    sys.exit(1)
+    cldr_babel.fail(TOOL, message)
 
 
-try:
-    import babel
-    from babel import localedata
-    from babel.core import get_global
-    from babel.plural import _Parser  # the parser Babel itself uses; only for the round-trip check
-except ImportError:
-    fail(f"Babel is not installed: pip install babel=={EXPECTED_BABEL_VERSION}")
+babel = cldr_babel.require_babel(TOOL)
+from babel import localedata  # noqa: E402 (after the version check)
+from babel.core import get_global  # noqa: E402
+from babel.plural import _Parser  # noqa: E402 (the parser Babel itself uses; only for the round-trip check)
 
 
 # --- rule text from Babel's syntax tree -------------------------------------------------------------
@@ -162,17 +156,10 @@ def resolve(locale: str, table: dict) -> str | None:
     return locale if locale in table else truncated_parent(locale, table)
 
 
-def parent_locales() -> dict[str, str]:
-    """CLDR's parentLocales: the locales whose parent is not the truncated identifier (pt_AO -> pt_PT)."""
-    get_global("likely_subtags")  # loads Babel's global data, which holds the parents
-    from babel.core import _global_data
-    return dict(_global_data["parent_exceptions"])
-
-
 def with_parent_locales(rules: dict, own: dict) -> dict:
     """Adds the locales whose parentLocales chain reaches other rules than truncation would in `rules`
     (locales with rules of their own, in `own`, keep them)."""
-    parents = parent_locales()
+    parents = cldr_babel.parent_locales()
 
     def rules_through_parents(locale: str):
         seen = set()
@@ -279,25 +266,8 @@ def render_table(cldr_version: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "-o", "--output", default=str(DEFAULT_OUTPUT),
-        help="where to write the Swift table ('-' for standard output)",
-    )
-    arguments = parser.parse_args()
-
-    if babel.__version__ != EXPECTED_BABEL_VERSION:
-        fail(
-            f"found Babel {babel.__version__}, expected {EXPECTED_BABEL_VERSION}: "
-            f"pip install babel=={EXPECTED_BABEL_VERSION} (or update EXPECTED_BABEL_VERSION)"
-        )
     cldr_version = get_global("cldr")["version"]
-    table = render_table(str(cldr_version))
-
-    if arguments.output == "-":
-        sys.stdout.write(table)
-    else:
-        Path(arguments.output).write_text(table, encoding="utf-8")
+    cldr_babel.write_table(__doc__.split("\n\n")[0], DEFAULT_OUTPUT, lambda: render_table(str(cldr_version)))
 
 
 if __name__ == "__main__":

@@ -80,14 +80,8 @@ private struct PayloadDecoder {
         _ = try aps.object()
         var content = NotificationContent()
 
-        for (key, _) in try aps.members() where !Self.apsKeys.contains(key) {
-            let suggestion = Self.alertKeys.contains(key)
-                ? "aps.alert.\(key)" : KeySuggestion.closest(to: key, in: Self.apsKeys).map { "aps.\($0)" }
-            notes.append(
-                PayloadNote(
-                    kind: .unknownKey, path: "aps.\(key)", suggestion: suggestion,
-                    message: "aps.\(key) is not an APNs key; it is ignored"))
-        }
+        try noteUnknownKeys(
+            of: aps, known: Self.apsKeys, object: "aps", what: "an APNs key", otherKeys: Self.alertKeys, otherObject: "aps.alert")
         if let alert = try aps.optionalMember("alert") {
             try decodeAlert(alert, into: &content)
         }
@@ -153,14 +147,9 @@ private struct PayloadDecoder {
             return
         }
         _ = try alert.object()
-        for (key, _) in try alert.members() where !Self.alertKeys.contains(key) {
-            let suggestion = Self.apsKeys.contains(key)
-                ? "aps.\(key)" : KeySuggestion.closest(to: key, in: Self.alertKeys).map { "aps.alert.\($0)" }
-            notes.append(
-                PayloadNote(
-                    kind: .unknownKey, path: "aps.alert.\(key)", suggestion: suggestion,
-                    message: "aps.alert.\(key) is not an APNs alert key; it is ignored"))
-        }
+        try noteUnknownKeys(
+            of: alert, known: Self.alertKeys, object: "aps.alert", what: "an APNs alert key", otherKeys: Self.apsKeys,
+            otherObject: "aps")
         content.title = try localizable(alert, text: "title", key: "title-loc-key", arguments: "title-loc-args")
         content.subtitle = try localizable(alert, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args")
         content.body = try localizable(alert, text: "body", key: "loc-key", arguments: "loc-args")
@@ -169,6 +158,22 @@ private struct PayloadDecoder {
         content.summaryArgument = try alert.optionalMember("summary-arg")?.string() ?? ""
         if let count = try alert.optionalMember("summary-arg-count") {
             content.summaryArgumentCount = try count.integer()
+        }
+    }
+
+    /// Notes the keys of `reader` (the object at `object`) that are not in `known`, each with the key most
+    /// likely meant: the same key in the other object (`otherObject`, whose keys are `otherKeys`) when it
+    /// belongs there, else a near spelling.
+    private mutating func noteUnknownKeys(
+        of reader: JSONReader, known: Set<String>, object: String, what: String, otherKeys: Set<String>, otherObject: String
+    ) throws(JSONReadError) {
+        for (key, _) in try reader.members() where !known.contains(key) {
+            let suggestion = otherKeys.contains(key)
+                ? "\(otherObject).\(key)" : KeySuggestion.closest(to: key, in: known).map { "\(object).\($0)" }
+            notes.append(
+                PayloadNote(
+                    kind: .unknownKey, path: "\(object).\(key)", suggestion: suggestion,
+                    message: "\(object).\(key) is not \(what); it is ignored"))
         }
     }
 
