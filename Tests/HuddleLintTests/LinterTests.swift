@@ -98,6 +98,18 @@ import Testing
         #expect(report.fileCount == 2)
     }
 
+    @Test func anAppFileAmongTheInputsIsReadOnceAndItsEventsLinted() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = try directory.write(
+            "scenario.json",
+            #"{"apps": {"a.b": {"categories": [{"identifier": "msg", "categorySummaryFormat": "%s"}]}}, "events": [{"deliver": {"app": "a.b", "payload": {"aps": {"alert": "hi", "thread_id": "t"}}}}]}"#)
+        let asDescriptionOnly = Self.lint([]) { $0.appFiles = [scenario.path] }
+        #expect(Self.rules(asDescriptionOnly) == [.invalidFormat])
+        let both = Self.lint([directory.url.path]) { $0.appFiles = [scenario.path] }
+        #expect(Self.rules(both) == [.invalidFormat, .unknownKey])
+        #expect(both.fileCount == 1)
+    }
+
     @Test func aMissingLocalizationsFolderIsReportedAtTheDescription() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "Nowhere"}}}"#)

@@ -25,7 +25,7 @@ struct LintRun {
 
     mutating func run(_ paths: [String]) {
         for appFile in configuration.appFiles {
-            readDescription(URL(fileURLWithPath: appFile), displayPath: appFile, isAppFile: true)
+            readAppFile(URL(fileURLWithPath: appFile), displayPath: appFile)
         }
         let inputs = LintInputs.discover(paths, limit: configuration.maximumFiles)
         findings += inputs.findings
@@ -68,6 +68,11 @@ struct LintRun {
     // MARK: Reading
 
     private mutating func readJSONInput(_ file: LintInputs.File) {
+        // An app file that is also an input was read already; as an input, its events are linted too.
+        if let appFile = appFiles[file.url.resolvingSymlinksInPath().path] {
+            if let scenario = appFile.scenario { scenarios.append((appFile.document, scenario)) }
+            return
+        }
         let document: JSONDocument
         switch JSONDocument.read(file.url, displayPath: file.displayPath) {
         case .success(let read): document = read
@@ -82,7 +87,7 @@ struct LintRun {
         if file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json) {
             fileCount += 1
             documents.append(document)
-            payloads.append(PayloadInput(document: document, pushType: configuration.pushType, isSimulatorPush: file.kind == .simulatorPush, defaultApp: configuration.app))
+            payloads.append(PayloadInput(document: document, pushType: configuration.pushType))
         } else if Self.isScenario(document.json) {
             fileCount += 1
             documents.append(document)
@@ -100,21 +105,25 @@ struct LintRun {
         return object["apps"] != nil || object["events"] != nil
     }
 
-    private mutating func readDescription(_ url: URL, displayPath: String, isAppFile: Bool) {
+    /// App files read, by resolved path, with their scenario when it is valid.
+    private var appFiles: [String: (document: JSONDocument, scenario: Scenario?)] = [:]
+
+    private mutating func readAppFile(_ url: URL, displayPath: String) {
+        fileCount += 1
         switch JSONDocument.read(url, displayPath: displayPath) {
         case .success(let document):
-            fileCount += 1
             documents.append(document)
-            readScenario(document, isAppFile: isAppFile)
+            appFiles[url.resolvingSymlinksInPath().path] = (document, readScenario(document, isAppFile: true))
         case .failure(let unreadable):
-            fileCount += 1
             findings.append(unreadable.finding)
         }
     }
 
     /// Reads a scenario or app description: its apps become known, and (for a scenario) its payloads are
     /// linted with the rest.
-    private mutating func readScenario(_ document: JSONDocument, isAppFile: Bool) {
+    /// - Returns: the scenario, unless it is not valid.
+    @discardableResult
+    private mutating func readScenario(_ document: JSONDocument, isAppFile: Bool) -> Scenario? {
         let scenario: Scenario
         do {
             // Payloads are linted on their own, with every problem they have; here a bad one must not
@@ -126,12 +135,13 @@ struct LintRun {
             let path: JSONDocument.Path = error.eventIndex.map { [.key("events"), .index($0)] }
                 ?? JSONLocator.components(of: error.message.components(separatedBy: ":").first ?? "")
             document.report(.invalidScenario, at: path, "\(error.description): fix it so the scenario can be played")
-            return
+            return nil
         }
         for app in scenario.apps {
             describe(app, in: document)
         }
         if !isAppFile { scenarios.append((document, scenario)) }
+        return scenario
     }
 
     /// Records what a description says of an app; the first description of an app wins where two differ.

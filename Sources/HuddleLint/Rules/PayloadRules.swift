@@ -6,8 +6,6 @@ import HuddleLocalization
 struct PayloadInput {
     let document: JSONDocument
     let pushType: PushType
-    let isSimulatorPush: Bool
-    let defaultApp: String?
 
     /// The app a Simulator file names (`Simulator Target Bundle`).
     var simulatorTargetBundle: String? {
