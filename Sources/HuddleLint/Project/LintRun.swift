@@ -17,7 +17,10 @@ struct LintRun {
     private var documents: [JSONDocument] = []
     private var payloads: [PayloadInput] = []
     private var scenarios: [(document: JSONDocument, scenario: Scenario)] = []
-    private var looseCatalogs: [CatalogFile] = []
+    /// Catalogs read from the inputs that no app has claimed yet, by resolved path.
+    private var looseCatalogs: [String: CatalogFile] = [:]
+    /// The resolved paths of catalogs some app's localizations folder holds.
+    private var assignedCatalogs: Set<String> = []
 
     init(configuration: Linter.Configuration) {
         self.configuration = configuration
@@ -173,7 +176,7 @@ struct LintRun {
         switch CatalogFile.read(url, displayPath: displayPath) {
         case .success(let catalog):
             fileCount += 1
-            looseCatalogs.append(catalog)
+            looseCatalogs[catalog.absolutePath] = catalog
         case .failure(let unreadable):
             if unreadable.finding.rule == .unreadableFile { fileCount += 1 }
             findings.append(unreadable.finding)
@@ -198,10 +201,9 @@ struct LintRun {
             }
             for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase) where file.kind == .catalog {
                 let absolute = file.url.resolvingSymlinksInPath().path
-                if let loose = looseCatalogs.firstIndex(where: { $0.absolutePath == absolute }) {
-                    apps[id]?.catalogs.append(looseCatalogs.remove(at: loose))
-                } else if apps.values.contains(where: { $0.catalogs.contains { $0.absolutePath == absolute } }) {
-                    continue
+                guard assignedCatalogs.insert(absolute).inserted else { continue }
+                if let loose = looseCatalogs.removeValue(forKey: absolute) {
+                    apps[id]?.catalogs.append(loose)
                 } else {
                     switch CatalogFile.read(file.url, displayPath: file.displayPath) {
                     case .success(let catalog):
@@ -219,12 +221,13 @@ struct LintRun {
     /// described app, else to an unnamed app.
     private mutating func assignLooseCatalogs() {
         guard !looseCatalogs.isEmpty else { return }
+        let catalogs = looseCatalogs.values.sorted { $0.displayPath < $1.displayPath }
         if let id = configuration.app ?? soleApp {
-            apps[id]?.catalogs += looseCatalogs
+            apps[id]?.catalogs += catalogs
         } else {
-            unnamedApp.catalogs = looseCatalogs
+            unnamedApp.catalogs = catalogs
         }
-        looseCatalogs = []
+        looseCatalogs = [:]
     }
 
     /// The one described app, if exactly one is.

@@ -9,12 +9,13 @@ enum FormatRules {
     static func check(_ app: LintApp, developmentLanguageOption: String?) -> [LintFinding] {
         guard let categories = app.categories, !categories.isEmpty else { return [] }
         let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption))
+        let locations = entryLocations(in: app, developmentLanguage: bundle.developmentLanguage)
         var findings: [LintFinding] = []
         for identifier in categories.keys.sorted() {
             guard let declared = categories[identifier] else { continue }
             for problem in declared.category.formatProblems(localizedBy: bundle) {
                 let message = describe(problem, category: identifier, app: app)
-                if let key = problem.key, let (catalog, location) = entryLocation(of: key, language: problem.language, in: app, developmentLanguage: bundle.developmentLanguage) {
+                if let key = problem.key, let (catalog, location) = locations[EntryKey(language: problem.language, key: key)] {
                     findings.append(
                         LintFinding(.invalidFormat, file: catalog.displayPath, line: location?.line, column: location?.column, message: message))
                 } else {
@@ -35,16 +36,22 @@ enum FormatRules {
             + "Use only %u (or %d, %i with l or ll) for the count\(problem.field == "categorySummaryFormat" ? ", one %@ for the names" : ""), their positional forms and %%"
     }
 
-    /// The catalog file and place where `key` is written in `language`.
-    private static func entryLocation(
-        of key: String, language: String, in app: LintApp, developmentLanguage: String
-    ) -> (CatalogFile, SourceLocation?)? {
+    private struct EntryKey: Hashable {
+        var language: String
+        var key: String
+    }
+
+    /// Where each key is written in each language (the first file by path that has it), found once per app.
+    private static func entryLocations(
+        in app: LintApp, developmentLanguage: String
+    ) -> [EntryKey: (CatalogFile, SourceLocation?)] {
+        var locations: [EntryKey: (CatalogFile, SourceLocation?)] = [:]
         for catalog in app.catalogs.sorted(by: { $0.displayPath < $1.displayPath }) {
-            for entry in catalog.inspection.entries
-            where entry.key == key && catalog.language(of: entry, developmentLanguage: developmentLanguage) == language {
-                return (catalog, entry.location)
+            for entry in catalog.inspection.entries {
+                let key = EntryKey(language: catalog.language(of: entry, developmentLanguage: developmentLanguage), key: entry.key)
+                if locations[key] == nil { locations[key] = (catalog, entry.location) }
             }
         }
-        return nil
+        return locations
     }
 }
