@@ -17,6 +17,10 @@ struct LintRun {
     private var documents: [JSONDocument] = []
     private var payloads: [PayloadInput] = []
     private var scenarios: [(document: JSONDocument, scenario: Scenario)] = []
+    /// App files read, by resolved path, with their scenario when it is valid.
+    private var appFiles: [String: (document: JSONDocument, scenario: Scenario?)] = [:]
+    /// Each described app's `localizations` folder, as written in the file that describes it.
+    private var localizationFolders: [(app: String, document: JSONDocument, folder: String)] = []
     /// Catalogs read from the inputs that no app has claimed yet, by resolved path.
     private var looseCatalogs: [String: CatalogFile] = [:]
     /// The resolved paths of catalogs some app's localizations folder holds.
@@ -108,9 +112,6 @@ struct LintRun {
         return object["apps"] != nil || object["events"] != nil
     }
 
-    /// App files read, by resolved path, with their scenario when it is valid.
-    private var appFiles: [String: (document: JSONDocument, scenario: Scenario?)] = [:]
-
     private mutating func readAppFile(_ url: URL, displayPath: String) {
         fileCount += 1
         switch JSONDocument.read(url, displayPath: displayPath) {
@@ -169,8 +170,6 @@ struct LintRun {
         }
         apps[id] = lintApp
     }
-
-    private var localizationFolders: [(app: String, document: JSONDocument, folder: String)] = []
 
     private mutating func readCatalog(_ url: URL, displayPath: String) {
         switch CatalogFile.read(url, displayPath: displayPath) {
