@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
         .library(name: "HuddleServer", targets: ["HuddleServer"]),
+        .library(name: "HuddleLint", targets: ["HuddleLint"]),
         .executable(name: "huddle", targets: ["huddle"]),
     ],
     dependencies: [
@@ -36,8 +37,9 @@ let package = Package(
         .target(name: "HuddleCore", dependencies: ["HuddleLocalization"]),
         .target(
             name: "HuddleAPNs",
-            dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
         .target(
             name: "HuddleSQLite",
             dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -79,6 +81,7 @@ let package = Package(
             dependencies: [
                 "HuddleAPNs",
                 "HuddleCore",
+                "HuddleLint",
                 "HuddleLocalization",
                 "HuddlePostgres",
                 "HuddleServer",
@@ -115,6 +118,9 @@ let package = Package(
         .testTarget(
             name: "HuddleSQLiteTests",
             dependencies: ["HuddleCore", "HuddleSQLite", "HuddleTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleAPNs", "HuddleCore", "HuddleTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [

@@ -21,6 +21,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ScenarioBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HuddleAPNs", package: "huddle"),
+                .product(name: "HuddleCore", package: "huddle"),
+            ],
+            path: "Benchmarks/ScenarioBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "ProfileDelivery",
             dependencies: [.product(name: "HuddleCore", package: "huddle")],
             path: "Sources/ProfileDelivery"

@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Regenerates the CLDR plural rule table into a temporary file and fails, showing the diff, when it
-# differs from the committed Sources/HuddleLocalization/Plurals/PluralRuleTable.swift.
-# Needs the generator's Babel: pip install babel==2.18.0
+# Regenerates each generated table into a temporary file and fails, showing the diff, when it differs from
+# the committed one: the CLDR plural rules (PluralRuleTable.swift) and parent locales (ParentLocaleTable.swift).
+# Needs the generators' Babel: pip install babel==2.18.0
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-committed="$repo_root/Sources/HuddleLocalization/Plurals/PluralRuleTable.swift"
-regenerated="$(mktemp "${TMPDIR:-/tmp}/PluralRuleTable.XXXXXX.swift")"
-trap 'rm -f "$regenerated"' EXIT
+status=0
 
-python3 "$repo_root/Tools/generate-plural-rules.py" --output "$regenerated"
+check() {
+    local generator="$1" committed="$2"
+    local regenerated
+    regenerated="$(mktemp "${TMPDIR:-/tmp}/generated.XXXXXX.swift")"
+    python3 "$repo_root/Tools/$generator" --output "$regenerated"
+    if diff -u --label "committed: ${committed#"$repo_root"/}" --label "regenerated" "$committed" "$regenerated"; then
+        echo "check-generated: $(basename "$committed") matches its generator."
+    else
+        echo "check-generated: $(basename "$committed") is stale; run python3 Tools/$generator and commit it." >&2
+        status=1
+    fi
+    rm -f "$regenerated"
+}
 
-if ! diff -u --label "committed: ${committed#"$repo_root"/}" --label "regenerated" "$committed" "$regenerated"; then
-    echo "check-generated: PluralRuleTable.swift is stale; run python3 Tools/generate-plural-rules.py and commit it." >&2
-    exit 1
-fi
-echo "check-generated: PluralRuleTable.swift matches its generator."
+check generate-plural-rules.py "$repo_root/Sources/HuddleLocalization/Plurals/PluralRuleTable.swift"
+check generate-parent-locales.py "$repo_root/Sources/HuddleLocalization/Catalogs/ParentLocaleTable.swift"
+exit "$status"

@@ -17,6 +17,9 @@ What goes into the table:
 - Each distinct rule set is written once; locales refer to it by index.
 - Babel's language aliases (iw -> he, tl -> fil, eng -> en) are kept where the target has rules, so
   deprecated and three-letter codes do not fall through to root.
+- A locale whose CLDR parent (the parentLocales data) is not what dropping subtags gives takes its parent's
+  rules: ht's parent is fr_HT, so Haitian Creole counts as French does; pt_AO's is pt_PT, not pt. Such a
+  locale is listed when its parent's rules differ from the ones truncation would reach.
 
 The output depends only on the Babel version: everything is sorted, so CI can regenerate the file and
 compare it with the committed one (Tools/check-generated.sh).
@@ -24,31 +27,25 @@ compare it with the committed one (Tools/check-generated.sh).
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
 
-# The one place to change when moving to a newer Babel (and so a newer CLDR).
-EXPECTED_BABEL_VERSION = "2.18.0"
+import cldr_babel
 
+TOOL = "generate-plural-rules"
 CATEGORIES = ("zero", "one", "two", "few", "many")  # CLDR order; `other` has no condition
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO_ROOT / "Sources/HuddleLocalization/Plurals/PluralRuleTable.swift"
 
 
 def fail(message: str) -> None:
-    print(f"generate-plural-rules: {message}", file=sys.stderr)
-    sys.exit(1)
+    cldr_babel.fail(TOOL, message)
 
 
-try:
-    import babel
-    from babel import localedata
-    from babel.core import get_global
-    from babel.plural import _Parser  # the parser Babel itself uses; only for the round-trip check
-except ImportError:
-    fail(f"Babel is not installed: pip install babel=={EXPECTED_BABEL_VERSION}")
+babel = cldr_babel.require_babel(TOOL)
+from babel import localedata  # noqa: E402 (after the version check)
+from babel.core import get_global  # noqa: E402
+from babel.plural import _Parser  # noqa: E402 (the parser Babel itself uses; only for the round-trip check)
 
 
 # --- rule text from Babel's syntax tree -------------------------------------------------------------
@@ -159,6 +156,38 @@ def resolve(locale: str, table: dict) -> str | None:
     return locale if locale in table else truncated_parent(locale, table)
 
 
+def with_parent_locales(rules: dict, own: dict) -> dict:
+    """Adds the locales whose parentLocales chain reaches other rules than truncation would in `rules`
+    (locales with rules of their own, in `own`, keep them)."""
+    parents = cldr_babel.parent_locales()
+
+    def rules_through_parents(locale: str):
+        seen = set()
+        while locale not in seen:
+            seen.add(locale)
+            if locale in rules:
+                return rules[locale]
+            if locale in parents:
+                locale = parents[locale]
+            elif "_" in locale:
+                locale = locale.rsplit("_", 1)[0]
+            else:
+                return None
+        return None
+
+    extended = dict(rules)
+    for locale in sorted(parents):
+        if locale in own:
+            continue
+        inherited = rules_through_parents(locale)
+        truncated = resolve(locale, rules)
+        # Without a truncated parent a lookup ends at root, where everything is `other`.
+        reached = rules[truncated] if truncated is not None else ()
+        if inherited is not None and inherited != reached:
+            extended[locale] = inherited
+    return extended
+
+
 def language_aliases(cardinal: dict, ordinal: dict) -> dict[str, str]:
     aliases = {}
     for alias, target in sorted(get_global("language_aliases").items()):
@@ -179,8 +208,10 @@ def swift_string(text: str) -> str:
 
 
 def render_table(cldr_version: str) -> str:
-    cardinal = without_copies(own_rules("plural_form"))
-    ordinal = without_copies(own_rules("ordinal_form"))
+    own_cardinal = own_rules("plural_form")
+    own_ordinal = own_rules("ordinal_form")
+    cardinal = with_parent_locales(without_copies(own_cardinal), own_cardinal)
+    ordinal = with_parent_locales(without_copies(own_ordinal), own_ordinal)
     cardinal["root"] = ()
     ordinal["root"] = ()
     aliases = language_aliases(cardinal, ordinal)
@@ -235,25 +266,8 @@ def render_table(cldr_version: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "-o", "--output", default=str(DEFAULT_OUTPUT),
-        help="where to write the Swift table ('-' for standard output)",
-    )
-    arguments = parser.parse_args()
-
-    if babel.__version__ != EXPECTED_BABEL_VERSION:
-        fail(
-            f"found Babel {babel.__version__}, expected {EXPECTED_BABEL_VERSION}: "
-            f"pip install babel=={EXPECTED_BABEL_VERSION} (or update EXPECTED_BABEL_VERSION)"
-        )
     cldr_version = get_global("cldr")["version"]
-    table = render_table(str(cldr_version))
-
-    if arguments.output == "-":
-        sys.stdout.write(table)
-    else:
-        Path(arguments.output).write_text(table, encoding="utf-8")
+    cldr_babel.write_table(__doc__.split("\n\n")[0], DEFAULT_OUTPUT, lambda: render_table(str(cldr_version)))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,11 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Show how a set of pushes groups and reads.",
         discussion: """
-            Plays a scenario file and prints the resulting Notification Center. With --app, the inputs are \
-            Simulator-style .apns payload files delivered in argument order (a "Simulator Target Bundle" key \
-            in a file names its app when --app is not given).
+            Plays a scenario file and prints the resulting Notification Center. Given push payloads instead \
+            (Simulator-style .apns files, or .json payloads), delivers them in argument order to the app that \
+            --app names, else the app a "Simulator Target Bundle" key in the file names, else the one app of \
+            --app-file. --app-file describes the apps as a scenario does (categories with their summary formats \
+            and placeholders, development language, localizations, viewer); its events are not played.
             """
     )
 
@@ -18,11 +20,14 @@ struct PreviewCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "A scenario file, or .apns payload files.")
+    @Argument(help: "A scenario file, or push payload files (.apns or .json).")
     var inputs: [String]
 
-    @Option(name: .customLong("app"), help: "Treat the inputs as .apns files for this bundle identifier.")
+    @Option(name: .customLong("app"), help: "Treat the inputs as push payloads for this bundle identifier.")
     var app: String?
+
+    @Option(name: .customLong("app-file"), help: "A scenario-shaped file describing the apps the pushes are for.")
+    var appFile: String?
 
     @Option(help: "Preferred languages, most preferred first (comma-separated); overrides the scenario's viewer.")
     var languages: String?
@@ -37,26 +42,27 @@ struct PreviewCommand: ParsableCommand {
     var color: Bool?
 
     func validate() throws {
-        if app == nil, inputs.count != 1, !inputs.allSatisfy({ $0.hasSuffix(".apns") }) {
-            throw ValidationError("Give one scenario file, or .apns files (with --app or a \"Simulator Target Bundle\" key).")
+        if app == nil, appFile == nil, inputs.count != 1, !inputs.allSatisfy({ $0.hasSuffix(".apns") }) {
+            throw ValidationError("Give one scenario file, or push files (with --app, --app-file or a \"Simulator Target Bundle\" key).")
         }
     }
 
     func run() throws {
-        let scenario: Scenario
         let urls = inputs.map { URL(fileURLWithPath: $0) }
+        let scenario: Scenario
         let center: Center
         do {
-            if app != nil || inputs.allSatisfy({ $0.hasSuffix(".apns") }) {
-                scenario = try Scenario.loadSimulatorPushes(urls, app: app)
-                center = try scenario.play()
+            if try inputsArePushes(urls) {
+                let appFileURL = appFile.map { URL(fileURLWithPath: $0) }
+                scenario = try Scenario.loadSimulatorPushes(urls, app: app, appFile: appFileURL)
+                if let appFileURL {
+                    center = try play(scenario, relativeTo: appFileURL)
+                } else {
+                    center = try scenario.play()
+                }
             } else {
                 scenario = try Scenario.load(contentsOf: urls[0])
-                let played = try scenario.play(relativeTo: urls[0])
-                for warning in played.warnings {
-                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-                }
-                center = played.center
+                center = try play(scenario, relativeTo: urls[0])
             }
         } catch {
             FileHandle.standardError.write(Data("huddle preview: \(error)\n".utf8))
@@ -78,5 +84,20 @@ struct PreviewCommand: ParsableCommand {
             let useColor = color ?? (isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
             print(rendered.text(colors: useColor), terminator: "")
         }
+    }
+
+    /// Push files rather than a scenario: an app is named, the files are `.apns`, there are several, or the
+    /// one `.json` file is a payload (which then needs an app, and hears how to name one).
+    private func inputsArePushes(_ urls: [URL]) throws(ScenarioError) -> Bool {
+        if app != nil || appFile != nil || urls.count != 1 || urls[0].pathExtension == "apns" { return true }
+        return Scenario.isAPNsPayloadFile(urls[0])
+    }
+
+    private func play(_ scenario: Scenario, relativeTo url: URL) throws(ScenarioError) -> Center {
+        let played = try scenario.play(relativeTo: url)
+        for warning in played.warnings {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
+        return played.center
     }
 }

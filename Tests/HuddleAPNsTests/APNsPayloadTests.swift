@@ -67,10 +67,42 @@ import Testing
 
     @Test func notesForUnknownKeysAndNonPositiveCounts() throws {
         let payload = try Self.decode(#"{"aps": {"alert": {"body": "b", "colour": "red", "summary-arg-count": 0}, "priority": 10}}"#)
-        #expect(payload.notes.contains("aps.priority is not an APNs key; it is ignored"))
-        #expect(payload.notes.contains("aps.alert.colour is not an APNs alert key; it is ignored"))
-        #expect(payload.notes.contains("summary-arg-count 0 is not positive; it counts as 1"))
+        let notes = payload.notes.map(\.description)
+        #expect(notes.contains("aps.priority is not an APNs key; it is ignored"))
+        #expect(notes.contains("aps.alert.colour is not an APNs alert key; it is ignored"))
+        #expect(notes.contains("summary-arg-count 0 is not positive; it counts as 1"))
         #expect(payload.content.effectiveSummaryArgumentCount == 1)
+    }
+
+    @Test(arguments: [
+        (#"{"aps": {"thread_id": "t"}}"#, "aps.thread_id", "aps.thread-id"),
+        (#"{"aps": {"threadId": "t"}}"#, "aps.threadId", "aps.thread-id"),
+        (#"{"aps": {"Thread-ID": "t"}}"#, "aps.Thread-ID", "aps.thread-id"),
+        (#"{"aps": {"catgory": "c"}}"#, "aps.catgory", "aps.category"),
+        (#"{"aps": {"title": "Hi"}}"#, "aps.title", "aps.alert.title"),
+        (#"{"aps": {"alert": {"body": "b", "summary_arg": "Teja"}}}"#, "aps.alert.summary_arg", "aps.alert.summary-arg"),
+        (#"{"aps": {"alert": {"body": "b", "thread-id": "t"}}}"#, "aps.alert.thread-id", "aps.thread-id"),
+    ])
+    func unknownKeysSuggestTheKeyMeant(payload: String, path: String, suggestion: String) throws {
+        let note = try #require(Self.decode(payload).notes.first)
+        #expect(note.kind == .unknownKey)
+        #expect(note.path == path)
+        #expect(note.suggestion == suggestion)
+    }
+
+    @Test func unrelatedKeysGetNoSuggestion() throws {
+        let notes = try Self.decode(#"{"aps": {"alert": {"body": "b", "colour": "red"}, "priority": 10}}"#).notes
+        #expect(notes.map(\.path) == ["aps.priority", "aps.alert.colour"])
+        #expect(notes.allSatisfy { $0.suggestion == nil })
+    }
+
+    @Test func summaryCountNotesNameWhereTheCountIs() throws {
+        let inAlert = try Self.decode(#"{"aps": {"alert": {"body": "b", "summary-arg-count": 0}}}"#).notes
+        #expect(inAlert.map(\.kind) == [.summaryArgumentCountNotPositive])
+        #expect(inAlert.first?.path == "aps.alert.summary-arg-count")
+        let atRoot = try Self.decode(#"{"aps": {"alert": {"body": "b"}, "summary-arg-count": 2000000}}"#).notes
+        #expect(atRoot.map(\.kind) == [.summaryArgumentCountTooLarge])
+        #expect(atRoot.first?.path == "aps.summary-arg-count")
     }
 
     @Test func liveActivityKeysAreAcceptedAndChecked() throws {

@@ -79,6 +79,37 @@ import Testing
         #expect(try JSONParser.parse(renamed.standardOutput)["groups"]?.arrayValue?.first?["app"] == "com.example.other")
     }
 
+    @Test func aPlainPayloadWithoutAnAppSaysWhatToAdd() async throws {
+        let directory = try TemporaryDirectory()
+        let push = try directory.write("push.json", #"{"aps": {"alert": {"body": "Pizza?"}, "thread-id": "team"}}"#)
+        let output = try await CommandRunner.huddle().run(["preview", push.path])
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("huddle preview: push.json: event 0 (deliver): no app: say which app the push is for with --app BUNDLE"))
+        #expect(!output.standardError.contains("is not a known key"))
+        let named = try await CommandRunner.huddle().run(["preview", "--app", "com.example.chat", "--format", "json", push.path])
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(try JSONParser.parse(named.standardOutput)["groups"]?.arrayValue?.first?["id"] == "com.example.chat/team")
+    }
+
+    @Test func anAppFileGivesPushFilesTheAppsSummaryFormat() async throws {
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write(
+            "app.json",
+            #"{"apps": {"com.example.chat": {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}}}"#)
+        var paths: [String] = []
+        for name in ["Kritarth", "Teja", "Michele"] {
+            paths.append(try directory.write(
+                "\(name).apns",
+                #"{"aps": {"alert": {"title": "\#(name)", "body": "hi", "summary-arg": "\#(name)"}, "thread-id": "team", "category": "msg"}}"#
+            ).path)
+        }
+        let output = try await CommandRunner.huddle().run(["preview", "--app-file", appFile.path, "--format", "json"] + paths)
+        #expect(output.status == 0, "\(output.standardError)")
+        let group = try JSONParser.parse(output.standardOutput)["groups"]?.arrayValue?.first
+        #expect(group?["app"] == "com.example.chat")
+        #expect(group?["summary"] == "2 more messages from Teja and Kritarth")
+    }
+
     @Test func aMissingFileIsReported() async throws {
         let output = try await CommandRunner.huddle().run(["preview", "/nonexistent/scenario.json"])
         #expect(output.status == 2)

@@ -6,6 +6,22 @@ import HuddleCore
 public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)
     guard let value = try? JSONParser.parse(bytes) else { return 0 }
+    // Every member of the top object, and its first element or member one level down, is found.
+    var paths: [[JSONLocator.PathComponent]] = [[]]
+    if case .object(let object) = value {
+        for member in object.members.prefix(32) {
+            paths.append([.key(member.key)])
+            switch member.value {
+            case .array(let elements) where !elements.isEmpty: paths.append([.key(member.key), .index(0)])
+            case .object(let inner) where !inner.isEmpty: paths.append([.key(member.key), .key(inner.members[0].key)])
+            default: break
+            }
+        }
+    }
+    let locations = JSONLocator(Array(bytes)).locate(paths)
+    guard locations.allSatisfy({ ($0?.line ?? 0) >= 1 && ($0?.column ?? 0) >= 1 }) else {
+        fatalError("a path of a valid document was not located: \(paths) → \(locations)")
+    }
     for pretty in [false, true] {
         let written = value.jsonUTF8(pretty: pretty)
         let reread: JSONValue

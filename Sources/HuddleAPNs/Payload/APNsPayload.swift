@@ -17,9 +17,14 @@ public struct APNsPayload: Sendable, Hashable {
     public var contentAvailable: Bool
     /// `mutable-content: 1`: the app's service extension may change the content.
     public var mutableContent: Bool
-    /// Keys Huddle read but that have no effect on the center (Live Activity keys, `launch-image`…) and keys
-    /// it does not know, for the linter.
-    public var notes: [String]
+    /// What the payload's sender most likely did not mean (unknown keys, a summary count that is not
+    /// positive), for the linter.
+    public var notes: [PayloadNote]
+
+    /// The keys `aps` may hold.
+    public static var apsKeys: Set<String> { PayloadDecoder.apsKeys }
+    /// The keys `aps.alert` may hold.
+    public static var alertKeys: Set<String> { PayloadDecoder.alertKeys }
 
     /// Decodes payload bytes.
     /// - Parameter maximumSize: the size limit for the push type (``maximumSize`` or ``maximumVoIPSize``).
@@ -52,7 +57,7 @@ public struct APNsPayload: Sendable, Hashable {
 /// Reads one payload, collecting notes as it goes.
 private struct PayloadDecoder {
     let root: JSONReader
-    var notes: [String] = []
+    var notes: [PayloadNote] = []
 
     init(root: JSONReader) {
         self.root = root
@@ -75,9 +80,8 @@ private struct PayloadDecoder {
         _ = try aps.object()
         var content = NotificationContent()
 
-        for (key, _) in try aps.members() where !Self.apsKeys.contains(key) {
-            notes.append("aps.\(key) is not an APNs key; it is ignored")
-        }
+        try noteUnknownKeys(
+            of: aps, known: Self.apsKeys, object: "aps", what: "an APNs key", otherKeys: Self.alertKeys, otherObject: "aps.alert")
         if let alert = try aps.optionalMember("alert") {
             try decodeAlert(alert, into: &content)
         }
@@ -106,11 +110,17 @@ private struct PayloadDecoder {
         if let count = try aps.optionalMember("summary-arg-count"), root.value["aps"]?["alert"]?["summary-arg-count"] == nil {
             content.summaryArgumentCount = try count.integer()
         }
+        let countPath = root.value["aps"]?["alert"]?["summary-arg-count"] != nil ? "aps.alert.summary-arg-count" : "aps.summary-arg-count"
         if content.summaryArgumentCount <= 0 {
-            notes.append("summary-arg-count \(content.summaryArgumentCount) is not positive; it counts as 1")
+            notes.append(
+                PayloadNote(
+                    kind: .summaryArgumentCountNotPositive, path: countPath,
+                    message: "summary-arg-count \(content.summaryArgumentCount) is not positive; it counts as 1"))
         } else if content.summaryArgumentCount > NotificationContent.maximumSummaryArgumentCount {
             notes.append(
-                "summary-arg-count \(content.summaryArgumentCount) is more than \(NotificationContent.maximumSummaryArgumentCount); it counts as \(NotificationContent.maximumSummaryArgumentCount)")
+                PayloadNote(
+                    kind: .summaryArgumentCountTooLarge, path: countPath,
+                    message: "summary-arg-count \(content.summaryArgumentCount) is more than \(NotificationContent.maximumSummaryArgumentCount); it counts as \(NotificationContent.maximumSummaryArgumentCount)"))
         }
         let contentAvailable = try flag(aps, "content-available")
         let mutableContent = try flag(aps, "mutable-content")
@@ -137,9 +147,9 @@ private struct PayloadDecoder {
             return
         }
         _ = try alert.object()
-        for (key, _) in try alert.members() where !Self.alertKeys.contains(key) {
-            notes.append("aps.alert.\(key) is not an APNs alert key; it is ignored")
-        }
+        try noteUnknownKeys(
+            of: alert, known: Self.alertKeys, object: "aps.alert", what: "an APNs alert key", otherKeys: Self.apsKeys,
+            otherObject: "aps")
         content.title = try localizable(alert, text: "title", key: "title-loc-key", arguments: "title-loc-args")
         content.subtitle = try localizable(alert, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args")
         content.body = try localizable(alert, text: "body", key: "loc-key", arguments: "loc-args")
@@ -148,6 +158,22 @@ private struct PayloadDecoder {
         content.summaryArgument = try alert.optionalMember("summary-arg")?.string() ?? ""
         if let count = try alert.optionalMember("summary-arg-count") {
             content.summaryArgumentCount = try count.integer()
+        }
+    }
+
+    /// Notes the keys of `reader` (the object at `object`) that are not in `known`, each with the key most
+    /// likely meant: the same key in the other object (`otherObject`, whose keys are `otherKeys`) when it
+    /// belongs there, else a near spelling.
+    private mutating func noteUnknownKeys(
+        of reader: JSONReader, known: Set<String>, object: String, what: String, otherKeys: Set<String>, otherObject: String
+    ) throws(JSONReadError) {
+        for (key, _) in try reader.members() where !known.contains(key) {
+            let suggestion = otherKeys.contains(key)
+                ? "\(otherObject).\(key)" : KeySuggestion.closest(to: key, in: known).map { "\(object).\($0)" }
+            notes.append(
+                PayloadNote(
+                    kind: .unknownKey, path: "\(object).\(key)", suggestion: suggestion,
+                    message: "\(object).\(key) is not \(what); it is ignored"))
         }
     }
 

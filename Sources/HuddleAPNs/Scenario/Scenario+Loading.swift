@@ -1,18 +1,19 @@
 public import Foundation
 public import HuddleCore
+import HuddleLocalization
 
 extension Scenario {
     /// Reads a scenario file, decoding its APNs payloads.
     /// - Throws: ``ScenarioError`` with the file name, and the event index or line of the first problem.
     public static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
         let file = url.lastPathComponent
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(try readFile(url))
-        } catch let error as JSONParseError {
-            throw ScenarioError(eventIndex: nil, message: "not valid JSON: \(error)", file: file)
-        } catch {
-            throw ScenarioError(eventIndex: nil, message: "cannot be read: \(error.localizedDescription)", file: file)
+        let json = try readJSON(url)
+        if isAPNsPayload(json) {
+            throw ScenarioError(
+                eventIndex: nil,
+                message: "this is an APNs payload (\"aps\" at the top), not a scenario (\"apps\" and \"events\"): "
+                    + "preview it as a push by naming the app it is for (--app BUNDLE, or a \"Simulator Target Bundle\" key)",
+                file: file)
         }
         do {
             return try Scenario(json: json, decodePayload: Self.decodePayload)
@@ -32,12 +33,45 @@ extension Scenario {
         }
     }
 
+    /// True when a JSON document is an APNs payload (an object with `aps`) rather than a scenario.
+    public static func isAPNsPayload(_ json: JSONValue) -> Bool {
+        guard case .object(let object) = json else { return false }
+        return object["aps"] != nil && object["apps"] == nil && object["events"] == nil
+    }
+
+    /// True when the file holds an APNs payload rather than a scenario; false also when it cannot be read
+    /// or parsed (loading it then reports why).
+    public static func isAPNsPayloadFile(_ url: URL) -> Bool {
+        (try? readJSON(url)).map(isAPNsPayload) ?? false
+    }
+
     /// Builds a scenario from Simulator-style `.apns` files, delivered in order one second apart.
     ///
     /// Each file is a payload with a top-level `Simulator Target Bundle` key naming the app (Xcode's
     /// format for dragging pushes onto the Simulator); `app` names it for files without one.
-    /// - Throws: ``ScenarioError`` naming the file (as `event N`, in argument order) and the problem.
-    public static func loadSimulatorPushes(_ urls: [URL], app defaultApp: String?, viewer: Viewer = Viewer()) throws(ScenarioError) -> Scenario {
+    ///
+    /// Push files cannot say what the app declares, so an app description may come beside them: a file
+    /// shaped like a scenario whose `apps` (categories with their summary formats and placeholders,
+    /// development language, `localizations` folder, settings) and `viewer` are used; its events are not
+    /// played. When it describes one app, pushes that name none are delivered to it. Play the result with
+    /// `play(relativeTo: appFile)` so that the localizations are found beside the app description.
+    /// - Throws: ``ScenarioError`` naming the file (as `event N`, in argument order) and the problem, or
+    ///   naming the app description when it is not valid.
+    public static func loadSimulatorPushes(
+        _ urls: [URL], app defaultApp: String?, appFile: URL? = nil, viewer: Viewer = Viewer()
+    ) throws(ScenarioError) -> Scenario {
+        var describedApps = JSONObject()
+        var viewerJSON: JSONValue = .object(JSONObject([
+            ("languages", .array(viewer.languages.map(JSONValue.string))), ("locked", .bool(viewer.locked)),
+        ]))
+        if let appFile {
+            // Validated whole first, so that its errors name it.
+            _ = try load(contentsOf: appFile)
+            let description = try readJSON(appFile)
+            if case .object(let apps)? = description["apps"] { describedApps = apps }
+            if let described = description["viewer"] { viewerJSON = described }
+        }
+        let soleDescribedApp = describedApps.count == 1 ? describedApps.keys.first : nil
         var events: [JSONValue] = []
         var apps: [String] = []
         for (index, url) in urls.enumerated() {
@@ -56,10 +90,11 @@ extension Scenario {
             let named: String?
             if case .string(let bundle)? = payload["Simulator Target Bundle"] { named = bundle } else { named = nil }
             payload["Simulator Target Bundle"] = nil
-            guard let app = defaultApp ?? named else {
+            guard let app = defaultApp ?? named ?? soleDescribedApp else {
                 throw ScenarioError(
                     eventIndex: index, kind: "deliver",
-                    message: "no app: add a \"Simulator Target Bundle\" key or pass --app", file: file)
+                    message: "no app: say which app the push is for with --app BUNDLE, a \"Simulator Target Bundle\" key, or an --app-file that describes one app",
+                    file: file)
             }
             if !apps.contains(app) { apps.append(app) }
             events.append([
@@ -69,12 +104,11 @@ extension Scenario {
                 ]))
             ])
         }
+        for app in apps where describedApps[app] == nil {
+            describedApps[app] = .object(JSONObject())
+        }
         let json: JSONValue = .object(JSONObject([
-            ("apps", .object(JSONObject(apps.map { ($0, JSONValue.object(JSONObject())) }))),
-            ("viewer", .object(JSONObject([
-                ("languages", .array(viewer.languages.map(JSONValue.string))), ("locked", .bool(viewer.locked)),
-            ]))),
-            ("events", .array(events)),
+            ("apps", .object(describedApps)), ("viewer", viewerJSON), ("events", .array(events)),
         ]))
         do {
             return try Scenario(json: json, decodePayload: Self.decodePayload)
@@ -85,7 +119,20 @@ extension Scenario {
         }
     }
 
+    /// A file's bytes, up to the largest JSON document the parser takes.
     private static func readFile(_ url: URL) throws -> Data {
-        try Data(contentsOf: url)
+        try BoundedFile.read(url, limit: JSONParser.maximumSize)
+    }
+
+    /// A file's JSON, or a ``ScenarioError`` naming the file.
+    private static func readJSON(_ url: URL) throws(ScenarioError) -> JSONValue {
+        let file = url.lastPathComponent
+        do {
+            return try JSONParser.parse(try readFile(url))
+        } catch let error as JSONParseError {
+            throw ScenarioError(eventIndex: nil, message: "not valid JSON: \(error)", file: file)
+        } catch {
+            throw ScenarioError(eventIndex: nil, message: "cannot be read: \(error)", file: file)
+        }
     }
 }

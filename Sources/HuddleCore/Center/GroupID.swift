@@ -4,6 +4,7 @@
 /// Its text form is stable and unambiguous, because bundle identifiers hold neither `/` nor `#`:
 /// `com.apple.mobilecal`, `com.apple.mobilecal/alerts`, `com.apple.mobilecal#event-7`.
 public struct GroupID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Compared by Unicode scalars (see ``ExactString``): two spellings of "Café" are two threads.
     public enum Kind: Sendable, Hashable {
         /// The app's own group: notifications without a thread, or all of them under `byApp`.
         case app
@@ -11,6 +12,27 @@ public struct GroupID: Sendable, Hashable, Comparable, CustomStringConvertible {
         case thread(String)
         /// One notification, by identifier, when grouping is off.
         case single(String)
+
+        public static func == (lhs: Kind, rhs: Kind) -> Bool {
+            switch (lhs, rhs) {
+            case (.app, .app): true
+            case (.thread(let left), .thread(let right)), (.single(let left), .single(let right)): left.isExactlyEqual(to: right)
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .app:
+                hasher.combine(0)
+            case .thread(let thread):
+                hasher.combine(1)
+                hasher.combineExactly(thread)
+            case .single(let identifier):
+                hasher.combine(2)
+                hasher.combineExactly(identifier)
+            }
+        }
     }
 
     public var app: String

@@ -2,17 +2,18 @@
 ///
 /// A dictionary of the notifications themselves would move every ~300-byte notification each time it
 /// grows; here only the small index grows, the array appends, and freed slots are reused. Groups refer
-/// to their notifications by slot, so rendering reads them without hashing an identifier.
+/// to their notifications by slot, so rendering reads them without hashing an identifier. Identifiers are
+/// compared by their Unicode scalars (``ExactString``, behavior.md section 7).
 struct NotificationTable: Sendable {
-    private var slots: [String: Int] = [:]
+    private var slots: [ExactString: Int] = [:]
     private var storage: [DeliveredNotification?] = []
     private var freeSlots: [Int] = []
 
     var count: Int { slots.count }
-    var identifiers: Dictionary<String, Int>.Keys { slots.keys }
+    var identifiers: [String] { slots.keys.map(\.string) }
 
     subscript(identifier: String) -> DeliveredNotification? {
-        slots[identifier].flatMap { storage[$0] }
+        slots[ExactString(identifier)].flatMap { storage[$0] }
     }
 
     /// The notification in a slot a group member names; the slot must be occupied.
@@ -33,14 +34,14 @@ struct NotificationTable: Sendable {
     /// - Complexity: amortized O(1); one hash of the identifier.
     mutating func upsert(_ notification: DeliveredNotification) -> (slot: Int, replaced: DeliveredNotification?) {
         var replaced: DeliveredNotification?
-        let slot = Self.claim(&slots[notification.identifier, default: -1], storage: &storage, freeSlots: &freeSlots, replaced: &replaced)
+        let slot = Self.claim(&slots[ExactString(notification.identifier), default: -1], storage: &storage, freeSlots: &freeSlots, replaced: &replaced)
         storage[slot] = notification
         return (slot, replaced)
     }
 
     /// Removes a notification by identifier.
     mutating func remove(identifier: String) -> DeliveredNotification? {
-        guard let slot = slots.removeValue(forKey: identifier), let notification = storage[slot] else { return nil }
+        guard let slot = slots.removeValue(forKey: ExactString(identifier)), let notification = storage[slot] else { return nil }
         storage[slot] = nil
         freeSlots.append(slot)
         return notification

@@ -1,5 +1,6 @@
 /// A map from strings to values, tuned for the few keys a group holds (its categories, its summary
-/// arguments): a linear scan of an array while small, a hash index once it grows.
+/// arguments): a linear scan of an array while small, a hash index once it grows. Keys are compared by
+/// their Unicode scalars (``ExactString``), as behavior.md section 7 asks of summary arguments.
 ///
 /// Comparing a handful of short strings is cheaper than hashing one, and a group is updated on every
 /// delivery, so this saves most of the hashing a dictionary would do on the hot path.
@@ -9,14 +10,14 @@ struct SmallStringMap<Value: Sendable>: Sendable {
 
     private(set) var keys: [String] = []
     private(set) var values: [Value] = []
-    private var index: [String: Int]?
+    private var index: [ExactString: Int]?
 
     var isEmpty: Bool { keys.isEmpty }
     var count: Int { keys.count }
 
     func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return keys.firstIndex(of: key)
+        if let index { return index[ExactString(key)] }
+        return keys.firstIndex { $0.isExactlyEqual(to: key) }
     }
 
     subscript(key: String) -> Value? {
@@ -31,9 +32,9 @@ struct SmallStringMap<Value: Sendable>: Sendable {
         keys.append(key)
         values.append(defaultValue())
         if index != nil {
-            index?[key] = keys.count - 1
+            index?[ExactString(key)] = keys.count - 1
         } else if keys.count > Self.indexThreshold {
-            index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+            index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { (ExactString($1), $0) })
         }
         return body(&values[values.count - 1])
     }
@@ -51,9 +52,9 @@ struct SmallStringMap<Value: Sendable>: Sendable {
         if position != last {
             keys.swapAt(position, last)
             values.swapAt(position, last)
-            index?[keys[position]] = position
+            index?[ExactString(keys[position])] = position
         }
-        index?[keys[last]] = nil
+        index?[ExactString(keys[last])] = nil
         keys.removeLast()
         values.removeLast()
         if let current = index, current.count <= Self.indexThreshold / 2 { index = nil }

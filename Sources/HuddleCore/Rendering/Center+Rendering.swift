@@ -122,10 +122,11 @@ struct GroupSummarizer {
             self.arguments += arguments
         }
 
-        /// Arguments newest first, each once (at its newest).
+        /// Arguments newest first, each once (at its newest); compared by Unicode scalars, as the
+        /// group's tallies are.
         var orderedArguments: [String] {
-            var seen: Set<String> = []
-            return arguments.sorted { $0.stamp > $1.stamp }.map(\.argument).filter { seen.insert($0).inserted }
+            var seen: Set<ExactString> = []
+            return arguments.sorted { $0.stamp > $1.stamp }.map(\.argument).filter { seen.insert(ExactString($0)).inserted }
         }
     }
 
@@ -226,7 +227,7 @@ struct GroupSummarizer {
             let count = tally.countSum - (holdsLeading ? leadingContent.effectiveSummaryArgumentCount : 0)
             var arguments: [(argument: String, stamp: DeliveryStamp)] = []
             for (argument, argumentStamps) in tally.arguments.entries {
-                if holdsLeading, argument == leadingContent.summaryArgument {
+                if holdsLeading, argument.isExactlyEqual(to: leadingContent.summaryArgument) {
                     if argumentStamps.count > 1 { arguments.append((argument, argumentStamps[argumentStamps.count - 2])) }
                 } else if let last = argumentStamps.last {
                     arguments.append((argument, last))

@@ -35,7 +35,9 @@ extension RenderedGroup {
         var body: [String] = []
         if let leading = notifications.first {
             let time = Self.timeText(leading)
-            let title = leading.title ?? (previewsHidden ? nil : leading.subtitle)
+            // Without a title the subtitle takes the first line, whether previews are shown or hidden
+            // (hiddenPreviewsShowSubtitle keeps it on a locked device while the title is hidden).
+            let title = leading.title ?? leading.subtitle
             let titleText = title.map { DisplayWidth.truncate($0, to: inner - time.count - 1) } ?? ""
             let padding = max(1, inner - DisplayWidth.of(titleText) - time.count)
             body.append(style.bold(titleText) + String(repeating: " ", count: padding) + style.dim(time))

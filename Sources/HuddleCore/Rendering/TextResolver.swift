@@ -12,9 +12,10 @@ struct TextResolver {
     /// formatting is the costliest step of a summary.
     private var joinedLists: [JoinedListKey: String] = [:]
 
+    /// Items compared by Unicode scalars, so two spellings of one name never share a cached list.
     private struct JoinedListKey: Hashable {
         var language: String
-        var items: [String]
+        var items: [ExactString]
     }
 
     /// A validated format and the language its words are in.
@@ -94,7 +95,7 @@ struct TextResolver {
     /// Joins items the way `language` writes a list: summary arguments, or the finished parts of a summary
     /// ("5 more messages and 3 more photos").
     mutating func join(_ items: [String], language: String) -> String {
-        let key = JoinedListKey(language: language, items: items)
+        let key = JoinedListKey(language: language, items: items.map(ExactString.init))
         if let joined = joinedLists[key] { return joined }
         let formatting = listFormattings[language] ?? LocaleFormatting(identifier: language)
         listFormattings[language] = formatting

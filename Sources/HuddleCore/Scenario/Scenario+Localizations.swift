@@ -36,8 +36,16 @@ extension Scenario {
     }
 
     /// Plays a scenario read from `url`, with its apps' localizations.
+    /// - Throws: ``ScenarioError`` naming the file as well as the event, so that a refused category format
+    ///   says where it was written.
     public func play(relativeTo url: URL) throws(ScenarioError) -> (center: Center, warnings: [CatalogWarning]) {
         let localizations = try loadLocalizations(relativeTo: url)
-        return (try play(localizations: { localizations.bundle(for: $0) }), localizations.warnings)
+        do {
+            return (try play(localizations: { localizations.bundle(for: $0) }), localizations.warnings)
+        } catch {
+            var located = error
+            located.file = located.file ?? url.lastPathComponent
+            throw located
+        }
     }
 }

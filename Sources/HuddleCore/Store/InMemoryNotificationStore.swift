@@ -6,7 +6,8 @@ public actor InMemoryNotificationStore: NotificationStore {
     private struct Device {
         var record: DeviceRecord
         var apps: [String: AppRecord] = [:]
-        var notifications: [String: [String: DeliveredNotification]] = [:]
+        /// By app, then by identifier compared by Unicode scalars (as SQLite and PostgreSQL compare them).
+        var notifications: [String: [ExactString: DeliveredNotification]] = [:]
         var lastChange: UInt64 = 0
         /// The latest changes, oldest first, as they were recorded (their subjects resolved when read).
         var journal: [ChangeRecord] = []
@@ -70,13 +71,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard device.apps[app] != nil else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
         let number = record(token, .delivered, topic: app, identifiers: [request.identifier])
         let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
-        devices[token]?.notifications[app, default: [:]][request.identifier] = notification
+        devices[token]?.notifications[app, default: [:]][ExactString(request.identifier)] = notification
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) -> DeviceChange? {
         var removed: [String] = []
-        for identifier in identifiers where devices[token]?.notifications[app]?.removeValue(forKey: identifier) != nil {
+        for identifier in identifiers where devices[token]?.notifications[app]?.removeValue(forKey: ExactString(identifier)) != nil {
             removed.append(identifier)
         }
         guard !removed.isEmpty else { return nil }
@@ -94,7 +95,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let device = devices[token] else { return nil }
         guard number + 1 >= device.oldestKept else { return nil }
         return device.journal.filter { $0.number > number }.map { record in
-            record.change(notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[$0] }, app: device.apps[record.topic])
+            record.change(notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[ExactString($0)] }, app: device.apps[record.topic])
         }
     }
 

@@ -46,11 +46,28 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { canonical }
 
-    /// The tags to try for this one, most specific first: the tag itself, then shorter ones down to the
-    /// bare language (`zh-Hant-TW`, `zh-Hant`, `zh`). Chinese gets its script from its region when the tag
-    /// names none (`zh-TW` and `zh-HK` are Traditional, `zh-CN` and `zh` Simplified), because apps ship
-    /// `zh-Hans` and `zh-Hant` folders, not regional ones.
+    /// The tags to try for this one, most specific first: the tag itself, then its CLDR parents where
+    /// CLDR's parentLocales names one (`pt-AO`, `pt-PT`, `pt`; `es-MX`, `es-419`, `es`; `en-AU`, `en-001`,
+    /// `en`), else shorter tags down to the bare language (`zh-Hant-TW`, `zh-Hant`, `zh`). Chinese gets its
+    /// script from its region when the tag names none (`zh-TW` and `zh-HK` are Traditional, `zh-CN` and `zh`
+    /// Simplified), because apps ship `zh-Hans` and `zh-Hant` folders, not regional ones.
     public var fallbackChain: [String] {
+        var chain: [String] = []
+        var tag = self
+        // CLDR's parents never loop; the check keeps a bad table from looping all the same.
+        while !chain.contains(tag.canonical) {
+            chain.append(tag.canonical)
+            guard let parent = ParentLocaleTable.parents[tag.canonical] else {
+                for candidate in tag.truncationChain where !chain.contains(candidate) { chain.append(candidate) }
+                break
+            }
+            tag = LanguageTag(parent)
+        }
+        return chain
+    }
+
+    /// The tag, then the tags made by dropping subtags from the right.
+    private var truncationChain: [String] {
         var chain: [String] = [canonical]
         func add(_ tag: String) { if !chain.contains(tag) { chain.append(tag) } }
         let script = self.script ?? inferredScript

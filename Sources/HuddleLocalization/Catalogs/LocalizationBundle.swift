@@ -2,8 +2,9 @@
 /// that picks a language for a viewer.
 ///
 /// Filled from `.strings`, `.stringsdict` and `.xcstrings` files, or built in code. Matching follows
-/// iOS: for each preferred language in turn, the exact tag, then shorter tags (`pt-PT`, then `pt`), then
-/// the development language, then the key itself.
+/// iOS and behavior.md section 7: for each preferred language in turn, the exact tag, then its CLDR parents
+/// (`pt-AO`, `pt-PT`, `pt`), or shorter tags where CLDR names no parent (`de-AT`, then `de`), then the
+/// development language, then the key itself.
 public struct LocalizationBundle: Sendable {
     /// The language whose strings are used when none of the viewer's languages is available.
     public var developmentLanguage: String

@@ -79,7 +79,7 @@ public struct LocalizationLoader: Sendable {
             let folderLanguage = String(folder.dropLast(".lproj".count))
             let language: SourceTable.Language = folderLanguage.lowercased() == "base" ? .base : .named(folderLanguage)
             let entries: [String: LocalizedEntry]
-            let repeatedKeys: [(key: String, line: Int?)]
+            let repeatedKeys: [(key: String, line: Int?, column: Int?)]
             if kind == .strings {
                 let table = try StringsFileReader().readTable(file.data, file: file.path)
                 (entries, repeatedKeys) = (table.entries.mapValues(LocalizedEntry.text), table.repeatedKeys)

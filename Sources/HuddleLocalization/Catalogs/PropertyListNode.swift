@@ -27,6 +27,8 @@ struct PropertyListNode {
         /// The line of the `<key>` element; `nil` in binary property lists.
         var keyLine: Int?
         var value: PropertyListNode
+        /// The column of the `<key>` element; `nil` in binary property lists.
+        var keyColumn: Int? = nil
     }
 
     var value: Value

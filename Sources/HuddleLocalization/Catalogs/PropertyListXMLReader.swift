@@ -57,20 +57,21 @@ private struct PropertyListBuilder {
         switch element.name {
         case "dict":
             var members: [PropertyListNode.Member] = []
-            var pendingKey: (text: String, line: Int)?
+            var pendingKey: (text: String, line: Int, column: Int)?
             for child in try elements(in: element) {
                 if let key = pendingKey {
                     guard child.name != "key" else {
                         throw error(at: child, "the key \"\(key.text)\" has no value")
                     }
                     members.append(
-                        PropertyListNode.Member(key: key.text, keyLine: key.line, value: try node(from: child, depth: depth + 1)))
+                        PropertyListNode.Member(
+                            key: key.text, keyLine: key.line, value: try node(from: child, depth: depth + 1), keyColumn: key.column))
                     pendingKey = nil
                 } else {
                     guard child.name == "key" else {
                         throw error(at: child, "expected <key> in <dict>, found <\(child.name)>")
                     }
-                    pendingKey = (try text(of: child), child.line)
+                    pendingKey = (try text(of: child), child.line, child.column)
                 }
             }
             if let key = pendingKey {

@@ -56,8 +56,40 @@ public struct StringCatalogReader: Sendable {
     ///   (`strings.GREETING.localizations.de.stringUnit.value: expected a string, found a number`), or
     ///   naming the limit of ``CatalogLimits`` the file is past.
     public func read(_ data: Data, file: String) throws(CatalogError) -> Catalog {
+        try readContents(data, file: file, isLenient: false).catalog
+    }
+
+    /// A catalog with what a linter needs beside its entries.
+    struct Contents {
+        var catalog: Catalog
+        /// Where each key's entry starts under `strings`.
+        var keyLocations: [String: SourceLocation] = [:]
+        /// Where each localization starts, by language then key.
+        var locations: [String: [String: SourceLocation]] = [:]
+        /// Where each plural variable is written (its `variations.plural` or substitution), by language, key
+        /// and variable name.
+        var variableLocations: [String: [String: [String: SourceLocation]]] = [:]
+        /// Each localization's `stringUnit.state` (`translated`, `needs_review`, `new`, `stale`), by
+        /// language then key.
+        var states: [String: [String: String]] = [:]
+        /// Each key's `extractionState` (`manual`, `stale`, `extracted_with_value`…).
+        var extractionStates: [String: String] = [:]
+        /// Keys marked `"shouldTranslate": false`.
+        var keysNotToTranslate: Set<String> = []
+        /// Problems a lenient read let through.
+        var problems: [CatalogError] = []
+    }
+
+    /// Reads a catalog.
+    /// - Parameter isLenient: when true, a plural variation without `other` and a `%#@name@` without its
+    ///   substitution are recorded in `problems` and the entry is kept; when false they are thrown.
+    func readContents(_ data: Data, file: String, isLenient: Bool) throws(CatalogError) -> Contents {
         let root = try JSONNodeReader.read(scalars: CatalogTextDecoder.decode(data, file: file), file: file)
-        return try CatalogInterpreter(file: file).catalog(from: root)
+        var interpreter = CatalogInterpreter(file: file, isLenient: isLenient)
+        let catalog = try interpreter.catalog(from: root)
+        var contents = interpreter.contents
+        contents.catalog = catalog
+        return contents
     }
 }
 
@@ -71,8 +103,18 @@ private enum ResolvedText {
 /// Walks the JSON of a catalog, checking types as it goes.
 private struct CatalogInterpreter {
     let file: String
+    let isLenient: Bool
+    /// What was found beside the entries (the catalog itself is filled in by the caller).
+    var contents = StringCatalogReader.Contents(catalog: StringCatalogReader.Catalog(sourceLanguage: "", tables: [:]))
+    /// The language and key being read, so that variables found deep inside are filed under them.
+    private var current: (language: String, key: String)?
 
-    func catalog(from root: JSONNode) throws(CatalogError) -> StringCatalogReader.Catalog {
+    init(file: String, isLenient: Bool) {
+        self.file = file
+        self.isLenient = isLenient
+    }
+
+    mutating func catalog(from root: JSONNode) throws(CatalogError) -> StringCatalogReader.Catalog {
         _ = try object(root, at: "")
         guard let sourceNode = root["sourceLanguage"] else {
             throw error(at: root, path: "", "the catalog has no sourceLanguage")
@@ -85,13 +127,24 @@ private struct CatalogInterpreter {
             for (key, entryNode) in try object(stringsNode, at: "strings") {
                 let entryPath = "strings" + pathComponent(key)
                 _ = try object(entryNode, at: entryPath)
+                contents.keyLocations[key] = SourceLocation(line: entryNode.line, column: entryNode.column)
+                if let extraction = entryNode["extractionState"] {
+                    contents.extractionStates[key] = try string(extraction, at: entryPath + ".extractionState")
+                }
+                if case .bool(false)? = entryNode["shouldTranslate"]?.value { contents.keysNotToTranslate.insert(key) }
                 var hasSourceLocalization = false
                 if let localizationsNode = entryNode["localizations"] {
                     let localizationsPath = entryPath + ".localizations"
                     for (language, localizationNode) in try object(localizationsNode, at: localizationsPath) {
                         let path = localizationsPath + pathComponent(language)
+                        current = (language, key)
                         guard let entry = try localizedEntry(localizationNode, at: path) else { continue }
                         tables[language, default: [:]][key] = entry
+                        contents.locations[language, default: [:]][key] = SourceLocation(
+                            line: localizationNode.line, column: localizationNode.column)
+                        if let state = localizationNode["stringUnit"]?["state"], case .string(let text) = state.value {
+                            contents.states[language, default: [:]][key] = text
+                        }
                         if language == sourceLanguage { hasSourceLocalization = true }
                     }
                 }
@@ -107,7 +160,7 @@ private struct CatalogInterpreter {
     }
 
     /// One language's localization of a key, or `nil` when it has no string (an empty object).
-    private func localizedEntry(_ node: JSONNode, at path: String) throws(CatalogError) -> LocalizedEntry? {
+    private mutating func localizedEntry(_ node: JSONNode, at path: String) throws(CatalogError) -> LocalizedEntry? {
         var variables: [String: PluralVariable] = [:]
         var usingTexts: [(text: String, node: JSONNode, path: String)] = []
         if let substitutionsNode = node["substitutions"] {
@@ -116,6 +169,7 @@ private struct CatalogInterpreter {
                 let substitutionPath = substitutionsPath + pathComponent(name)
                 let variable = try substitution(substitutionNode, at: substitutionPath)
                 variables[name] = variable
+                recordVariable(name, at: substitutionNode)
                 for (category, form) in variable.forms.sorted(by: { $0.key < $1.key }) {
                     usingTexts.append((form, substitutionNode, substitutionPath + ".variations.plural." + category.rawValue))
                 }
@@ -143,6 +197,7 @@ private struct CatalogInterpreter {
             let number = forms[.other].flatMap(FormatScanner.firstIntegerConversion(in:))
             variables[name] = PluralVariable(
                 valueType: number?.specifier, forms: forms, argumentPosition: number?.argumentPosition)
+            recordVariable(name, at: pluralNode)
             format = "%#@\(name)@"
             for (category, form) in forms.sorted(by: { $0.key < $1.key }) {
                 usingTexts.append((form, pluralNode, pluralPath + "." + category.rawValue))
@@ -150,15 +205,28 @@ private struct CatalogInterpreter {
         }
         for using in usingTexts {
             for name in FormatScanner.pluralVariables(in: using.text) where variables[name] == nil {
-                throw error(
-                    at: using.node, path: using.path, "%#@\(name)@ is used, but the localization has no substitution named \"\(name)\"")
+                try report(error(
+                    .undefinedVariable, at: using.node, path: using.path,
+                    "%#@\(name)@ is used, but the localization has no substitution named \"\(name)\""))
             }
         }
         return .plural(PluralFormat(format: format, variables: variables))
     }
 
+    /// Files where a variable of the localization being read is written.
+    private mutating func recordVariable(_ name: String, at node: JSONNode) {
+        guard let (language, key) = current else { return }
+        contents.variableLocations[language, default: [:]][key, default: [:]][name] = SourceLocation(line: node.line, column: node.column)
+    }
+
+    /// Throws `problem`, or records it when reading leniently.
+    private mutating func report(_ problem: CatalogError) throws(CatalogError) {
+        guard isLenient else { throw problem }
+        contents.problems.append(problem)
+    }
+
     /// A substitution: a plural variable with its argument.
-    private func substitution(_ node: JSONNode, at path: String) throws(CatalogError) -> PluralVariable {
+    private mutating func substitution(_ node: JSONNode, at path: String) throws(CatalogError) -> PluralVariable {
         _ = try object(node, at: path)
         guard let argumentNode = node["argNum"] else { throw error(at: node, path: path, "the substitution has no argNum") }
         guard case .number(let argumentText) = argumentNode.value, let argument = Int(argumentText), argument >= 1 else {
@@ -179,7 +247,7 @@ private struct CatalogInterpreter {
 
     /// A node with a `stringUnit` and/or `variations`, reduced to text or plural forms; `nil` when it has
     /// neither.
-    private func resolve(_ node: JSONNode, at path: String) throws(CatalogError) -> ResolvedText? {
+    private mutating func resolve(_ node: JSONNode, at path: String) throws(CatalogError) -> ResolvedText? {
         _ = try object(node, at: path)
         let unitText = try node["stringUnit"].map { unit throws(CatalogError) in try stringUnitValue(unit, at: path + ".stringUnit") }
         guard let variationsNode = node["variations"] else { return unitText.map(ResolvedText.text) }
@@ -216,8 +284,8 @@ private struct CatalogInterpreter {
             case nil: throw error(at: formNode, path: formPath, "the plural form has no stringUnit")
             }
         }
-        guard forms[.other] != nil else {
-            throw error(at: pluralNode, path: pluralPath, "the plural variation has no \"other\" form")
+        if forms[.other] == nil {
+            try report(error(.missingOtherForm, at: pluralNode, path: pluralPath, "the plural variation has no \"other\" form"))
         }
         return .plural(forms, node: pluralNode, path: pluralPath)
     }
@@ -266,7 +334,7 @@ private struct CatalogInterpreter {
         return "[\"\(escaped)\"]"
     }
 
-    private func error(at node: JSONNode, path: String, _ message: String) -> CatalogError {
-        CatalogError(file: file, line: node.line, column: node.column, keyPath: path.isEmpty ? nil : path, message: message)
+    private func error(_ code: CatalogError.Code = .unreadable, at node: JSONNode, path: String, _ message: String) -> CatalogError {
+        CatalogError(code, file: file, line: node.line, column: node.column, keyPath: path.isEmpty ? nil : path, message: message)
     }
 }

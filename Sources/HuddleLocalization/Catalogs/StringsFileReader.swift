@@ -66,7 +66,7 @@ public struct StringsFileReader: Sendable {
                     file: file, line: member.value.line, column: member.value.column, keyPath: member.key,
                     message: "expected a string, found \(member.value.value.kindDescription)")
             }
-            table.add(key: member.key, value: value, line: member.keyLine)
+            table.add(key: member.key, value: value, line: member.keyLine, column: member.keyColumn)
         }
         return table
     }
@@ -103,7 +103,7 @@ private struct StringsParser {
                 throw CatalogLimits.tooManyEntries(file: file, line: keyStart.line, column: keyStart.column)
             }
             let (key, value) = try parsePair()
-            table.add(key: key, value: value, line: keyStart.line)
+            table.add(key: key, value: value, line: keyStart.line, column: keyStart.column)
         }
     }
 

@@ -47,31 +47,58 @@ public struct StringsdictReader: Sendable {
 
     /// The entries with their repeated keys, for the loader's warnings.
     func readTable(_ data: Data, file: String) throws(CatalogError) -> (
-        entries: [String: LocalizedEntry], repeatedKeys: [(key: String, line: Int?)]
+        entries: [String: LocalizedEntry], repeatedKeys: [(key: String, line: Int?, column: Int?)]
     ) {
+        let contents = try readContents(data, file: file, isLenient: false)
+        return (contents.entries, contents.repeatedKeys)
+    }
+
+    /// Everything one file holds, with where it is written.
+    struct Contents {
+        var entries: [String: LocalizedEntry] = [:]
+        var repeatedKeys: [(key: String, line: Int?, column: Int?)] = []
+        var locations: [String: SourceLocation] = [:]
+        /// Where each plural variable's key is, by entry key then variable name.
+        var variableLocations: [String: [String: SourceLocation]] = [:]
+        /// Problems a lenient read let through (see `isLenient`).
+        var problems: [CatalogError] = []
+    }
+
+    /// Reads a file.
+    /// - Parameter isLenient: when true, a variable without `other` and a `%#@name@` without its
+    ///   variable are recorded in `problems` and the entry is kept, so that a linter can go on to report
+    ///   the rest of the file; when false they are thrown, as for any other problem.
+    func readContents(_ data: Data, file: String, isLenient: Bool) throws(CatalogError) -> Contents {
         let root = try PropertyListNode.read(data, file: file)
         guard case .dictionary(let members) = root.value else {
             throw CatalogError(
                 file: file, line: root.line, column: root.column,
                 message: "expected a dictionary at the top of the property list, found \(root.value.kindDescription)")
         }
-        var entries: [String: LocalizedEntry] = [:]
-        var repeatedKeys: [(key: String, line: Int?)] = []
+        var contents = Contents()
         for member in members {
             let entry: LocalizedEntry
             switch member.value.value {
             case .string(let text):
                 entry = .text(text)
             case .dictionary(let entryMembers):
-                entry = .plural(try EntryReader(file: file, key: member.key, keyLine: member.keyLine).read(entryMembers))
+                var reader = EntryReader(file: file, key: member.key, keyLine: member.keyLine, isLenient: isLenient)
+                entry = .plural(try reader.read(entryMembers))
+                contents.problems += reader.problems
+                contents.variableLocations[member.key] = reader.variableLocations
             default:
                 throw CatalogError(
                     file: file, line: member.value.line, keyPath: member.key,
                     message: "expected a dictionary with \(Self.formatKey) or a string, found \(member.value.value.kindDescription)")
             }
-            if entries.updateValue(entry, forKey: member.key) != nil { repeatedKeys.append((member.key, member.keyLine)) }
+            if contents.entries.updateValue(entry, forKey: member.key) != nil {
+                contents.repeatedKeys.append((member.key, member.keyLine, member.keyColumn))
+            }
+            if let location = SourceLocation(line: member.keyLine, column: member.keyColumn) {
+                contents.locations[member.key] = location
+            }
         }
-        return (entries, repeatedKeys)
+        return contents
     }
 }
 
@@ -80,6 +107,19 @@ private struct EntryReader {
     let file: String
     let key: String
     let keyLine: Int?
+    /// Record, rather than throw, the problems a linter reports one by one (see
+    /// `StringsdictReader.readContents`).
+    let isLenient: Bool
+    private(set) var problems: [CatalogError] = []
+    /// Where each variable's key is written.
+    private(set) var variableLocations: [String: SourceLocation] = [:]
+
+    init(file: String, key: String, keyLine: Int?, isLenient: Bool) {
+        self.file = file
+        self.key = key
+        self.keyLine = keyLine
+        self.isLenient = isLenient
+    }
 
     /// A string of the entry that may use variables, and where it was written.
     private struct UsingText {
@@ -88,7 +128,7 @@ private struct EntryReader {
         var line: Int?
     }
 
-    func read(_ members: [PropertyListNode.Member]) throws(CatalogError) -> PluralFormat {
+    mutating func read(_ members: [PropertyListNode.Member]) throws(CatalogError) -> PluralFormat {
         var format: (text: String, line: Int?)?
         var candidates: [String: PropertyListNode.Member] = [:]
         for member in members {
@@ -115,6 +155,9 @@ private struct EntryReader {
             let (variable, forms) = try readVariable(named: member.key, line: member.keyLine, members: variableMembers)
             variables[member.key] = variable
             texts += forms
+            if let location = SourceLocation(line: member.keyLine, column: member.keyColumn) {
+                variableLocations[member.key] = location
+            }
         }
 
         for text in texts {
@@ -124,8 +167,9 @@ private struct EntryReader {
                         line: member.keyLine, keyPath: "\(key).\(name)",
                         "%#@\(name)@ is used as a plural variable, but this is \(member.value.value.kindDescription), not a dictionary")
                 }
-                throw error(
-                    line: text.line, keyPath: text.keyPath, "%#@\(name)@ is used, but the entry has no dictionary for \"\(name)\"")
+                try report(error(
+                    .undefinedVariable, line: text.line, keyPath: text.keyPath,
+                    "%#@\(name)@ is used, but the entry has no dictionary for \"\(name)\""))
             }
         }
         try checkForCycles(variables: variables, line: { candidates[$0]?.keyLine })
@@ -133,7 +177,7 @@ private struct EntryReader {
     }
 
     /// One variable's dictionary, and its forms for the usage check.
-    private func readVariable(
+    private mutating func readVariable(
         named name: String, line: Int?, members: [PropertyListNode.Member]
     ) throws(CatalogError) -> (PluralVariable, [UsingText]) {
         let path = "\(key).\(name)"
@@ -166,10 +210,16 @@ private struct EntryReader {
                 line: line, keyPath: path,
                 "\(StringsdictReader.specTypeKey) \"\(specType)\" is not supported (only \(StringsdictReader.pluralRuleType) is)")
         }
-        guard forms[.other] != nil else {
-            throw error(line: line, keyPath: path, "the plural variable has no \"other\" form")
+        if forms[.other] == nil {
+            try report(error(.missingOtherForm, line: line, keyPath: path, "the plural variable has no \"other\" form"))
         }
         return (PluralVariable(valueType: valueType, forms: forms), texts)
+    }
+
+    /// Throws `problem`, or records it when reading leniently.
+    private mutating func report(_ problem: CatalogError) throws(CatalogError) {
+        guard isLenient else { throw problem }
+        problems.append(problem)
     }
 
     /// Refuses variables whose forms lead back to themselves, which binding could only cut off at a depth
@@ -207,7 +257,7 @@ private struct EntryReader {
         }
     }
 
-    private func error(line: Int?, keyPath: String, _ message: String) -> CatalogError {
-        CatalogError(file: file, line: line, keyPath: keyPath, message: message)
+    private func error(_ code: CatalogError.Code = .unreadable, line: Int?, keyPath: String, _ message: String) -> CatalogError {
+        CatalogError(code, file: file, line: line, keyPath: keyPath, message: message)
     }
 }

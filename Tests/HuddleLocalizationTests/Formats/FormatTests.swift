@@ -150,6 +150,13 @@ import Testing
         ("zh", ["zh", "zh-Hans"]),
         ("sr-Latn", ["sr-Latn", "sr"]),
         ("EN", ["en"]),
+        // CLDR's parentLocales come before dropping subtags.
+        ("pt-AO", ["pt-AO", "pt-PT", "pt"]),
+        ("pt_mz", ["pt-MZ", "pt-PT", "pt"]),
+        ("es-MX", ["es-MX", "es-419", "es"]),
+        ("en-AU", ["en-AU", "en-001", "en"]),
+        ("en-AT", ["en-AT", "en-150", "en-001", "en"]),
+        ("zh-Hant-MO", ["zh-Hant-MO", "zh-Hant-HK", "zh-Hant", "zh-HK", "zh"]),
     ])
     func fallbackChains(tag: String, chain: [String]) {
         #expect(LanguageTag(tag).fallbackChain == chain)
@@ -173,6 +180,18 @@ import Testing
     ])
     func matchesLikeIOS(languages: [String], text: String) {
         #expect(Self.bundle.entry(forKey: "HELLO", preferredLanguages: languages)?.entry == .text(text))
+    }
+
+    @Test func aParentLocaleWinsOverTheDevelopmentLanguage() {
+        // An app with pt-PT and pt-BR but no plain pt: a viewer in Angola reads European Portuguese.
+        let bundle = LocalizationBundle(developmentLanguage: "en", tables: [
+            "en": ["HELLO": .text("Hello")],
+            "pt-PT": ["HELLO": .text("Olá de Portugal")],
+            "pt-BR": ["HELLO": .text("Olá do Brasil")],
+        ])
+        #expect(bundle.entry(forKey: "HELLO", preferredLanguages: ["pt-AO"])?.language == "pt-PT")
+        #expect(bundle.entry(forKey: "HELLO", preferredLanguages: ["pt-BR"])?.language == "pt-BR")
+        #expect(bundle.matchedLanguages(for: ["pt-AO"]) == ["pt-PT", "en"])
     }
 
     @Test func missingKeysFallBackToTheDevelopmentLanguageThenNil() {

@@ -16,7 +16,9 @@ struct PluralBabelDifferentialTests {
         + ["0.0", "1.0", "1.5", "2.50", "0.1", "1.25"]
 
     /// Prints Babel's categories as JSON for every locale that has its own rules in Babel's data
-    /// (languages, and regional or script locales such as pt_PT and zh_Hant), cardinal and ordinal.
+    /// (languages, and regional or script locales such as pt_PT and zh_Hant), and every locale whose
+    /// CLDR parent is not its truncated identifier (ht takes fr_HT's rules, pt_AO pt_PT's), cardinal and
+    /// ordinal.
     /// Numbers with a "." become `decimal.Decimal`, so "2.50" keeps its visible digits.
     static let script = #"""
         import json, sys
@@ -31,12 +33,24 @@ struct PluralBabelDifferentialTests {
         numbers = [Decimal(text) if "." in text else int(text) for text in sys.argv[1:]]
         report = {"babel": babel.__version__, "cldr": str(get_global("cldr")["version"]),
                   "cardinal": {}, "ordinal": {}}
-        for locale in sorted(localedata.locale_identifiers()):
-            data = localedata.load(locale, merge_inherited=False)
+        from babel.core import _global_data
+        parents = _global_data["parent_exceptions"]
+        locales = sorted(localedata.locale_identifiers())
+        own = {locale: localedata.load(locale, merge_inherited=False) for locale in locales}
+        # Babel caches a locale's data under its name whether or not it was merged: forget the unmerged
+        # copies, or a locale without rules of its own would not inherit its parent's.
+        localedata._cache.clear()
+        # A child CLDR names in parentLocales but Babel ships no data for (pt_FR) takes its parent's rules.
+        for locale in sorted(set(parents) - set(locales)):
+            parsed = Locale.parse(parents[locale])
+            report["cardinal"][locale] = [parsed.plural_form(number) for number in numbers]
+            report["ordinal"][locale] = [parsed.ordinal_form(number) for number in numbers]
+        for locale in locales:
+            data = own[locale]
             parsed = Locale.parse(locale)
-            if "plural_form" in data:
+            if "plural_form" in data or locale in parents:
                 report["cardinal"][locale] = [parsed.plural_form(number) for number in numbers]
-            if "ordinal_form" in data:
+            if "ordinal_form" in data or locale in parents:
                 report["ordinal"][locale] = [parsed.ordinal_form(number) for number in numbers]
         json.dump(report, sys.stdout)
         """#

@@ -52,7 +52,9 @@ struct PluralRulesTests {
 
     @Test("locale identifiers resolve to the CLDR locale with rules", arguments: [
         ("pt-PT", "pt_PT"), ("pt_PT", "pt_PT"), ("PT-pt", "pt_PT"), ("pt-PT-u-nu-latn", "pt_PT"),
-        ("pt", "pt"), ("pt-BR", "pt"), ("pt-AO", "pt"),
+        ("pt", "pt"), ("pt-BR", "pt"),
+        // CLDR's parentLocales: pt-AO's parent is pt-PT, ht's is fr-HT (so French rules).
+        ("pt-AO", "pt_AO"), ("pt-MZ", "pt_MZ"), ("ht", "ht"), ("ht-HT", "ht"),
         ("zh-Hant-TW", "zh"), ("zh_Hans", "zh"), ("de-AT", "de"), ("sr-Latn", "sr"), ("EN", "en"),
         ("en_US.UTF-8", "en"), ("en_US@calendar=gregorian", "en"), ("ca-ES-valencia", "ca"),
         ("iw", "he"), ("iw-IL", "he"), ("in", "id"), ("tl", "fil"), ("sh", "sr"), ("eng", "en"),
@@ -61,6 +63,23 @@ struct PluralRulesTests {
     ])
     func cardinalLocaleResolution(identifier: String, expected: String) {
         #expect(PluralRules.cardinal(for: identifier).locale == expected)
+    }
+
+    @Test("locales that CLDR's parentLocales sends elsewhere take their parent's rules", arguments: [
+        ("pt-AO", "pt-PT"), ("pt-CH", "pt-PT"), ("ht", "fr"),
+    ])
+    func parentLocaleRules(locale: String, parent: String) {
+        let numbers = [0, 1, 2, 5, 1_000_000]
+        #expect(numbers.map(PluralRules.cardinal(for: locale).category) == numbers.map(PluralRules.cardinal(for: parent).category))
+        #expect(PluralRules.cardinal(for: locale).categories == PluralRules.cardinal(for: parent).categories)
+        #expect(numbers.map(PluralRules.ordinal(for: locale).category) == numbers.map(PluralRules.ordinal(for: parent).category))
+    }
+
+    @Test func haitianCreoleCountsAsFrench() {
+        let rules = PluralRules.cardinal(for: "ht")
+        #expect(rules.categories == [.one, .many, .other])
+        #expect(rules.category(for: 0) == .one)
+        #expect(rules.category(for: 2) == .other)
     }
 
     @Test("ordinal rules resolve on their own table", arguments: [

@@ -1,0 +1,80 @@
+/// Something in a payload that APNs accepts but that does not do what its sender meant: an unknown key
+/// (ignored, so `thread_id` never groups anything), a summary count that is not positive. The decoder
+/// collects them; the linter reports them.
+public struct PayloadNote: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A key `aps` or `aps.alert` does not have.
+        case unknownKey
+        /// `summary-arg-count` of 0 or less, which counts as 1.
+        case summaryArgumentCountNotPositive
+        /// `summary-arg-count` above ``NotificationContent/maximumSummaryArgumentCount``, which is capped.
+        case summaryArgumentCountTooLarge
+    }
+
+    public var kind: Kind
+    /// The key path the note is about (`aps.thread_id`, `aps.alert.summary-arg-count`).
+    public var path: String
+    /// For an unknown key, the key most likely meant (`thread-id` for `thread_id`), as a key path when it
+    /// belongs in another object (`aps.alert.title` for `aps.title`).
+    public var suggestion: String?
+    public var message: String
+
+    public var description: String { message }
+}
+
+/// Guesses which APNs key a misspelt one meant.
+enum KeySuggestion {
+    /// The known key `key` most likely stands for: the same words written another way (`thread_id`,
+    /// `threadId`, `Thread-ID`), else the nearest by edit distance when it is close (at most 2 edits, and
+    /// fewer than a third of the key), else `nil`.
+    static func closest(to key: String, in known: Set<String>) -> String? {
+        let normalized = normalize(key)
+        if known.contains(normalized) { return normalized }
+        guard normalized.count >= 3 else { return nil }
+        let limit = min(2, normalized.count / 3)
+        var best: (key: String, distance: Int)?
+        for candidate in known.sorted() {
+            let distance = editDistance(normalized, candidate, limit: limit)
+            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.key
+    }
+
+    /// Lowercase words joined by `-`: `threadId` and `thread_id` both become `thread-id`.
+    static func normalize(_ key: String) -> String {
+        var result = ""
+        var previousWasLowercase = false
+        for character in key {
+            if character == "_" || character == " " || character == "-" {
+                result.append("-")
+                previousWasLowercase = false
+            } else if character.isUppercase {
+                if previousWasLowercase { result.append("-") }
+                result += character.lowercased()
+                previousWasLowercase = false
+            } else {
+                result.append(character)
+                previousWasLowercase = character.isLowercase || character.isNumber
+            }
+        }
+        return result
+    }
+
+    /// Levenshtein distance, or a value above `limit` as soon as it is known to exceed it. Keys are short;
+    /// a long one costs O(length × candidate length) with the candidates' few dozen characters.
+    static func editDistance(_ lhs: String, _ rhs: String, limit: Int) -> Int {
+        let left = Array(lhs.unicodeScalars.prefix(64))
+        let right = Array(rhs.unicodeScalars.prefix(64))
+        if abs(left.count - right.count) > limit { return limit + 1 }
+        var previous = Array(0...right.count)
+        for (i, leftScalar) in left.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: right.count)
+            for (j, rightScalar) in right.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (leftScalar == rightScalar ? 0 : 1))
+            }
+            if current.min() ?? 0 > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[right.count]
+    }
+}

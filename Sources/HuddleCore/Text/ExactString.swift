@@ -1,0 +1,39 @@
+/// A string compared and hashed by its Unicode scalars, as NSString's literal comparison does.
+///
+/// Swift's `==` and hashing treat canonically equivalent strings as one: "Café" written with a precomposed
+/// é and with e + a combining accent compare equal. Thread identifiers, summary arguments and notification
+/// identifiers are opaque values that apps and providers send; behavior.md section 7 says they are
+/// compared exactly, so two spellings are two threads. Equal scalars mean equal UTF-8 bytes, so the bytes
+/// are what is compared and hashed (which is also cheaper than normalizing).
+struct ExactString: Hashable, Sendable {
+    var string: String
+
+    init(_ string: String) {
+        self.string = string
+    }
+
+    static func == (lhs: ExactString, rhs: ExactString) -> Bool {
+        lhs.string.isExactlyEqual(to: rhs.string)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combineExactly(string)
+    }
+}
+
+extension String {
+    /// True when both strings have the same Unicode scalars (no canonical equivalence).
+    func isExactlyEqual(to other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
+extension Hasher {
+    /// Feeds a string's UTF-8 bytes, the way ``ExactString`` compares it.
+    mutating func combineExactly(_ string: String) {
+        var string = string
+        string.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+        // 0xFF never occurs in UTF-8: it ends the string, so ("ab", "c") and ("a", "bc") hash apart.
+        combine(UInt8(0xFF))
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import HuddleAPNs
+import HuddleCore
+import HuddleLocalization
+
+/// One run of the linter: reads the inputs, works out which app each payload and catalog belongs to,
+/// then applies the rules.
+struct LintRun {
+    let configuration: Linter.Configuration
+    private(set) var findings: [LintFinding] = []
+    private(set) var fileCount = 0
+
+    /// Described and named apps by bundle identifier.
+    private var apps: [String: LintApp] = [:]
+    /// The app of catalogs and payloads that nothing ties to a named app.
+    private var unnamedApp = LintApp(bundleIdentifier: nil)
+    private var documents: [JSONDocument] = []
+    private var payloads: [PayloadInput] = []
+    private var scenarios: [(document: JSONDocument, scenario: Scenario)] = []
+    /// App files read, by resolved path, with their scenario when it is valid.
+    private var appFiles: [String: (document: JSONDocument, scenario: Scenario?)] = [:]
+    /// Each described app's `localizations` folder, as written in the file that describes it.
+    private var localizationFolders: [(app: String, document: JSONDocument, folder: String)] = []
+    /// Catalogs read from the inputs that no app has claimed yet, by resolved path.
+    private var looseCatalogs: [String: CatalogFile] = [:]
+    /// The resolved paths of catalogs some app's localizations folder holds.
+    private var assignedCatalogs: Set<String> = []
+
+    init(configuration: Linter.Configuration) {
+        self.configuration = configuration
+    }
+
+    mutating func run(_ paths: [String]) {
+        for appFile in configuration.appFiles {
+            readAppFile(URL(fileURLWithPath: appFile), displayPath: appFile)
+        }
+        let inputs = LintInputs.discover(paths, limit: configuration.maximumFiles)
+        findings += inputs.findings
+        for file in inputs.files {
+            switch file.kind {
+            case .catalog: readCatalog(file.url, displayPath: file.displayPath)
+            case .json, .simulatorPush: readJSONInput(file)
+            }
+        }
+        if let app = configuration.app, apps[app] == nil { apps[app] = LintApp(bundleIdentifier: app) }
+        loadLocalizationFolders()
+        assignLooseCatalogs()
+
+        var catalogRules = CatalogRules(developmentLanguageOption: configuration.developmentLanguage)
+        for app in allApps {
+            catalogRules.check(app)
+            findings += FormatRules.check(app, developmentLanguageOption: configuration.developmentLanguage)
+        }
+        findings += catalogRules.findings
+
+        var payloadRules = PayloadRules(developmentLanguageOption: configuration.developmentLanguage)
+        for payload in payloads {
+            payloadRules.check(payload, app: app(for: payload))
+        }
+        for (document, scenario) in scenarios {
+            payloadRules.checkEvents(of: scenario, in: document, apps: apps)
+        }
+        payloadRules.reportThreadMixes()
+        for document in documents {
+            findings += document.locatedFindings()
+        }
+    }
+
+    /// Every app, the unnamed one last when it holds anything.
+    private var allApps: [LintApp] {
+        apps.values.sorted { ($0.bundleIdentifier ?? "") < ($1.bundleIdentifier ?? "") }
+            + (unnamedApp.catalogs.isEmpty ? [] : [unnamedApp])
+    }
+
+    // MARK: Reading
+
+    private mutating func readJSONInput(_ file: LintInputs.File) {
+        // An app file that is also an input was read already; as an input, its events are linted too.
+        if let appFile = appFiles[file.url.resolvingSymlinksInPath().path] {
+            if let scenario = appFile.scenario { scenarios.append((appFile.document, scenario)) }
+            return
+        }
+        let document: JSONDocument
+        switch JSONDocument.read(file.url, displayPath: file.displayPath) {
+        case .success(let read): document = read
+        case .failure(let unreadable):
+            // A file found in a folder that is not even JSON was never claimed to be a payload.
+            if file.isNamed || file.kind == .simulatorPush {
+                fileCount += 1
+                findings.append(unreadable.finding)
+            }
+            return
+        }
+        if file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json) {
+            fileCount += 1
+            documents.append(document)
+            payloads.append(PayloadInput(document: document, pushType: configuration.pushType))
+        } else if Self.isScenario(document.json) {
+            fileCount += 1
+            documents.append(document)
+            readScenario(document, isAppFile: false)
+        } else if file.isNamed {
+            findings.append(
+                LintFinding(
+                    .unreadableFile, file: file.displayPath, line: 1, column: 1,
+                    message: "neither an APNs payload (an object with \"aps\") nor a scenario or app description (an object with \"apps\")"))
+        }
+    }
+
+    private static func isScenario(_ json: JSONValue) -> Bool {
+        guard case .object(let object) = json else { return false }
+        return object["apps"] != nil || object["events"] != nil
+    }
+
+    private mutating func readAppFile(_ url: URL, displayPath: String) {
+        fileCount += 1
+        switch JSONDocument.read(url, displayPath: displayPath) {
+        case .success(let document):
+            documents.append(document)
+            appFiles[url.resolvingSymlinksInPath().path] = (document, readScenario(document, isAppFile: true))
+        case .failure(let unreadable):
+            findings.append(unreadable.finding)
+        }
+    }
+
+    /// Reads a scenario or app description: its apps become known, and (for a scenario) its payloads are
+    /// linted with the rest.
+    /// - Returns: the scenario, unless it is not valid.
+    @discardableResult
+    private mutating func readScenario(_ document: JSONDocument, isAppFile: Bool) -> Scenario? {
+        let scenario: Scenario
+        do {
+            // Payloads are linted on their own, with every problem they have; here a bad one must not
+            // hide the rest of the scenario.
+            scenario = try Scenario(json: document.json) { json throws(ScenarioError.PayloadFailure) in
+                (try? APNsPayload.decode(json).content) ?? NotificationContent()
+            }
+        } catch {
+            let path: JSONDocument.Path = error.eventIndex.map { [.key("events"), .index($0)] }
+                ?? JSONLocator.components(of: error.message.components(separatedBy: ":").first ?? "")
+            document.report(.invalidScenario, at: path, "\(error.description): fix it so the scenario can be played")
+            return nil
+        }
+        for app in scenario.apps {
+            describe(app, in: document)
+        }
+        if !isAppFile { scenarios.append((document, scenario)) }
+        return scenario
+    }
+
+    /// Records what a description says of an app; the first description of an app wins where two differ.
+    private mutating func describe(_ app: Scenario.App, in document: JSONDocument) {
+        let id = app.bundleIdentifier
+        var lintApp = apps[id] ?? LintApp(bundleIdentifier: id)
+        let appPath: JSONDocument.Path = [.key("apps"), .key(id)]
+        if lintApp.describedIn == nil {
+            lintApp.describedIn = document.displayPath
+            if case .string(let language)? = document.json["apps"]?[id]?["developmentLanguage"] {
+                lintApp.declaredDevelopmentLanguage = language
+            }
+        }
+        var categories = lintApp.categories ?? [:]
+        for (index, category) in app.categories.enumerated() where categories[category.identifier] == nil {
+            categories[category.identifier] = LintApp.DeclaredCategory(
+                category: category, document: document, path: appPath + [.key("categories"), .index(index)])
+        }
+        lintApp.categories = categories
+        if let folder = app.localizationsPath {
+            localizationFolders.append((id, document, folder))
+        }
+        apps[id] = lintApp
+    }
+
+    private mutating func readCatalog(_ url: URL, displayPath: String) {
+        switch CatalogFile.read(url, displayPath: displayPath) {
+        case .success(let catalog):
+            fileCount += 1
+            looseCatalogs[catalog.absolutePath] = catalog
+        case .failure(let unreadable):
+            if unreadable.finding.rule == .unreadableFile { fileCount += 1 }
+            findings.append(unreadable.finding)
+        }
+    }
+
+    // MARK: Apps
+
+    /// Reads each described app's `localizations` folder, relative to the file that describes it.
+    private mutating func loadLocalizationFolders() {
+        for (id, document, folder) in localizationFolders {
+            let base = document.url.deletingLastPathComponent()
+            let folderURL = base.appendingPathComponent(folder)
+            let displayBase = LintInputs.join(
+                (document.displayPath as NSString).deletingLastPathComponent, folder)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folderURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                document.report(
+                    .invalidScenario, at: [.key("apps"), .key(id), .key("localizations")],
+                    "the localizations folder \(folder) of \(id) does not exist (it is relative to this file)")
+                continue
+            }
+            for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase) where file.kind == .catalog {
+                let absolute = file.url.resolvingSymlinksInPath().path
+                guard assignedCatalogs.insert(absolute).inserted else { continue }
+                if let loose = looseCatalogs.removeValue(forKey: absolute) {
+                    apps[id]?.catalogs.append(loose)
+                } else {
+                    switch CatalogFile.read(file.url, displayPath: file.displayPath) {
+                    case .success(let catalog):
+                        fileCount += 1
+                        apps[id]?.catalogs.append(catalog)
+                    case .failure(let unreadable):
+                        findings.append(unreadable.finding)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Catalogs named on the command line that no app's folder holds belong to `--app`, else to the one
+    /// described app, else to an unnamed app.
+    private mutating func assignLooseCatalogs() {
+        guard !looseCatalogs.isEmpty else { return }
+        let catalogs = looseCatalogs.values.sorted { $0.displayPath < $1.displayPath }
+        if let id = configuration.app ?? soleApp {
+            apps[id]?.catalogs += catalogs
+        } else {
+            unnamedApp.catalogs = catalogs
+        }
+        looseCatalogs = [:]
+    }
+
+    /// The one described app, if exactly one is.
+    private var soleApp: String? {
+        let described = apps.values.filter { $0.categories != nil }
+        return described.count == 1 ? described.first?.bundleIdentifier : nil
+    }
+
+    /// The app a payload file is for: `--app`, its `Simulator Target Bundle`, the one described app, or
+    /// the unnamed app.
+    private mutating func app(for payload: PayloadInput) -> LintApp {
+        if let id = configuration.app ?? payload.simulatorTargetBundle ?? soleApp {
+            if apps[id] == nil { apps[id] = LintApp(bundleIdentifier: id) }
+            return apps[id] ?? LintApp(bundleIdentifier: id)
+        }
+        return unnamedApp
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import HuddleAPNs
+import HuddleLint
+import HuddleTestSupport
+import Testing
+
+/// Which app each payload and catalog belongs to, app descriptions, scenarios, and inputs from strangers.
+@Suite struct LinterTests {
+    static func lint(_ paths: [String], _ configure: (inout Linter.Configuration) -> Void = { _ in }) -> LintReport {
+        var configuration = Linter.Configuration()
+        configure(&configuration)
+        return Linter(configuration: configuration).lint(paths)
+    }
+
+    static func rules(_ report: LintReport) -> [LintRule] { report.findings.map(\.rule) }
+
+    static let app = #"{"apps": {"com.example.chat": {"localizations": "Strings", "categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages"}]}}}"#
+
+    @Test func anAppFileDescribesTheAppOfPayloadsAndFindsItsLocalizations() throws {
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write("app/app.json", Self.app)
+        try directory.write("app/Strings/en.lproj/Localizable.strings", #""NEW" = "%@ wrote";"#)
+        try directory.write("pushes/a.json", #"{"aps": {"alert": {"loc-key": "NEW", "loc-args": ["Teja"], "summary-arg": "Teja"}, "category": "msg", "thread-id": "t"}}"#)
+        try directory.write("pushes/b.json", #"{"aps": {"alert": {"loc-key": "OLD"}, "category": "photo", "thread-id": "t"}}"#)
+        let report = Self.lint([directory.url.appendingPathComponent("pushes").path]) { $0.appFiles = [appFile.path] }
+        // Sorted by file and position: b.json's loc-key comes before its category.
+        #expect(Self.rules(report) == [.unusedSummaryArg, .unknownLocKey, .unknownCategory])
+        #expect(report.fileCount == 4)
+        // Without the description nothing is known of categories or strings.
+        #expect(Self.lint([directory.url.appendingPathComponent("pushes").path]).findings.isEmpty)
+    }
+
+    @Test func aScenarioChecksEachPushAgainstTheCategoriesOfItsTime() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = try directory.write("scenario.json", """
+            {"apps": {"com.example.chat": {"categories": [{"identifier": "msg"}]}},
+             "events": [
+               {"deliver": {"app": "com.example.chat", "payload": {"aps": {"alert": "a", "category": "photo", "thread-id": "t"}}}},
+               {"setCategories": {"app": "com.example.chat", "categories": [{"identifier": "photo"}]}},
+               {"deliver": {"app": "com.example.chat", "payload": {"aps": {"alert": "b", "category": "photo", "thread-id": "t"}}}},
+               {"deliver": {"app": "com.example.chat", "payload": {"aps": {"alert": "c", "category": "msg", "thread-id": "t"}}}}
+             ]}
+            """)
+        let report = Self.lint([scenario.path])
+        #expect(report.findings.map { "\($0.rule.id) \($0.line ?? 0)" } == ["unknown-category 3", "unknown-category 6"])
+    }
+
+    @Test func aSimulatorFileNamesItsAppAndTheAppOptionOverridesIt() throws {
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"categories": [{"identifier": "msg"}]}}}"#)
+        let push = try directory.write(
+            "push.apns", #"{"Simulator Target Bundle": "com.example.other", "aps": {"alert": "hi", "category": "nope"}}"#)
+        #expect(Self.lint([push.path]) { $0.appFiles = [appFile.path] }.findings.isEmpty)
+        #expect(Self.rules(Self.lint([push.path]) {
+            $0.appFiles = [appFile.path]
+            $0.app = "com.example.chat"
+        }) == [.unknownCategory])
+    }
+
+    @Test func catalogsWithoutAnAppAreCheckedOnTheirOwnAndServeLoneLoadKeys() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("Resources/de.lproj/Localizable.strings", #""HELLO" = "Hallo %@";"#)
+        try directory.write("Resources/Base.lproj/Localizable.strings", #""HELLO" = "Hello";"#)
+        try directory.write("push.json", #"{"aps": {"alert": {"loc-key": "HELLO", "loc-args": ["Teja"]}}}"#)
+        let report = Self.lint([directory.url.path]) { $0.developmentLanguage = "en" }
+        // Base.lproj is the development language: de reads an argument en does not, and the push sends one
+        // to the en text, which reads none.
+        #expect(Self.rules(report) == [.formatMismatch, .locArgsCount])
+        #expect(report.findings.first?.file.hasSuffix("Resources/de.lproj/Localizable.strings") == true)
+        #expect(report.findings.last?.severity == .warning)
+    }
+
+    @Test func aVoIPPushMayBeLarger() throws {
+        let directory = try TemporaryDirectory()
+        let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)
+        #expect(Self.rules(Self.lint([push.path])) == [.payloadTooLarge])
+        #expect(Self.lint([push.path]) { $0.pushType = .voip }.findings.isEmpty)
+    }
+
+    @Test func otherJSONInAFolderIsPassedOverButNotWhenNamed() throws {
+        let directory = try TemporaryDirectory()
+        let contents = try directory.write("Assets.xcassets/AppIcon.appiconset/Contents.json", #"{"images": []}"#)
+        let package = try directory.write("package.json", #"{"name": "x"}"#)
+        try directory.write("broken.json", "{")
+        let folder = Self.lint([directory.url.path])
+        #expect(folder.findings.isEmpty)
+        #expect(folder.fileCount == 0)
+        #expect(Self.rules(Self.lint([package.path, contents.path])) == [.unreadableFile, .unreadableFile])
+        #expect(Self.lint([directory.url.appendingPathComponent("missing").path]).exitStatus(failOn: .error) == 2)
+    }
+
+    @Test func appsOwnLocalizationsFolderIsReadOnce() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "L"}}}"#)
+        try directory.write("L/en.lproj/Localizable.strings", #""A" = "a"; "A" = "b";"#)
+        let report = Self.lint([directory.url.path])
+        #expect(Self.rules(report) == [.duplicateKey])
+        #expect(report.fileCount == 2)
+    }
+
+    @Test func anAppFileAmongTheInputsIsReadOnceAndItsEventsLinted() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = try directory.write(
+            "scenario.json",
+            #"{"apps": {"a.b": {"categories": [{"identifier": "msg", "categorySummaryFormat": "%s"}]}}, "events": [{"deliver": {"app": "a.b", "payload": {"aps": {"alert": "hi", "thread_id": "t"}}}}]}"#)
+        let asDescriptionOnly = Self.lint([]) { $0.appFiles = [scenario.path] }
+        #expect(Self.rules(asDescriptionOnly) == [.invalidFormat])
+        let both = Self.lint([directory.url.path]) { $0.appFiles = [scenario.path] }
+        #expect(Self.rules(both) == [.invalidFormat, .unknownKey])
+        #expect(both.fileCount == 1)
+    }
+
+    @Test func aMissingLocalizationsFolderIsReportedAtTheDescription() throws {
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "Nowhere"}}}"#)
+        let report = Self.lint([appFile.path])
+        #expect(Self.rules(report) == [.invalidScenario])
+        #expect(report.findings.first?.line == 1)
+    }
+}
+
+/// Every file is from a stranger: nothing may crash, hang, or take more than linear time.
+@Suite struct HostileLintInputTests {
+    @Test func deepJSONIsRefusedNotRecursedInto() throws {
+        let directory = try TemporaryDirectory()
+        let deep = try directory.write("deep.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
+        let report = LinterTests.lint([deep.path])
+        #expect(LinterTests.rules(report) == [.unreadableFile])
+        #expect(report.findings.first?.message.contains("nesting deeper than 128") == true)
+    }
+
+    @Test func aLargeFileIsRefusedBeforeItIsRead() throws {
+        let directory = try TemporaryDirectory()
+        // A sparse 9 MiB file: its size is known without writing it.
+        let handle = try FileHandle(forWritingTo: try directory.write("en.lproj/Huge.strings", ""))
+        try handle.truncate(atOffset: 9 << 20)
+        try handle.close()
+        let report = LinterTests.lint([directory.url.appendingPathComponent("en.lproj").path])
+        #expect(LinterTests.rules(report) == [.unreadableFile])
+        #expect(report.findings.first?.message.contains("more than the 8388608 allowed") == true)
+    }
+
+    @Test func aFIFOIsNotOpened() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.url.appendingPathComponent("push.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let report = LinterTests.lint([fifo.path])
+        #expect(report.findings.map(\.message) == ["cannot be read: not a regular file"])
+    }
+
+    @Test func aLoopOfLinksEnds() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("a/push.json", #"{"aps": {"alert": "hi"}}"#)
+        try FileManager.default.createSymbolicLink(
+            at: directory.url.appendingPathComponent("a/loop"), withDestinationURL: directory.url.appendingPathComponent("a"))
+        let report = LinterTests.lint([directory.url.path])
+        #expect(report.fileCount == 1)
+    }
+
+    @Test func aLongChainOfPluralVariablesIsRead() throws {
+        // 5,000 variables each using the next: the readers and the signature walk must neither recurse
+        // without bound nor take quadratic time.
+        var variables = ""
+        for index in 0..<5_000 {
+            let next = index + 1 < 5_000 ? "%#@v\(index + 1)@" : "%u"
+            variables += "<key>v\(index)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>other</key><string>\(next)</string></dict>"
+        }
+        let plist = #"<?xml version="1.0"?><plist version="1.0"><dict><key>CHAIN</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@v0@</string>"# + variables + "</dict></dict></plist>"
+        let directory = try TemporaryDirectory()
+        try directory.write("en.lproj/Localizable.stringsdict", plist)
+        let report = LinterTests.lint([directory.url.path])
+        #expect(report.fileCount == 1)
+        #expect(!report.hasUnreadableInput)
+    }
+
+    @Test func manyFindingsInAOneLineScenarioAreLocatedInOnePass() throws {
+        // 2,000 pushes on one line, each with an unknown key: 2,000 findings, located by one scan.
+        let events = (0..<2_000).map { #"{"deliver": {"app": "a.b", "payload": {"aps": {"alert": "m\#($0)", "thread_id": "t"}}}}"# }
+        let directory = try TemporaryDirectory()
+        let scenario = try directory.write("one-line.json", #"{"apps": {"a.b": {}}, "events": ["# + events.joined(separator: ",") + "]}")
+        let started = ContinuousClock.now
+        let report = LinterTests.lint([scenario.path])
+        #expect(report.findings.count == 2_000)
+        #expect(report.findings.allSatisfy { $0.rule == .unknownKey && $0.line == 1 })
+        #expect(Set(report.findings.compactMap(\.column)).count == 2_000)
+        // Generous: a scan per finding would take minutes in a debug build.
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}
