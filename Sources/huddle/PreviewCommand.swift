@@ -52,18 +52,7 @@ struct PreviewCommand: ParsableCommand {
         let scenario: Scenario
         let center: Center
         do {
-            if try inputsArePushes(urls) {
-                let appFileURL = appFile.map { URL(fileURLWithPath: $0) }
-                scenario = try Scenario.loadSimulatorPushes(urls, app: app, appFile: appFileURL)
-                if let appFileURL {
-                    center = try play(scenario, relativeTo: appFileURL)
-                } else {
-                    center = try scenario.play()
-                }
-            } else {
-                scenario = try Scenario.load(contentsOf: urls[0])
-                center = try play(scenario, relativeTo: urls[0])
-            }
+            (scenario, center) = try loadAndPlay(urls)
         } catch {
             FileHandle.standardError.write(Data("huddle preview: \(error)\n".utf8))
             throw ExitCode(2)
@@ -86,11 +75,28 @@ struct PreviewCommand: ParsableCommand {
         }
     }
 
-    /// Push files rather than a scenario: an app is named, the files are `.apns`, there are several, or the
-    /// one `.json` file is a payload (which then needs an app, and hears how to name one).
-    private func inputsArePushes(_ urls: [URL]) throws(ScenarioError) -> Bool {
-        if app != nil || appFile != nil || urls.count != 1 || urls[0].pathExtension == "apns" { return true }
-        return Scenario.isAPNsPayloadFile(urls[0])
+    /// Push files rather than a scenario: an app or app file is named, the files are `.apns`, or there are
+    /// several. (One `.json` file is read as a scenario, and played as a push if it is a payload.)
+    private var inputsArePushes: Bool {
+        app != nil || appFile != nil || inputs.count != 1 || inputs[0].hasSuffix(".apns")
+    }
+
+    private func loadAndPlay(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Center) {
+        guard !inputsArePushes else { return try playPushes(urls) }
+        do {
+            let scenario = try Scenario.load(contentsOf: urls[0])
+            return (scenario, try play(scenario, relativeTo: urls[0]))
+        } catch where error.code == .apnsPayload {
+            // One payload given as if it were a scenario: a push, which then needs an app.
+            return try playPushes(urls)
+        }
+    }
+
+    private func playPushes(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Center) {
+        let appFileURL = appFile.map { URL(fileURLWithPath: $0) }
+        let scenario = try Scenario.loadSimulatorPushes(urls, app: app, appFile: appFileURL)
+        guard let appFileURL else { return (scenario, try scenario.play()) }
+        return (scenario, try play(scenario, relativeTo: appFileURL))
     }
 
     private func play(_ scenario: Scenario, relativeTo url: URL) throws(ScenarioError) -> Center {

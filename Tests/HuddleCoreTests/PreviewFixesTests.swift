@@ -108,11 +108,11 @@ import Testing
     @Test func aPlainPayloadIsRecognisedAndTheMessageSaysWhatToAdd() throws {
         let directory = try TemporaryDirectory()
         let url = try directory.write("push.json", #"{"aps": {"alert": "hi"}}"#)
-        #expect(Scenario.isAPNsPayloadFile(url))
         do {
             _ = try Scenario.load(contentsOf: url)
             Issue.record("a payload loaded as a scenario")
         } catch {
+            #expect(error.code == .apnsPayload)
             #expect(error.description.hasPrefix(#"push.json: this is an APNs payload ("aps" at the top), not a scenario"#))
             #expect(error.description.contains("--app BUNDLE"))
         }

@@ -4,7 +4,8 @@ import HuddleLocalization
 
 extension Scenario {
     /// Reads a scenario file, decoding its APNs payloads.
-    /// - Throws: ``ScenarioError`` with the file name, and the event index or line of the first problem.
+    /// - Throws: ``ScenarioError`` with the file name, and the event index or line of the first problem; with
+    ///   the code ``ScenarioError/Code/apnsPayload`` when the file is a payload rather than a scenario.
     public static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
         let file = url.lastPathComponent
         let json = try readJSON(url)
@@ -13,7 +14,7 @@ extension Scenario {
                 eventIndex: nil,
                 message: "this is an APNs payload (\"aps\" at the top), not a scenario (\"apps\" and \"events\"): "
                     + "preview it as a push by naming the app it is for (--app BUNDLE, or a \"Simulator Target Bundle\" key)",
-                file: file)
+                file: file, code: .apnsPayload)
         }
         do {
             return try Scenario(json: json, decodePayload: Self.decodePayload)
@@ -37,12 +38,6 @@ extension Scenario {
     public static func isAPNsPayload(_ json: JSONValue) -> Bool {
         guard case .object(let object) = json else { return false }
         return object["aps"] != nil && object["apps"] == nil && object["events"] == nil
-    }
-
-    /// True when the file holds an APNs payload rather than a scenario; false also when it cannot be read
-    /// or parsed (loading it then reports why).
-    public static func isAPNsPayloadFile(_ url: URL) -> Bool {
-        (try? readJSON(url)).map(isAPNsPayload) ?? false
     }
 
     /// Builds a scenario from Simulator-style `.apns` files, delivered in order one second apart.

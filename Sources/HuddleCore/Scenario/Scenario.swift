@@ -195,6 +195,20 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// What kind of refusal this is, for callers that act on one (the preview plays a payload given in
+    /// place of a scenario as a push). Extensible: new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        public let name: String
+
+        /// The file is not a valid scenario.
+        public static let invalid = Code(name: "invalid")
+        /// The file is an APNs payload, not a scenario.
+        public static let apnsPayload = Code(name: "apnsPayload")
+
+        public var description: String { name }
+    }
+
+    public var code: Code
     /// The 0-based index of the event in `events`; `nil` for a problem outside the events.
     public var eventIndex: Int?
     /// The event's kind (`deliver`, `setCategories`…), when known.
@@ -203,7 +217,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The scenario file, when it came from one.
     public var file: String?
 
-    public init(eventIndex: Int?, kind: String? = nil, message: String, file: String? = nil) {
+    public init(eventIndex: Int?, kind: String? = nil, message: String, file: String? = nil, code: Code = .invalid) {
+        self.code = code
         self.eventIndex = eventIndex
         self.kind = kind
         self.message = message

@@ -24,7 +24,12 @@ struct ExactString: Hashable, Sendable {
 extension String {
     /// True when both strings have the same Unicode scalars (no canonical equivalence).
     func isExactlyEqual(to other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        // Native strings know their UTF-8 length and keep their bytes together: compare those at once.
+        guard utf8.count == other.utf8.count else { return false }
+        let together = utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in bytes.elementsEqual(otherBytes) }
+        }
+        return together.flatMap { $0 } ?? utf8.elementsEqual(other.utf8)
     }
 }
 
