@@ -46,14 +46,18 @@ struct LintRun {
         loadLocalizationFolders()
         assignLooseCatalogs()
 
+        // Each app's strings, merged once for the format and payload rules.
+        var bundles: [String: LocalizationBundle] = [:]
         var catalogRules = CatalogRules(developmentLanguageOption: configuration.developmentLanguage)
         for app in allApps {
+            let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: configuration.developmentLanguage))
+            bundles[app.bundleIdentifier ?? ""] = bundle
             catalogRules.check(app)
-            findings += FormatRules.check(app, developmentLanguageOption: configuration.developmentLanguage)
+            findings += FormatRules.check(app, bundle: bundle)
         }
         findings += catalogRules.findings
 
-        var payloadRules = PayloadRules(developmentLanguageOption: configuration.developmentLanguage)
+        var payloadRules = PayloadRules(developmentLanguageOption: configuration.developmentLanguage, bundles: bundles)
         for payload in payloads {
             payloadRules.check(payload, app: app(for: payload))
         }

@@ -37,10 +37,11 @@ struct CatalogRules {
     private mutating func checkFile(_ catalog: CatalogFile, developmentLanguage: String) {
         let inspection = catalog.inspection
         for problem in inspection.problems {
-            let rule: LintRule = problem.code == .missingOtherForm ? .pluralMissingOther : .undefinedPluralVariable
-            let advice = rule == .pluralMissingOther
-                ? "add an other form: every language needs it, and iOS falls back to it"
-                : "define the variable in the entry, or fix its name"
+            let (rule, advice): (LintRule, String) = switch problem.code {
+            case .missingOtherForm: (.pluralMissingOther, "add an other form: every language needs it, and iOS falls back to it")
+            case .undefinedVariable: (.undefinedPluralVariable, "define the variable in the entry, or fix its name")
+            default: (.unreadableFile, "fix it so the file can be read")
+            }
             add(rule, catalog, problem.line.map { SourceLocation(line: $0, column: problem.column) },
                 (problem.keyPath.map { "\($0): " } ?? "") + problem.message + "; " + advice)
         }

@@ -6,9 +6,9 @@ import HuddleLocalization
 enum FormatRules {
     /// Checks the categories an app declares. Problems in a translation are reported at the catalog
     /// entry where the translation is written; problems of a plain format at the category.
-    static func check(_ app: LintApp, developmentLanguageOption: String?) -> [LintFinding] {
+    /// - Parameter bundle: the app's strings (``LintApp/bundle(developmentLanguage:)``).
+    static func check(_ app: LintApp, bundle: LocalizationBundle) -> [LintFinding] {
         guard let categories = app.categories, !categories.isEmpty else { return [] }
-        let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption))
         let locations = entryLocations(in: app, developmentLanguage: bundle.developmentLanguage)
         var findings: [LintFinding] = []
         for identifier in categories.keys.sorted() {

@@ -34,11 +34,13 @@ struct PayloadRules {
 
     let developmentLanguageOption: String?
     private var pushesByApp: [String: [Push]] = [:]
-    /// Each app's strings, merged once.
-    private var bundles: [String: LocalizationBundle] = [:]
+    /// Each app's strings by bundle identifier ("" for the unnamed app), merged once.
+    private var bundles: [String: LocalizationBundle]
 
-    init(developmentLanguageOption: String?) {
+    /// - Parameter bundles: the strings of the apps known so far; others are merged when first needed.
+    init(developmentLanguageOption: String?, bundles: [String: LocalizationBundle]) {
         self.developmentLanguageOption = developmentLanguageOption
+        self.bundles = bundles
     }
 
     /// Lints a payload file for `app`.
