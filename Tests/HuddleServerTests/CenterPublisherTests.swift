@@ -119,7 +119,7 @@ import Testing
             #expect(event.data["center"] == rendered.json)
             // A read of the same view is the same text.
             let document = fixture.publisher.document(CenterView(viewer: Viewer(languages: ["de", "en"]), format: .json, notificationLimit: limit))
-            #expect(document == rendered.json.jsonText())
+            #expect(String(buffer: document) == rendered.json.jsonText())
         }
     }
 
@@ -133,7 +133,7 @@ import Testing
         fixture.remove(["b"])
         fixture.apply(.appSaved(AppRecord(topic: Self.app, displayName: "Chat", settings: AppSettings(grouping: .byApp))))
         fixture.deliver("d", thread: "three")
-        #expect(fixture.publisher.document(view) == fixture.publisher.center.render(for: Viewer(), options: view.options).json.jsonText())
+        #expect(String(buffer: fixture.publisher.document(view)) == fixture.publisher.center.render(for: Viewer(), options: view.options).json.jsonText())
     }
 
     @Test func changesCarryPositionsAndRemovedGroups() async throws {
@@ -298,5 +298,20 @@ import Testing
             _ = stream
         }
         #expect(fixture.publisher.subscribers.isEmpty)
+    }
+
+    @Test func renderingsAreKeptForWatchedViewsAndAFewRecentReads() async throws {
+        var fixture = Fixture()
+        fixture.deliver("a", thread: "t")
+        var watched = fixture.subscribe(limit: 100)
+        _ = try await watched.require()
+        // Reads of many views (as `?limit=` lets anyone ask for): only the latest few stay rendered.
+        for limit in 1...20 {
+            _ = fixture.publisher.document(CenterView(viewer: Viewer(), format: .json, notificationLimit: limit))
+        }
+        #expect(fixture.publisher.renderedViewCount == RenderCache.maximumUnwatchedViews + 1)
+        // The watched view was kept: its stream still gets its change.
+        fixture.deliver("b", thread: "t")
+        #expect(try await watched.require().data["delivered"] == ["b"])
     }
 }

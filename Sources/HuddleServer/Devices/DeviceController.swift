@@ -86,9 +86,11 @@ struct DeviceController {
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let view = CenterView(viewer: try request.viewer(), format: .json, notificationLimit: try request.notificationLimit())
-        var body = ByteBuffer(string: await session.document(view).text)
-        body.writeString("\n")
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+        // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
+        let document = await session.document(view)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(contentsOf: [document, ByteBuffer(string: "\n")]))
     }
 
     @Sendable func removeNotifications(_ request: Request, context: HuddleRequestContext) async throws -> Response {

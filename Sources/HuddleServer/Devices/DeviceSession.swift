@@ -2,6 +2,7 @@ import Foundation
 import HuddleCore
 import HuddleLocalization
 import Logging
+import NIOCore
 
 /// One device's center in memory, following the device's numbered changes in the store: the one owner of
 /// the device's live state (its center, renderings and streams, in ``CenterPublisher``).
@@ -166,17 +167,16 @@ actor DeviceSession {
         body(publisher.center)
     }
 
-    /// The center as a view shows it, with the change it is at: a live stream resuming after that change
-    /// continues exactly where this stops.
-    func document(_ view: CenterView) -> (text: String, change: UInt64) {
-        (publisher.document(view), appliedChange)
+    /// The center as a view shows it now.
+    func document(_ view: CenterView) -> ByteBuffer {
+        publisher.document(view)
     }
 
     /// What the web page of the center shows for a viewer, taken at one moment: its stacks' HTML, the change
     /// it is at, and the device's apps.
     func page(for viewer: Viewer) -> (groupsHTML: String, change: UInt64, apps: [String]) {
         let view = CenterView(viewer: viewer, format: .html, notificationLimit: WebPages.notificationLimit)
-        return (publisher.document(view), appliedChange, publisher.center.registeredApps)
+        return (String(buffer: publisher.document(view)), appliedChange, publisher.center.registeredApps)
     }
 
     // MARK: Streams

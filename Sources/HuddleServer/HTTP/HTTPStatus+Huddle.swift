@@ -62,32 +62,25 @@ struct APIError: HTTPResponseError {
     }
 }
 
-/// A request body that is not what the route reads.
-extension JSONReadError: HTTPResponseError {
+/// Errors that mean the request itself is wrong: 400, with the error's own description.
+protocol BadRequestError: HTTPResponseError, CustomStringConvertible {}
+
+extension BadRequestError {
     public var status: HTTPResponse.Status { .badRequest }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         .error(status, description)
     }
 }
+
+/// A request body that is not what the route reads.
+extension JSONReadError: BadRequestError {}
 
 /// Categories or strings that the center refuses.
-extension CenterError: HTTPResponseError {
-    public var status: HTTPResponse.Status { .badRequest }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        .error(status, description)
-    }
-}
+extension CenterError: BadRequestError {}
 
 /// A localization file that cannot be read.
-extension CatalogError: HTTPResponseError {
-    public var status: HTTPResponse.Status { .badRequest }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        .error(status, description)
-    }
-}
+extension CatalogError: BadRequestError {}
 
 /// The store's refusals and failures. A failure's detail (the database's own words) goes to the log; the
 /// client gets Huddle's message alone.

@@ -63,10 +63,13 @@ struct CenterPublisher {
     // MARK: Reading
 
     /// A view's whole document (see ``RenderCache/document(_:center:)``).
-    mutating func document(_ view: CenterView) -> String {
-        defer { trimCache() }
+    mutating func document(_ view: CenterView) -> ByteBuffer {
+        defer { if cache.viewCount > RenderCache.maximumUnwatchedViews { cache.trim(keeping: watchedViews(in: subscribers.all)) } }
         return cache.document(view, center: center)
     }
+
+    /// How many views have renderings kept (for tests).
+    var renderedViewCount: Int { cache.viewCount }
 
     // MARK: Subscribing
 
@@ -102,11 +105,9 @@ struct CenterPublisher {
         let open = subscribers.all
         guard !open.isEmpty else { return }
         var events: [Subscribers.Topic: ByteBuffer] = [:]
-        var watchedViews: Set<CenterView> = []
         for (_, subscriber) in open where events[subscriber.topic] == nil {
             switch subscriber.topic {
             case .center(let view):
-                watchedViews.insert(view)
                 if update.changesEverything {
                     events[subscriber.topic] = centerEvent(view)
                 } else if !update.groups.isEmpty {
@@ -118,27 +119,32 @@ struct CenterPublisher {
                 if !text.isEmpty { events[subscriber.topic] = ByteBuffer(string: text) }
             }
         }
-        cache.trim(keeping: watchedViews)
-        subscribers.publish(events)
+        cache.trim(keeping: watchedViews(in: open))
+        subscribers.publish(events, to: open)
     }
 
-    private mutating func trimCache() {
-        cache.trim(keeping: Set(subscribers.all.compactMap { entry -> CenterView? in
+    private func watchedViews(in open: [(id: Int, subscriber: Subscribers.Subscriber)]) -> Set<CenterView> {
+        Set(open.compactMap { entry -> CenterView? in
             if case .center(let view) = entry.subscriber.topic { return view }
             return nil
-        }))
+        })
     }
 
     // MARK: Events
 
     /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks.
     private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
-        let document = cache.document(view, center: center)
-        let data = switch view.format {
-        case .json: #"{"change":\#(lastChange),"center":\#(document)}"#
-        case .html: #"{"change":\#(lastChange),"html":\#(JSONValue.string(document).jsonText())}"#
+        var document = cache.document(view, center: center)
+        var event = ByteBuffer(string: "id: \(lastChange)\nevent: center\ndata: {\"change\":\(lastChange),")
+        switch view.format {
+        case .json:
+            event.writeString(#""center":"#)
+            event.writeBuffer(&document)
+        case .html:
+            event.writeString(#""html":"# + JSONValue.string(String(buffer: document)).jsonText())
         }
-        return Self.event(id: lastChange, name: "center", data: data)
+        event.writeString("}\n\n")
+        return event
     }
 
     /// The groups a change touched, each with its position in the center (or listed as removed), and the

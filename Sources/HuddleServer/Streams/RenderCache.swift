@@ -19,8 +19,9 @@ struct RenderCache {
         var isComplete = false
         /// The groups in center order; `nil` after a change.
         var order: [GroupID]?
-        /// The whole document, built from the fragments; `nil` after a change.
-        var document: String?
+        /// The whole document, built from the fragments; `nil` after a change. Kept as bytes: a read writes
+        /// this buffer itself.
+        var document: ByteBuffer?
         var lastUse: UInt64 = 0
     }
 
@@ -58,8 +59,12 @@ struct RenderCache {
         entries = [:]
     }
 
+    /// The number of views rendered.
+    var viewCount: Int { entries.count }
+
     /// Lets go of the least recently used views beyond the limit, keeping those that streams watch.
     mutating func trim(keeping watched: Set<CenterView>) {
+        guard entries.count > Self.maximumUnwatchedViews else { return }
         let unwatched = entries.keys.filter { !watched.contains($0) }
         guard unwatched.count > Self.maximumUnwatchedViews else { return }
         let oldest = unwatched.sorted { entries[$0]!.lastUse < entries[$1]!.lastUse }
@@ -91,28 +96,26 @@ struct RenderCache {
     }
 
     /// The view's whole document: the rendered center's JSON (scenario.md), or the page's stacks as HTML.
-    mutating func document(_ view: CenterView, center: Center) -> String {
-        if let document = entries[view]?.document, entries[view]?.stale.isEmpty == true {
+    mutating func document(_ view: CenterView, center: Center) -> ByteBuffer {
+        if let document = entries[view]?.document {
             touch(view)
             return document
         }
         let (order, fragments) = groups(view, center: center)
-        var document: String
+        var document = ByteBuffer()
+        document.reserveCapacity(order.reduce(64) { $0 + fragments[$1]!.utf8.count + 1 })
         switch view.format {
         case .json:
-            document = #"{"languages":"#
-            document += JSONValue.array(view.viewer.languages.map(JSONValue.string)).jsonText()
-            document += #","locked":"# + (view.viewer.locked ? "true" : "false") + #","groups":["#
-            var first = true
-            for group in order {
-                if !first { document += "," }
-                first = false
-                document += fragments[group]!
+            document.writeString(#"{"languages":"#)
+            document.writeString(JSONValue.array(view.viewer.languages.map(JSONValue.string)).jsonText())
+            document.writeString(#","locked":"# + (view.viewer.locked ? "true" : "false") + #","groups":["#)
+            for (index, group) in order.enumerated() {
+                if index > 0 { document.writeString(",") }
+                document.writeString(fragments[group]!)
             }
-            document += "]}"
+            document.writeString("]}")
         case .html:
-            document = ""
-            for group in order { document += fragments[group]! }
+            for group in order { document.writeString(fragments[group]!) }
         }
         entries[view]?.document = document
         return document

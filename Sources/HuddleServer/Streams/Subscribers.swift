@@ -71,11 +71,12 @@ final class Subscribers: Sendable {
 
     var isEmpty: Bool { state.withLock { $0.table.isEmpty } }
 
-    /// Gives each stream its event (by topic); a stream whose client is too far behind is closed.
-    func publish(_ events: [Topic: ByteBuffer]) {
+    /// Gives each of the `open` streams (from ``all``) its event by topic; a stream whose client is too far
+    /// behind is closed.
+    func publish(_ events: [Topic: ByteBuffer], to open: [(id: Int, subscriber: Subscriber)]) {
         guard !events.isEmpty else { return }
         var behind: [Int] = []
-        for (id, subscriber) in all {
+        for (id, subscriber) in open {
             guard let event = events[subscriber.topic] else { continue }
             if !subscriber.queue.add(event) { behind.append(id) }
         }
