@@ -86,6 +86,15 @@ import Testing
             let wrong = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer nope"])
             #expect(wrong.status == .unauthorized)
             #expect(try Self.json(wrong.body)["error"] == "unknown device or wrong secret")
+
+            // Once the device is in memory, its secret is checked against the record the session holds.
+            let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
+            #expect(try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth).status == .ok)
+            let wrongAgain = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer nope"])
+            #expect(wrongAgain.status == .unauthorized)
+            // A deleted device answers no one, not even with its secret.
+            #expect(try await client.execute(uri: "/v1/devices/\(token)", method: .delete, headers: auth).status == .noContent)
+            #expect(try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth).status == .unauthorized)
         }
     }
 
