@@ -36,15 +36,13 @@ public enum RowCodec {
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
         localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
+        let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
+        let categoriesJSON = try parse(categoriesText, what: "categories of \(topic)")
         var settings = AppSettings()
         let categories: [NotificationCategory]
         do {
-            try settings.update(json: JSONReader(try parse(settingsText, what: "settings of \(topic)")))
-            categories = try JSONReader(try parse(categoriesText, what: "categories of \(topic)")).array().map {
-                element throws(JSONReadError) in try NotificationCategory(json: element)
-            }
-        } catch let error as StoreError {
-            throw error
+            try settings.update(json: JSONReader(settingsJSON))
+            categories = try JSONReader(categoriesJSON).array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
         } catch {
             throw StoreError(.corrupt, "stored app \(topic) cannot be read: \(error)")
         }
@@ -56,11 +54,10 @@ public enum RowCodec {
     public static func notification(
         identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, contentText: String
     ) throws(StoreError) -> DeliveredNotification {
+        let contentJSON = try parse(contentText, what: "notification \(identifier)")
         let content: NotificationContent
         do {
-            content = try NotificationContent(json: JSONReader(try parse(contentText, what: "notification \(identifier)")))
-        } catch let error as StoreError {
-            throw error
+            content = try NotificationContent(json: JSONReader(contentJSON))
         } catch {
             throw StoreError(.corrupt, "stored notification \(identifier) cannot be read: \(error)")
         }
@@ -72,13 +69,10 @@ public enum RowCodec {
     public static func signingKey(
         keyID: String, teamID: String, publicKeyPEM: String, topicsText: String, createdAt: Int64
     ) throws(StoreError) -> SigningKeyRecord {
+        let topicsJSON = try parse(topicsText, what: "topics of key \(keyID)")
         let topics: [String]
         do {
-            topics = try JSONReader(try parse(topicsText, what: "topics of key \(keyID)")).array().map {
-                element throws(JSONReadError) in try element.string()
-            }
-        } catch let error as StoreError {
-            throw error
+            topics = try JSONReader(topicsJSON).array().map { element throws(JSONReadError) in try element.string() }
         } catch {
             throw StoreError(.corrupt, "stored topics of key \(keyID) cannot be read: \(error)")
         }
@@ -86,7 +80,7 @@ public enum RowCodec {
     }
 
     /// Stored JSON text.
-    public static func parse(_ text: String, what: String) throws(StoreError) -> JSONValue {
+    private static func parse(_ text: String, what: String) throws(StoreError) -> JSONValue {
         do {
             return try JSONParser.parse(text)
         } catch {
