@@ -61,8 +61,8 @@ extension CatalogFile {
     /// The canonical language of an entry: a String Catalog's own, an `.lproj` folder's, `Base` being the
     /// development language.
     func language(of entry: CatalogInspection.Entry, developmentLanguage: String) -> String {
-        if folderLanguage?.lowercased() == "base" { return developmentLanguage }
-        return LanguageTag(entry.language).canonical
+        if isBase { return developmentLanguage }
+        return canonicalLanguages[entry.language] ?? LanguageTag(entry.language).canonical
     }
 }
 
