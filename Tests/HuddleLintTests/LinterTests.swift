@@ -110,6 +110,40 @@ import Testing
         #expect(both.fileCount == 1)
     }
 
+    @Test func aRefusedFormatIsReportedInTheFileWhoseTextIsUsed() throws {
+        // MORE is in both files of en; the .stringsdict wins (as on iOS), and only its text is refused.
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write(
+            "app.json",
+            #"{"apps": {"a.b": {"localizations": "L", "categories": [{"identifier": "msg", "categorySummaryFormat": {"key": "MORE"}}]}}}"#)
+        try directory.write("L/en.lproj/Localizable.strings", #""MORE" = "%u more";"#)
+        try directory.write("L/en.lproj/Localizable.stringsdict", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>MORE</key>
+                <dict>
+                    <key>NSStringLocalizedFormatKey</key>
+                    <string>%#@n@</string>
+                    <key>n</key>
+                    <dict>
+                        <key>NSStringFormatSpecTypeKey</key>
+                        <string>NSStringPluralRuleType</string>
+                        <key>one</key>
+                        <string>%u more</string>
+                        <key>other</key>
+                        <string>%s more</string>
+                    </dict>
+                </dict>
+            </dict>
+            </plist>
+            """)
+        let report = Self.lint([appFile.path])
+        #expect(report.findings.map { "\($0.rule.id) \(($0.file as NSString).lastPathComponent):\($0.line ?? 0)" } == [
+            "invalid-format Localizable.stringsdict:4"
+        ])
+    }
+
     @Test func aMissingLocalizationsFolderIsReportedAtTheDescription() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "Nowhere"}}}"#)

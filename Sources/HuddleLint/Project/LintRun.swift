@@ -50,10 +50,10 @@ struct LintRun {
         var bundles: [String: LocalizationBundle] = [:]
         var catalogRules = CatalogRules(developmentLanguageOption: configuration.developmentLanguage)
         for app in allApps {
-            let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: configuration.developmentLanguage))
-            bundles[app.bundleIdentifier ?? ""] = bundle
+            let strings = app.strings(developmentLanguage: app.developmentLanguage(fallback: configuration.developmentLanguage))
+            bundles[app.bundleIdentifier ?? ""] = strings.bundle
             catalogRules.check(app)
-            findings += FormatRules.check(app, bundle: bundle)
+            findings += FormatRules.check(app, strings: strings)
         }
         findings += catalogRules.findings
 

@@ -232,7 +232,7 @@ struct PayloadRules {
     private mutating func bundle(for app: LintApp) -> LocalizationBundle {
         let id = app.bundleIdentifier ?? ""
         if let bundle = bundles[id] { return bundle }
-        let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption))
+        let bundle = app.strings(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption)).bundle
         bundles[id] = bundle
         return bundle
     }
