@@ -70,6 +70,17 @@ import Testing
         #expect(report.findings.last?.severity == .warning)
     }
 
+    @Test func anUnknownKeyHoldingADotIsLocatedAtItself() throws {
+        let directory = try TemporaryDirectory()
+        let text = #"{"aps": {"alert": "hi", "thread.id": "t"}}"#
+        let push = try directory.write("push.json", text)
+        let report = Self.lint([push.path])
+        #expect(report.findings.map(\.rule) == [.unknownKey])
+        let key = try #require(text.range(of: #""thread.id""#))
+        #expect(report.findings.first?.column == text.unicodeScalars.distance(from: text.startIndex, to: key.lowerBound) + 1)
+        #expect(report.findings.first?.message.hasSuffix("did you mean `thread-id`?") == true)
+    }
+
     @Test func aVoIPPushMayBeLarger() throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)

@@ -125,16 +125,13 @@ struct PayloadRules {
 
     /// - Parameter count: the payload's `summary-arg-count` as sent.
     private func report(_ note: PayloadNote, count: Int, in document: JSONDocument, at prefix: Path) {
-        let path = JSONLocator.PathComponent.path(note.path, under: prefix)
+        let path = prefix + JSONLocator.components(of: note.object) + [.key(note.key)]
         switch note.kind {
         case .unknownKey:
-            let key = note.path.split(separator: ".").last.map(String.init) ?? note.path
-            let object = note.path.hasPrefix("aps.alert.") ? "aps.alert" : "aps"
-            var message = "`\(key)` is not a key of \(object), so APNs accepts the push and ignores it"
+            var message = "`\(note.key)` is not a key of \(note.object), so APNs accepts the push and ignores it"
             if let suggestion = note.suggestion {
-                let suggestedKey = suggestion.split(separator: ".").last.map(String.init) ?? suggestion
-                let sameObject = suggestion.split(separator: ".").dropLast() == note.path.split(separator: ".").dropLast()
-                message += sameObject ? ": did you mean `\(suggestedKey)`?" : ": it belongs in \(suggestion)"
+                message += suggestion.object == note.object
+                    ? ": did you mean `\(suggestion.key)`?" : ": it belongs in \(suggestion.object).\(suggestion.key)"
             } else {
                 message += ": remove it, or move it beside aps if the app reads it"
             }
