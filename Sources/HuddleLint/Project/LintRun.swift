@@ -134,11 +134,10 @@ struct LintRun {
     private mutating func readScenario(_ document: JSONDocument, isAppFile: Bool) -> Scenario? {
         let scenario: Scenario
         do {
-            // Payloads are linted on their own, with every problem they have; here a bad one must not
-            // hide the rest of the scenario.
-            scenario = try Scenario(json: document.json) { json throws(ScenarioError.PayloadFailure) in
-                (try? APNsPayload.decode(json).content) ?? NotificationContent()
-            }
+            // Payloads are decoded and linted on their own (``PayloadRules/checkEvents``), with every problem
+            // they have; the run uses no delivery's content, so here they are not decoded at all, and a bad
+            // one cannot hide the rest of the scenario.
+            scenario = try Scenario(json: document.json) { _ throws(ScenarioError.PayloadFailure) in NotificationContent() }
         } catch {
             let path: JSONDocument.Path = error.eventIndex.map { [.key("events"), .index($0)] }
                 ?? JSONLocator.components(of: error.message.components(separatedBy: ":").first ?? "")
