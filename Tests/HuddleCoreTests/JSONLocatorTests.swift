@@ -52,6 +52,16 @@ import Testing
         #expect(JSONLocator.components(of: text) == components)
     }
 
+    @Test func keysHoldingDotsAreToldApartByTheDocument() throws {
+        let document = try JSONParser.parse(#"{"apps": {"com": {}, "com.example.chat": {"categories": [{"identifier": "msg"}]}}}"#)
+        let path = "apps.com.example.chat.categories[0].identifier"
+        #expect(JSONLocator.components(of: path, in: document) == [
+            .key("apps"), .key("com.example.chat"), .key("categories"), .index(0), .key("identifier"),
+        ])
+        // Without the document a key ends at the first dot.
+        #expect(JSONLocator.components(of: path).prefix(3) == [.key("apps"), .key("com"), .key("example")])
+    }
+
     @Test func aOneLineDocumentOfThousandsOfValuesIsLocatedInOnePass() throws {
         // 2,000 events on one line, the last one asked for: one scan, not one per key.
         let events = (0..<2_000).map { #"{"deliver": {"app": "a", "payload": {"aps": {"alert": "m\#($0)"}}}}"# }

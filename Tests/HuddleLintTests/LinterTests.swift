@@ -155,6 +155,16 @@ import Testing
         ])
     }
 
+    @Test func anInvalidDescriptionIsLocatedAtTheWrongValue() throws {
+        let directory = try TemporaryDirectory()
+        // A bundle identifier holds dots, as the key path that names the value does.
+        let appFile = try directory.write("app.json", "{\n  \"apps\": {\n    \"com.example.chat\": {\n      \"categories\": 3\n    }\n  }\n}\n")
+        let scenario = try directory.write(
+            "scenario.json", "{\"apps\": {\"a.b\": {}},\n \"events\": [{\"deliver\": {\"app\": \"a.b\",\n    \"id\": 3}}]}")
+        let report = Self.lint([appFile.path, scenario.path])
+        #expect(report.findings.map { "\($0.rule.id) \($0.line ?? 0):\($0.column ?? 0)" } == ["invalid-scenario 4:7", "invalid-scenario 3:5"])
+    }
+
     @Test func aMissingLocalizationsFolderIsReportedAtTheDescription() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "Nowhere"}}}"#)

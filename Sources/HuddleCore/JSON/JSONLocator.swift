@@ -50,21 +50,43 @@ public struct JSONLocator: Sendable {
     }
 
     /// Splits a key path as ``JSONReader`` writes them (`aps.alert.loc-args[1]`, `events[3].deliver`).
-    /// A key that itself holds `.` or `[` cannot be told apart from a path; the locator then finds its
-    /// longest prefix.
-    public static func components(of path: String) -> [PathComponent] {
+    ///
+    /// A key may itself hold `.` or `[`, as bundle identifiers do (`apps.com.example.chat.categories`).
+    /// Given the document the path was read from, each key is the longest member name of the object there
+    /// that the path goes on with; without it, or where no name fits, a key ends at the next `.` or `[`
+    /// (the locator then finds the longest prefix of the path).
+    /// - Complexity: O(n) in the length of the path and the member names of the objects it goes through.
+    public static func components(of path: String, in document: JSONValue? = nil) -> [PathComponent] {
+        let bytes = Array(path.utf8)
+        let dot = UInt8(ascii: "."), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
         var components: [PathComponent] = []
-        for part in path.split(separator: ".", omittingEmptySubsequences: true) {
-            var rest = Substring(part)
-            if let bracket = rest.firstIndex(of: "["), bracket != rest.startIndex {
-                components.append(.key(String(rest[..<bracket])))
-                rest = rest[bracket...]
+        var value = document
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == dot {
+                index += 1
+                continue
             }
-            while rest.hasPrefix("["), let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) {
-                components.append(.index(index))
-                rest = rest[rest.index(after: close)...]
+            if bytes[index] == open, let end = bytes[index...].firstIndex(of: close),
+                let element = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+            {
+                components.append(.index(element))
+                value = value?.arrayValue.flatMap { $0.indices.contains(element) ? $0[element] : nil }
+                index = end + 1
+                continue
             }
-            if !rest.isEmpty { components.append(.key(String(rest))) }
+            let rest = bytes[index...]
+            var length = (bytes[(index + 1)...].firstIndex { $0 == dot || $0 == open } ?? bytes.count) - index
+            if case .object(let object)? = value {
+                for name in object.members.lazy.map(\.key.utf8) where name.count > length && rest.starts(with: name) {
+                    let end = index + name.count
+                    if end == bytes.count || bytes[end] == dot || bytes[end] == open { length = name.count }
+                }
+            }
+            let key = String(decoding: rest.prefix(length), as: UTF8.self)
+            components.append(.key(key))
+            value = value?[key]
+            index += length
         }
         return components
     }

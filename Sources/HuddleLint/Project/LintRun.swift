@@ -139,28 +139,33 @@ struct LintRun {
             // one cannot hide the rest of the scenario.
             scenario = try Scenario(json: document.json) { _ throws(ScenarioError.PayloadFailure) in NotificationContent() }
         } catch {
-            let path: JSONDocument.Path = error.eventIndex.map { [.key("events"), .index($0)] }
-                ?? JSONLocator.components(of: error.message.components(separatedBy: ":").first ?? "")
+            let path = error.path.map { document.path($0) } ?? error.eventIndex.map { [.key("events"), .index($0)] } ?? []
             document.report(.invalidScenario, at: path, "\(error.description): fix it so the scenario can be played")
             return nil
         }
+        // Whether an app declares its development language is not kept by Scenario.App (it defaults to
+        // en): read from the description, in one pass over its apps.
+        var declaredLanguages: [String: String] = [:]
+        if case .object(let described)? = document.json["apps"] {
+            for (id, app) in described {
+                if case .string(let language)? = app["developmentLanguage"] { declaredLanguages[id] = language }
+            }
+        }
         for app in scenario.apps {
-            describe(app, in: document)
+            describe(app, declaredLanguage: declaredLanguages[app.bundleIdentifier], in: document)
         }
         if !isAppFile { scenarios.append((document, scenario)) }
         return scenario
     }
 
     /// Records what a description says of an app; the first description of an app wins where two differ.
-    private mutating func describe(_ app: Scenario.App, in document: JSONDocument) {
+    private mutating func describe(_ app: Scenario.App, declaredLanguage: String?, in document: JSONDocument) {
         let id = app.bundleIdentifier
         var lintApp = apps[id] ?? LintApp(bundleIdentifier: id)
         let appPath: JSONDocument.Path = [.key("apps"), .key(id)]
         if lintApp.describedIn == nil {
             lintApp.describedIn = document.displayPath
-            if case .string(let language)? = document.json["apps"]?[id]?["developmentLanguage"] {
-                lintApp.declaredDevelopmentLanguage = language
-            }
+            lintApp.declaredDevelopmentLanguage = declaredLanguage
         }
         var categories = lintApp.categories ?? [:]
         for (index, category) in app.categories.enumerated() where categories[category.identifier] == nil {

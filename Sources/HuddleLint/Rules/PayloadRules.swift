@@ -101,7 +101,7 @@ struct PayloadRules {
             payload = try APNsPayload.decode(json)
         } catch {
             document.report(
-                .invalidPayload, at: JSONLocator.PathComponent.path(error.path, under: prefix),
+                .invalidPayload, at: error.path.map { document.path($0, under: prefix) } ?? prefix,
                 "\(error.description): APNs refuses this payload or Huddle cannot show it; fix the value")
             return
         }
