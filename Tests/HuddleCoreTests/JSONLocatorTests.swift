@@ -13,7 +13,7 @@ import Testing
         }
         """
 
-    static func locate(_ path: [JSONLocator.PathComponent]) -> JSONLocator.Location? {
+    static func locate(_ path: [JSONLocator.PathComponent]) -> HuddleLocalization.SourceLocation? {
         JSONLocator(Array(text.utf8)).locate(path)
     }
 
@@ -29,17 +29,17 @@ import Testing
         ([.key("é"), .key("deep")], 4, 9),
     ])
     func findsKeysAndElements(path: [JSONLocator.PathComponent], line: Int, column: Int) {
-        #expect(Self.locate(path) == JSONLocator.Location(line: line, column: column))
+        #expect(Self.locate(path) == HuddleLocalization.SourceLocation(line: line, column: column))
     }
 
     @Test func aMissingPathGetsItsLongestPrefix() {
         #expect(Self.locate([.key("aps"), .key("alert"), .key("nope"), .index(3)]) == Self.locate([.key("aps"), .key("alert")]))
-        #expect(Self.locate([.key("nope")]) == JSONLocator.Location(line: 1, column: 1))
+        #expect(Self.locate([.key("nope")]) == HuddleLocalization.SourceLocation(line: 1, column: 1))
     }
 
     @Test func manyPathsInOneScan() {
         let locations = JSONLocator(Array(Self.text.utf8)).locate([[.key("é")], [.key("aps")], [.key("é")]])
-        #expect(locations == [JSONLocator.Location(line: 4, column: 3), JSONLocator.Location(line: 2, column: 3), JSONLocator.Location(line: 4, column: 3)])
+        #expect(locations == [HuddleLocalization.SourceLocation(line: 4, column: 3), HuddleLocalization.SourceLocation(line: 2, column: 3), HuddleLocalization.SourceLocation(line: 4, column: 3)])
     }
 
     @Test(arguments: [

@@ -1,3 +1,5 @@
+public import HuddleLocalization
+
 /// Finds where values sit in JSON text, so that a message about `aps.thread_id` can point at its line and
 /// column.
 ///
@@ -12,28 +14,18 @@ public struct JSONLocator: Sendable {
         case index(Int)
     }
 
-    /// A 1-based line and column; columns count Unicode scalars.
-    public struct Location: Sendable, Hashable {
-        public var line: Int
-        public var column: Int
-
-        public init(line: Int, column: Int) {
-            self.line = line
-            self.column = column
-        }
-    }
-
     private let bytes: [UInt8]
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    /// Where each path is written: the member's key for a path ending in a key, the element for one
-    /// ending in an index, the document for the empty path. A path that is not in the text gets the
-    /// location of its longest prefix that is, so that a message still points near the problem.
+    /// Where each path is written (1-based line and column, columns in Unicode scalars): the member's key
+    /// for a path ending in a key, the element for one ending in an index, the document for the empty
+    /// path. A path that is not in the text gets the location of its longest prefix that is, so that a
+    /// message still points near the problem.
     /// - Returns: a location for every path, in the order asked; `nil` only for text that has no value.
-    public func locate(_ paths: [[PathComponent]]) -> [Location?] {
+    public func locate(_ paths: [[PathComponent]]) -> [SourceLocation?] {
         var trie = PathTrie()
         let leaves = paths.map { trie.insert($0) }
         var walker = Walker(bytes: bytes, trie: trie)
@@ -45,7 +37,7 @@ public struct JSONLocator: Sendable {
     }
 
     /// The location of one path (see ``locate(_:)``).
-    public func locate(_ path: [PathComponent]) -> Location? {
+    public func locate(_ path: [PathComponent]) -> SourceLocation? {
         locate([path])[0]
     }
 
@@ -92,8 +84,8 @@ public struct JSONLocator: Sendable {
     }
 
     /// Line and column of each offset, in one pass over the text.
-    private static func locations(of offsets: [Int], in bytes: [UInt8]) -> [Int: Location] {
-        var result: [Int: Location] = [:]
+    private static func locations(of offsets: [Int], in bytes: [UInt8]) -> [Int: SourceLocation] {
+        var result: [Int: SourceLocation] = [:]
         let sorted = Set(offsets).sorted()
         var line = 1
         var column = 1
@@ -110,7 +102,7 @@ public struct JSONLocator: Sendable {
                 }
                 index += 1
             }
-            result[offset] = Location(line: line, column: column)
+            result[offset] = SourceLocation(line: line, column: column)
         }
         return result
     }
