@@ -203,6 +203,21 @@ import Testing
         #expect(report.findings.map(\.message) == ["cannot be read: not a regular file"])
     }
 
+    @Test func aLocalizationsFolderCountsAgainstTheFileLimit() throws {
+        // A description may name any folder ("/" too): its catalogs are read within the run's limit.
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write("app.json", #"{"apps": {"a.b": {"localizations": "L"}}}"#)
+        for language in ["de", "en", "fr"] {
+            try directory.write("L/\(language).lproj/Localizable.strings", #""A" = "a";"#)
+        }
+        let report = LinterTests.lint([]) {
+            $0.appFiles = [appFile.path]
+            $0.maximumFiles = 2
+        }
+        #expect(report.fileCount == 2)
+        #expect(report.findings.map(\.message) == ["not checked: the run stopped at 2 files; lint fewer folders at a time"])
+    }
+
     @Test func aLoopOfLinksEnds() throws {
         let directory = try TemporaryDirectory()
         try directory.write("a/push.json", #"{"aps": {"alert": "hi"}}"#)

@@ -206,12 +206,19 @@ struct LintRun {
                     "the localizations folder \(folder) of \(id) does not exist (it is relative to this file)")
                 continue
             }
-            for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase) where file.kind == .catalog {
+            let limit = configuration.maximumFiles
+            for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase, limit: limit) where file.kind == .catalog {
                 let absolute = file.url.resolvingSymlinksInPath().path
                 guard assignedCatalogs.insert(absolute).inserted else { continue }
                 if let loose = looseCatalogs.removeValue(forKey: absolute) {
                     apps[id]?.catalogs.append(loose)
                 } else {
+                    // The folder is whatever a description names ("/" included): its files count against
+                    // the run's limit like the inputs'.
+                    guard fileCount < limit else {
+                        findings.append(LintInputs.limitFinding(file.displayPath, limit: limit))
+                        return
+                    }
                     switch CatalogFile.read(file.url, displayPath: file.displayPath) {
                     case .success(let catalog):
                         fileCount += 1
