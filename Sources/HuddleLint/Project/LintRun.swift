@@ -48,16 +48,18 @@ struct LintRun {
 
         // Each app's strings, merged once for the format and payload rules.
         var bundles: [String: LocalizationBundle] = [:]
-        var catalogRules = CatalogRules(developmentLanguageOption: configuration.developmentLanguage)
+        var catalogRules = CatalogRules()
         for app in allApps {
-            let strings = app.strings(developmentLanguage: app.developmentLanguage(fallback: configuration.developmentLanguage))
+            let developmentLanguage = app.developmentLanguage(fallback: configuration.developmentLanguage)
+            let strings = app.strings(developmentLanguage: developmentLanguage)
             bundles[app.bundleIdentifier ?? ""] = strings.bundle
-            catalogRules.check(app)
+            catalogRules.check(app, developmentLanguage: developmentLanguage)
             findings += FormatRules.check(app, strings: strings)
         }
         findings += catalogRules.findings
 
-        var payloadRules = PayloadRules(developmentLanguageOption: configuration.developmentLanguage, bundles: bundles)
+        // Apps first named by a payload, found from here on, have no catalogs.
+        var payloadRules = PayloadRules(bundles: bundles)
         for payload in payloads {
             payloadRules.check(payload, app: app(for: payload))
         }

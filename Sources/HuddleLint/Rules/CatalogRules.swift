@@ -10,17 +10,12 @@ struct CatalogRules {
         var entry: CatalogInspection.Entry
     }
 
-    let developmentLanguageOption: String?
     private(set) var findings: [LintFinding] = []
     /// Integer samples of each language's categories, computed once per language.
     private var samplesByLanguage: [String: [PluralCategory: [Int]]] = [:]
 
-    init(developmentLanguageOption: String?) {
-        self.developmentLanguageOption = developmentLanguageOption
-    }
-
-    mutating func check(_ app: LintApp) {
-        let developmentLanguage = app.developmentLanguage(fallback: developmentLanguageOption)
+    /// - Parameter developmentLanguage: the app's (``LintApp/developmentLanguage(fallback:)``).
+    mutating func check(_ app: LintApp, developmentLanguage: String) {
         for catalog in app.catalogs {
             checkFile(catalog, developmentLanguage: developmentLanguage)
         }

@@ -32,14 +32,13 @@ struct PayloadRules {
         var hasThread: Bool
     }
 
-    let developmentLanguageOption: String?
     private var pushesByApp: [String: [Push]] = [:]
     /// Each app's strings by bundle identifier ("" for the unnamed app), merged once.
-    private var bundles: [String: LocalizationBundle]
+    private let bundles: [String: LocalizationBundle]
 
-    /// - Parameter bundles: the strings of the apps known so far; others are merged when first needed.
-    init(developmentLanguageOption: String?, bundles: [String: LocalizationBundle]) {
-        self.developmentLanguageOption = developmentLanguageOption
+    /// - Parameter bundles: the strings of every app that has catalogs (an app first named by a payload
+    ///   has none).
+    init(bundles: [String: LocalizationBundle]) {
         self.bundles = bundles
     }
 
@@ -148,7 +147,7 @@ struct PayloadRules {
     }
 
     /// The category must be declared, and a summary argument needs a `%@` in its summary format.
-    private mutating func checkCategory(
+    private func checkCategory(
         _ content: NotificationContent, in document: JSONDocument, at prefix: Path, app: LintApp,
         categories: [String: NotificationCategory]?
     ) {
@@ -180,7 +179,7 @@ struct PayloadRules {
     }
 
     /// Each `*-loc-key` must be in a catalog of the app, and its `*-loc-args` must fill its conversions.
-    private mutating func checkLocalizedTexts(
+    private func checkLocalizedTexts(
         _ json: JSONValue, content: NotificationContent, in document: JSONDocument, at prefix: Path, app: LintApp
     ) {
         let texts: [(keyField: String, argumentsField: String, text: LocalizableText?)] = [
@@ -217,7 +216,7 @@ struct PayloadRules {
     }
 
     /// The entry for `key` in the app's development language, else in the first language that has it.
-    private mutating func developmentEntry(forKey key: String, app: LintApp) -> LocalizedEntry? {
+    private func developmentEntry(forKey key: String, app: LintApp) -> LocalizedEntry? {
         let bundle = bundle(for: app)
         if let entry = bundle.tables[bundle.developmentLanguage]?[key] { return entry }
         for language in bundle.languages {
@@ -226,12 +225,8 @@ struct PayloadRules {
         return nil
     }
 
-    private mutating func bundle(for app: LintApp) -> LocalizationBundle {
-        let id = app.bundleIdentifier ?? ""
-        if let bundle = bundles[id] { return bundle }
-        let bundle = app.strings(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption)).bundle
-        bundles[id] = bundle
-        return bundle
+    private func bundle(for app: LintApp) -> LocalizationBundle {
+        bundles[app.bundleIdentifier ?? ""] ?? LocalizationBundle(developmentLanguage: "en")
     }
 }
 
