@@ -87,7 +87,7 @@ import Testing
         let note = try #require(Self.decode(payload).notes.first)
         #expect(note.kind == .unknownKey)
         #expect(note.path == path)
-        #expect(note.suggestion == suggestion)
+        #expect(note.suggestion.map { "\($0.object).\($0.key)" } == suggestion)
     }
 
     @Test func unrelatedKeysGetNoSuggestion() throws {

@@ -13,7 +13,7 @@ import Testing
         }
         """
 
-    static func locate(_ path: [JSONLocator.PathComponent]) -> JSONLocator.Location? {
+    static func locate(_ path: [JSONLocator.PathComponent]) -> HuddleLocalization.SourceLocation? {
         JSONLocator(Array(text.utf8)).locate(path)
     }
 
@@ -29,17 +29,17 @@ import Testing
         ([.key("é"), .key("deep")], 4, 9),
     ])
     func findsKeysAndElements(path: [JSONLocator.PathComponent], line: Int, column: Int) {
-        #expect(Self.locate(path) == JSONLocator.Location(line: line, column: column))
+        #expect(Self.locate(path) == HuddleLocalization.SourceLocation(line: line, column: column))
     }
 
     @Test func aMissingPathGetsItsLongestPrefix() {
         #expect(Self.locate([.key("aps"), .key("alert"), .key("nope"), .index(3)]) == Self.locate([.key("aps"), .key("alert")]))
-        #expect(Self.locate([.key("nope")]) == JSONLocator.Location(line: 1, column: 1))
+        #expect(Self.locate([.key("nope")]) == HuddleLocalization.SourceLocation(line: 1, column: 1))
     }
 
     @Test func manyPathsInOneScan() {
         let locations = JSONLocator(Array(Self.text.utf8)).locate([[.key("é")], [.key("aps")], [.key("é")]])
-        #expect(locations == [JSONLocator.Location(line: 4, column: 3), JSONLocator.Location(line: 2, column: 3), JSONLocator.Location(line: 4, column: 3)])
+        #expect(locations == [HuddleLocalization.SourceLocation(line: 4, column: 3), HuddleLocalization.SourceLocation(line: 2, column: 3), HuddleLocalization.SourceLocation(line: 4, column: 3)])
     }
 
     @Test(arguments: [
@@ -50,6 +50,16 @@ import Testing
     ])
     func readsReaderPaths(text: String, components: [JSONLocator.PathComponent]) {
         #expect(JSONLocator.components(of: text) == components)
+    }
+
+    @Test func keysHoldingDotsAreToldApartByTheDocument() throws {
+        let document = try JSONParser.parse(#"{"apps": {"com": {}, "com.example.chat": {"categories": [{"identifier": "msg"}]}}}"#)
+        let path = "apps.com.example.chat.categories[0].identifier"
+        #expect(JSONLocator.components(of: path, in: document) == [
+            .key("apps"), .key("com.example.chat"), .key("categories"), .index(0), .key("identifier"),
+        ])
+        // Without the document a key ends at the first dot.
+        #expect(JSONLocator.components(of: path).prefix(3) == [.key("apps"), .key("com"), .key("example")])
     }
 
     @Test func aOneLineDocumentOfThousandsOfValuesIsLocatedInOnePass() throws {

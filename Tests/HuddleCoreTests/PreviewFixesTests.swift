@@ -144,6 +144,26 @@ import Testing
         #expect(center.render(for: scenario.viewer).groups.first?.summary == "2 weitere Nachrichten von Michele und Teja")
     }
 
+    @Test func aOneLineScenarioOfThousandsOfDeliveriesLoadsInLinearTime() throws {
+        // Issue 14's file: 2,000 deliveries on one line once took 15-25 s (a release build), counting every
+        // key's line from the start of the file. A debug build now loads it in a fraction of a second; the
+        // bound is generous for a shared machine and far below what a scan per key costs.
+        let names = ["Kritarth", "Teja", "Michele", "Ana", "Song by Song"]
+        let events = (0..<2_000).map { index in
+            let name = names[index % names.count]
+            return #"{"deliver":{"app":"com.example.chat","id":"m\#(index)","payload":{"aps":{"alert":{"title":"\#(name)","body":"Message number \#(index) about the plan","summary-arg":"\#(name)"},"thread-id":"thread-\#(index % 7)","category":"msg","sound":"default"},"conversation":\#(index % 7)}}}"#
+        }
+        let directory = try TemporaryDirectory()
+        let url = try directory.write(
+            "one-line.json",
+            #"{"apps":{"com.example.chat":{"categories":[{"identifier":"msg","categorySummaryFormat":"%u more messages from %@"}]}},"viewer":{"languages":["en"]},"events":["#
+                + events.joined(separator: ",") + "]}")
+        let started = ContinuousClock.now
+        let scenario = try Scenario.load(contentsOf: url)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(scenario.events.count == 2_000)
+    }
+
     @Test func anInvalidAppDescriptionIsNamed() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"categories": 3}}}"#)

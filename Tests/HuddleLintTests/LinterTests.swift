@@ -70,6 +70,17 @@ import Testing
         #expect(report.findings.last?.severity == .warning)
     }
 
+    @Test func anUnknownKeyHoldingADotIsLocatedAtItself() throws {
+        let directory = try TemporaryDirectory()
+        let text = #"{"aps": {"alert": "hi", "thread.id": "t"}}"#
+        let push = try directory.write("push.json", text)
+        let report = Self.lint([push.path])
+        #expect(report.findings.map(\.rule) == [.unknownKey])
+        let key = try #require(text.range(of: #""thread.id""#))
+        #expect(report.findings.first?.column == text.unicodeScalars.distance(from: text.startIndex, to: key.lowerBound) + 1)
+        #expect(report.findings.first?.message.hasSuffix("did you mean `thread-id`?") == true)
+    }
+
     @Test func aVoIPPushMayBeLarger() throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)
@@ -110,6 +121,50 @@ import Testing
         #expect(both.fileCount == 1)
     }
 
+    @Test func aRefusedFormatIsReportedInTheFileWhoseTextIsUsed() throws {
+        // MORE is in both files of en; the .stringsdict wins (as on iOS), and only its text is refused.
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write(
+            "app.json",
+            #"{"apps": {"a.b": {"localizations": "L", "categories": [{"identifier": "msg", "categorySummaryFormat": {"key": "MORE"}}]}}}"#)
+        try directory.write("L/en.lproj/Localizable.strings", #""MORE" = "%u more";"#)
+        try directory.write("L/en.lproj/Localizable.stringsdict", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>MORE</key>
+                <dict>
+                    <key>NSStringLocalizedFormatKey</key>
+                    <string>%#@n@</string>
+                    <key>n</key>
+                    <dict>
+                        <key>NSStringFormatSpecTypeKey</key>
+                        <string>NSStringPluralRuleType</string>
+                        <key>one</key>
+                        <string>%u more</string>
+                        <key>other</key>
+                        <string>%s more</string>
+                    </dict>
+                </dict>
+            </dict>
+            </plist>
+            """)
+        let report = Self.lint([appFile.path])
+        #expect(report.findings.map { "\($0.rule.id) \(($0.file as NSString).lastPathComponent):\($0.line ?? 0)" } == [
+            "invalid-format Localizable.stringsdict:4"
+        ])
+    }
+
+    @Test func anInvalidDescriptionIsLocatedAtTheWrongValue() throws {
+        let directory = try TemporaryDirectory()
+        // A bundle identifier holds dots, as the key path that names the value does.
+        let appFile = try directory.write("app.json", "{\n  \"apps\": {\n    \"com.example.chat\": {\n      \"categories\": 3\n    }\n  }\n}\n")
+        let scenario = try directory.write(
+            "scenario.json", "{\"apps\": {\"a.b\": {}},\n \"events\": [{\"deliver\": {\"app\": \"a.b\",\n    \"id\": 3}}]}")
+        let report = Self.lint([appFile.path, scenario.path])
+        #expect(report.findings.map { "\($0.rule.id) \($0.line ?? 0):\($0.column ?? 0)" } == ["invalid-scenario 4:7", "invalid-scenario 3:5"])
+    }
+
     @Test func aMissingLocalizationsFolderIsReportedAtTheDescription() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"localizations": "Nowhere"}}}"#)
@@ -146,6 +201,21 @@ import Testing
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let report = LinterTests.lint([fifo.path])
         #expect(report.findings.map(\.message) == ["cannot be read: not a regular file"])
+    }
+
+    @Test func aLocalizationsFolderCountsAgainstTheFileLimit() throws {
+        // A description may name any folder ("/" too): its catalogs are read within the run's limit.
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write("app.json", #"{"apps": {"a.b": {"localizations": "L"}}}"#)
+        for language in ["de", "en", "fr"] {
+            try directory.write("L/\(language).lproj/Localizable.strings", #""A" = "a";"#)
+        }
+        let report = LinterTests.lint([]) {
+            $0.appFiles = [appFile.path]
+            $0.maximumFiles = 2
+        }
+        #expect(report.fileCount == 2)
+        #expect(report.findings.map(\.message) == ["not checked: the run stopped at 2 files; lint fewer folders at a time"])
     }
 
     @Test func aLoopOfLinksEnds() throws {

@@ -22,9 +22,9 @@ public struct APNsPayload: Sendable, Hashable {
     public var notes: [PayloadNote]
 
     /// The keys `aps` may hold.
-    public static var apsKeys: Set<String> { PayloadDecoder.apsKeys }
+    static var apsKeys: Set<String> { PayloadDecoder.apsKeys }
     /// The keys `aps.alert` may hold.
-    public static var alertKeys: Set<String> { PayloadDecoder.alertKeys }
+    static var alertKeys: Set<String> { PayloadDecoder.alertKeys }
 
     /// Decodes payload bytes.
     /// - Parameter maximumSize: the size limit for the push type (``maximumSize`` or ``maximumVoIPSize``).
@@ -80,8 +80,7 @@ private struct PayloadDecoder {
         _ = try aps.object()
         var content = NotificationContent()
 
-        try noteUnknownKeys(
-            of: aps, known: Self.apsKeys, object: "aps", what: "an APNs key", otherKeys: Self.alertKeys, otherObject: "aps.alert")
+        try noteUnknownKeys(of: aps, known: Self.apsKeys, object: "aps", what: "an APNs key")
         if let alert = try aps.optionalMember("alert") {
             try decodeAlert(alert, into: &content)
         }
@@ -110,16 +109,17 @@ private struct PayloadDecoder {
         if let count = try aps.optionalMember("summary-arg-count"), root.value["aps"]?["alert"]?["summary-arg-count"] == nil {
             content.summaryArgumentCount = try count.integer()
         }
-        let countPath = root.value["aps"]?["alert"]?["summary-arg-count"] != nil ? "aps.alert.summary-arg-count" : "aps.summary-arg-count"
+        // Where the count was read from: aps.alert's wins over aps's.
+        let countObject = root.value["aps"]?["alert"]?["summary-arg-count"] != nil ? "aps.alert" : "aps"
         if content.summaryArgumentCount <= 0 {
             notes.append(
                 PayloadNote(
-                    kind: .summaryArgumentCountNotPositive, path: countPath,
+                    kind: .summaryArgumentCountNotPositive, object: countObject, key: "summary-arg-count",
                     message: "summary-arg-count \(content.summaryArgumentCount) is not positive; it counts as 1"))
         } else if content.summaryArgumentCount > NotificationContent.maximumSummaryArgumentCount {
             notes.append(
                 PayloadNote(
-                    kind: .summaryArgumentCountTooLarge, path: countPath,
+                    kind: .summaryArgumentCountTooLarge, object: countObject, key: "summary-arg-count",
                     message: "summary-arg-count \(content.summaryArgumentCount) is more than \(NotificationContent.maximumSummaryArgumentCount); it counts as \(NotificationContent.maximumSummaryArgumentCount)"))
         }
         let contentAvailable = try flag(aps, "content-available")
@@ -147,9 +147,7 @@ private struct PayloadDecoder {
             return
         }
         _ = try alert.object()
-        try noteUnknownKeys(
-            of: alert, known: Self.alertKeys, object: "aps.alert", what: "an APNs alert key", otherKeys: Self.apsKeys,
-            otherObject: "aps")
+        try noteUnknownKeys(of: alert, known: Self.alertKeys, object: "aps.alert", what: "an APNs alert key")
         content.title = try localizable(alert, text: "title", key: "title-loc-key", arguments: "title-loc-args")
         content.subtitle = try localizable(alert, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args")
         content.body = try localizable(alert, text: "body", key: "loc-key", arguments: "loc-args")
@@ -161,19 +159,10 @@ private struct PayloadDecoder {
         }
     }
 
-    /// Notes the keys of `reader` (the object at `object`) that are not in `known`, each with the key most
-    /// likely meant: the same key in the other object (`otherObject`, whose keys are `otherKeys`) when it
-    /// belongs there, else a near spelling.
-    private mutating func noteUnknownKeys(
-        of reader: JSONReader, known: Set<String>, object: String, what: String, otherKeys: Set<String>, otherObject: String
-    ) throws(JSONReadError) {
+    /// Notes the keys of `reader` (the object at `object`) that are not in `known`.
+    private mutating func noteUnknownKeys(of reader: JSONReader, known: Set<String>, object: String, what: String) throws(JSONReadError) {
         for (key, _) in try reader.members() where !known.contains(key) {
-            let suggestion = otherKeys.contains(key)
-                ? "\(otherObject).\(key)" : KeySuggestion.closest(to: key, in: known).map { "\(object).\($0)" }
-            notes.append(
-                PayloadNote(
-                    kind: .unknownKey, path: "\(object).\(key)", suggestion: suggestion,
-                    message: "\(object).\(key) is not \(what); it is ignored"))
+            notes.append(PayloadNote(kind: .unknownKey, object: object, key: key, message: "\(object).\(key) is not \(what); it is ignored"))
         }
     }
 

@@ -12,18 +12,37 @@ public struct PayloadNote: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    /// The key path the note is about (`aps.thread_id`, `aps.alert.summary-arg-count`).
-    public var path: String
-    /// For an unknown key, the key most likely meant (`thread-id` for `thread_id`), as a key path when it
-    /// belongs in another object (`aps.alert.title` for `aps.title`).
-    public var suggestion: String?
+    /// The object holding the key: `aps` or `aps.alert`.
+    public var object: String
+    /// The key the note is about, as written (`thread_id`, `summary-arg-count`); it may hold `.`.
+    public var key: String
     public var message: String
+
+    /// The key path (`aps.thread_id`, `aps.alert.summary-arg-count`).
+    public var path: String { "\(object).\(key)" }
+
+    /// For an unknown key, the key most likely meant and the object it belongs in: `thread-id` in `aps`
+    /// for `aps.thread_id`, `title` in `aps.alert` for `aps.title`. Worked out when asked: the server
+    /// decodes every push it accepts and never asks.
+    public var suggestion: (object: String, key: String)? {
+        guard kind == .unknownKey else { return nil }
+        return KeySuggestion.suggestion(for: key, in: object)
+    }
 
     public var description: String { message }
 }
 
 /// Guesses which APNs key a misspelt one meant.
 enum KeySuggestion {
+    /// The key meant by `key`, unknown in `object` (`aps` or `aps.alert`): the same key in the other
+    /// object when it belongs there, else a near spelling in `object`.
+    static func suggestion(for key: String, in object: String) -> (object: String, key: String)? {
+        let isAlert = object == "aps.alert"
+        let (known, other) = isAlert ? (APNsPayload.alertKeys, APNsPayload.apsKeys) : (APNsPayload.apsKeys, APNsPayload.alertKeys)
+        if other.contains(key) { return (isAlert ? "aps" : "aps.alert", key) }
+        return closest(to: key, in: known).map { (object, $0) }
+    }
+
     /// The known key `key` most likely stands for: the same words written another way (`thread_id`,
     /// `threadId`, `Thread-ID`), else the nearest by edit distance when it is close (at most 2 edits, and
     /// fewer than a third of the key), else `nil`.

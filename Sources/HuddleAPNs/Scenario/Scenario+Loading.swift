@@ -7,8 +7,11 @@ extension Scenario {
     /// - Throws: ``ScenarioError`` with the file name, and the event index or line of the first problem; with
     ///   the code ``ScenarioError/Code/apnsPayload`` when the file is a payload rather than a scenario.
     public static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
-        let file = url.lastPathComponent
-        let json = try readJSON(url)
+        try scenario(from: try readJSON(url), file: url.lastPathComponent)
+    }
+
+    /// The scenario a file's JSON describes; errors name the file.
+    private static func scenario(from json: JSONValue, file: String) throws(ScenarioError) -> Scenario {
         if isAPNsPayload(json) {
             throw ScenarioError(
                 eventIndex: nil,
@@ -61,8 +64,8 @@ extension Scenario {
         ]))
         if let appFile {
             // Validated whole first, so that its errors name it.
-            _ = try load(contentsOf: appFile)
             let description = try readJSON(appFile)
+            _ = try scenario(from: description, file: appFile.lastPathComponent)
             if case .object(let apps)? = description["apps"] { describedApps = apps }
             if let described = description["viewer"] { viewerJSON = described }
         }

@@ -1,3 +1,5 @@
+public import HuddleLocalization
+
 /// Finds where values sit in JSON text, so that a message about `aps.thread_id` can point at its line and
 /// column.
 ///
@@ -12,28 +14,18 @@ public struct JSONLocator: Sendable {
         case index(Int)
     }
 
-    /// A 1-based line and column; columns count Unicode scalars.
-    public struct Location: Sendable, Hashable {
-        public var line: Int
-        public var column: Int
-
-        public init(line: Int, column: Int) {
-            self.line = line
-            self.column = column
-        }
-    }
-
     private let bytes: [UInt8]
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    /// Where each path is written: the member's key for a path ending in a key, the element for one
-    /// ending in an index, the document for the empty path. A path that is not in the text gets the
-    /// location of its longest prefix that is, so that a message still points near the problem.
+    /// Where each path is written (1-based line and column, columns in Unicode scalars): the member's key
+    /// for a path ending in a key, the element for one ending in an index, the document for the empty
+    /// path. A path that is not in the text gets the location of its longest prefix that is, so that a
+    /// message still points near the problem.
     /// - Returns: a location for every path, in the order asked; `nil` only for text that has no value.
-    public func locate(_ paths: [[PathComponent]]) -> [Location?] {
+    public func locate(_ paths: [[PathComponent]]) -> [SourceLocation?] {
         var trie = PathTrie()
         let leaves = paths.map { trie.insert($0) }
         var walker = Walker(bytes: bytes, trie: trie)
@@ -45,33 +37,55 @@ public struct JSONLocator: Sendable {
     }
 
     /// The location of one path (see ``locate(_:)``).
-    public func locate(_ path: [PathComponent]) -> Location? {
+    public func locate(_ path: [PathComponent]) -> SourceLocation? {
         locate([path])[0]
     }
 
     /// Splits a key path as ``JSONReader`` writes them (`aps.alert.loc-args[1]`, `events[3].deliver`).
-    /// A key that itself holds `.` or `[` cannot be told apart from a path; the locator then finds its
-    /// longest prefix.
-    public static func components(of path: String) -> [PathComponent] {
+    ///
+    /// A key may itself hold `.` or `[`, as bundle identifiers do (`apps.com.example.chat.categories`).
+    /// Given the document the path was read from, each key is the longest member name of the object there
+    /// that the path goes on with; without it, or where no name fits, a key ends at the next `.` or `[`
+    /// (the locator then finds the longest prefix of the path).
+    /// - Complexity: O(n) in the length of the path and the member names of the objects it goes through.
+    public static func components(of path: String, in document: JSONValue? = nil) -> [PathComponent] {
+        let bytes = Array(path.utf8)
+        let dot = UInt8(ascii: "."), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
         var components: [PathComponent] = []
-        for part in path.split(separator: ".", omittingEmptySubsequences: true) {
-            var rest = Substring(part)
-            if let bracket = rest.firstIndex(of: "["), bracket != rest.startIndex {
-                components.append(.key(String(rest[..<bracket])))
-                rest = rest[bracket...]
+        var value = document
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == dot {
+                index += 1
+                continue
             }
-            while rest.hasPrefix("["), let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) {
-                components.append(.index(index))
-                rest = rest[rest.index(after: close)...]
+            if bytes[index] == open, let end = bytes[index...].firstIndex(of: close),
+                let element = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+            {
+                components.append(.index(element))
+                value = value?.arrayValue.flatMap { $0.indices.contains(element) ? $0[element] : nil }
+                index = end + 1
+                continue
             }
-            if !rest.isEmpty { components.append(.key(String(rest))) }
+            let rest = bytes[index...]
+            var length = (bytes[(index + 1)...].firstIndex { $0 == dot || $0 == open } ?? bytes.count) - index
+            if case .object(let object)? = value {
+                for name in object.members.lazy.map(\.key.utf8) where name.count > length && rest.starts(with: name) {
+                    let end = index + name.count
+                    if end == bytes.count || bytes[end] == dot || bytes[end] == open { length = name.count }
+                }
+            }
+            let key = String(decoding: rest.prefix(length), as: UTF8.self)
+            components.append(.key(key))
+            value = value?[key]
+            index += length
         }
         return components
     }
 
     /// Line and column of each offset, in one pass over the text.
-    private static func locations(of offsets: [Int], in bytes: [UInt8]) -> [Int: Location] {
-        var result: [Int: Location] = [:]
+    private static func locations(of offsets: [Int], in bytes: [UInt8]) -> [Int: SourceLocation] {
+        var result: [Int: SourceLocation] = [:]
         let sorted = Set(offsets).sorted()
         var line = 1
         var column = 1
@@ -88,7 +102,7 @@ public struct JSONLocator: Sendable {
                 }
                 index += 1
             }
-            result[offset] = Location(line: line, column: column)
+            result[offset] = SourceLocation(line: line, column: column)
         }
         return result
     }

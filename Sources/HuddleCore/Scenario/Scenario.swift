@@ -60,7 +60,7 @@ public struct Scenario: Sendable {
                     languages: languages ?? ["en"], locked: try viewerReader.optionalMember("locked")?.bool() ?? false)
             }
         } catch {
-            throw ScenarioError(eventIndex: nil, message: error.description)
+            throw ScenarioError(eventIndex: nil, message: error.description, path: error.path)
         }
         let knownApps = Set(apps.map(\.bundleIdentifier))
         var events: [Event] = []
@@ -69,7 +69,7 @@ public struct Scenario: Sendable {
         do {
             eventReaders = try root.optionalMember("events")?.array() ?? []
         } catch {
-            throw ScenarioError(eventIndex: nil, message: error.description)
+            throw ScenarioError(eventIndex: nil, message: error.description, path: error.path)
         }
         for (index, reader) in eventReaders.enumerated() {
             var event = try Self.readEvent(reader, index: index, knownApps: knownApps, decodePayload: decodePayload)
@@ -102,8 +102,8 @@ public struct Scenario: Sendable {
         decodePayload: (JSONValue) throws(ScenarioError.PayloadFailure) -> NotificationContent
     ) throws(ScenarioError) -> (date: Date?, action: Action) {
         var kind = "event"
-        func fail(_ message: String) -> ScenarioError {
-            ScenarioError(eventIndex: index, kind: kind, message: message)
+        func fail(_ message: String, path: String? = nil) -> ScenarioError {
+            ScenarioError(eventIndex: index, kind: kind, message: message, path: path)
         }
         do {
             let members = try reader.members()
@@ -174,7 +174,11 @@ public struct Scenario: Sendable {
         } catch let error as ScenarioError {
             throw error
         } catch let error as JSONReadError {
-            throw fail(error.description)
+            // Until the kind is known the error is about the event itself, whose reader has the whole path;
+            // after, about its body, read without the `events[i].kind` prefix.
+            throw fail(
+                error.description,
+                path: kind == "event" ? error.path : "events[\(index)].\(kind)" + (error.path.isEmpty ? "" : ".\(error.path)"))
         } catch {
             throw fail("\(error)")
         }
@@ -216,13 +220,19 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The scenario file, when it came from one.
     public var file: String?
+    /// The key path of the problem from the top of the file, as ``JSONReader`` writes it
+    /// (`events[2].deliver.payload.aps.badge`), when it is at one; for a linter to point at.
+    public var path: String?
 
-    public init(eventIndex: Int?, kind: String? = nil, message: String, file: String? = nil, code: Code = .invalid) {
+    public init(
+        eventIndex: Int?, kind: String? = nil, message: String, file: String? = nil, code: Code = .invalid, path: String? = nil
+    ) {
         self.code = code
         self.eventIndex = eventIndex
         self.kind = kind
         self.message = message
         self.file = file
+        self.path = path
     }
 
     public var description: String {

@@ -29,6 +29,9 @@ extension NotificationCategory {
             ("categorySummaryFormat", categorySummaryFormat, .summary),
             ("hiddenPreviewsBodyPlaceholder", hiddenPreviewsBodyPlaceholder, .placeholder),
         ]
+        // A count of each plural category, by language, found once for both fields (about a thousand
+        // evaluations of the rules each).
+        var pluralCounts: [String: [Int]] = [:]
         for field in fields {
             guard let text = field.text, !text.isEmpty else { continue }
             switch text {
@@ -40,11 +43,15 @@ extension NotificationCategory {
                         FormatProblem(field: field.name, language: bundle.developmentLanguage, key: nil, count: nil, error: error))
                 }
             case .localized(let key, _):
-                let languages = bundle.languages.filter { bundle.tables[$0]?[key] != nil }
-                for language in languages {
-                    guard let entry = bundle.tables[language]?[key],
-                        let problem = Self.firstProblem(of: entry, language: language, role: field.role)
-                    else { continue }
+                for language in bundle.languages {
+                    guard let entry = bundle.tables[language]?[key] else { continue }
+                    let rules = PluralRules.cardinal(for: language)
+                    var counts: [Int]?
+                    if case .plural = entry {
+                        counts = pluralCounts[language] ?? rules.integerSamples(limit: 1).values.flatMap { $0 }.sorted()
+                        pluralCounts[language] = counts
+                    }
+                    guard let problem = Self.firstProblem(of: entry, counts: counts, rules: rules, role: field.role) else { continue }
                     problems.append(
                         FormatProblem(field: field.name, language: language, key: key, count: problem.count, error: problem.error))
                 }
@@ -53,23 +60,16 @@ extension NotificationCategory {
         return problems
     }
 
-    /// Binds an entry with one count of each plural category of its language and validates the result.
+    /// Binds an entry with each count (a plural entry), or once (a text), and validates the result.
     private static func firstProblem(
-        of entry: LocalizedEntry, language: String, role: SummaryFormat.Role
+        of entry: LocalizedEntry, counts: [Int]?, rules: PluralRules, role: SummaryFormat.Role
     ) -> (count: Int?, error: FormatError)? {
-        let rules = PluralRules.cardinal(for: language)
-        let counts: [Int]
-        switch entry {
-        case .text: counts = [1]
-        case .plural: counts = rules.integerSamples(limit: 1).values.flatMap { $0 }.sorted()
-        }
-        for count in counts {
+        for count in counts ?? [1] {
             do {
                 let bound = try entry.bind(arguments: [.integer(count), .string("")], rules: rules)
                 _ = try SummaryFormat(localized: bound, role: role)
             } catch {
-                if case .plural = entry { return (count, error) }
-                return (nil, error)
+                return (counts == nil ? nil : count, error)
             }
         }
         return nil

@@ -7,12 +7,14 @@ struct CatalogFile {
     /// The resolved path, to tell whether an app's localizations folder already holds it.
     let absolutePath: String
     let inspection: CatalogInspection
-    /// The `.lproj` folder's language for `.strings` and `.stringsdict` files (`Base` as written); `nil`
-    /// for String Catalogs, which name theirs.
-    let folderLanguage: String?
     /// Files of one table are compared with each other: the `.strings` and `.stringsdict` files of one
     /// name in the `.lproj` folders of one folder (as iOS merges them), or one String Catalog.
     let tableKey: String
+    /// True for a file in `Base.lproj`, whose entries are in the development language.
+    let isBase: Bool
+    /// The canonical tag of each language the entries are written in, worked out once per file rather
+    /// than for every entry by every rule.
+    let canonicalLanguages: [String: String]
 
     /// The `.lproj` folder a path is in (its last folder), if it is one.
     static func lprojFolder(of path: String) -> (language: String, parent: String)? {
@@ -44,11 +46,13 @@ struct CatalogFile {
                 return .failure(UnreadableInput(finding: LintFinding(.unreadableFile, file: displayPath, message: "not a catalog")))
             }
             let tableName = url.deletingPathExtension().lastPathComponent
+            let languages = Set(inspection.entries.map(\.language))
             return .success(
                 CatalogFile(
                     displayPath: displayPath, absolutePath: url.resolvingSymlinksInPath().path, inspection: inspection,
-                    folderLanguage: lproj?.language,
-                    tableKey: isStringCatalog ? displayPath : "\(lproj?.parent ?? "")/\(tableName)"))
+                    tableKey: isStringCatalog ? displayPath : "\(lproj?.parent ?? "")/\(tableName)",
+                    isBase: lproj?.language.lowercased() == "base",
+                    canonicalLanguages: Dictionary(uniqueKeysWithValues: languages.map { ($0, LanguageTag($0).canonical) })))
         } catch {
             return .failure(UnreadableInput(finding: LintFinding(
                     .unreadableFile, file: displayPath, line: error.line, column: error.column,

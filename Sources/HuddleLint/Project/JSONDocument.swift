@@ -46,6 +46,12 @@ final class JSONDocument {
         }
     }
 
+    /// A key path as ``JSONReader`` writes it (`aps.alert.loc-args[1]`, `apps.com.example.chat.categories`),
+    /// read against this document under `prefix`.
+    func path(_ text: String, under prefix: Path = []) -> Path {
+        prefix + JSONLocator.components(of: text, in: json.value(at: prefix))
+    }
+
     /// Records a finding at a key path of this document.
     func report(_ rule: LintRule, severity: LintSeverity? = nil, at path: Path, _ message: String) {
         pending.append(PendingFinding(rule: rule, severity: severity, path: path, message: message))
@@ -60,13 +66,5 @@ final class JSONDocument {
                 finding.rule, severity: finding.severity, file: displayPath, line: location?.line, column: location?.column,
                 message: finding.message)
         }
-    }
-}
-
-extension JSONLocator.PathComponent {
-    /// A key path as ``JSONReader`` writes it (`aps.alert.loc-args[1]`) turned into components, under a
-    /// prefix.
-    static func path(_ text: String?, under prefix: [JSONLocator.PathComponent] = []) -> [JSONLocator.PathComponent] {
-        prefix + (text.map(JSONLocator.components(of:)) ?? [])
     }
 }

@@ -34,26 +34,41 @@ struct LintApp {
         return LanguageTag(declaredDevelopmentLanguage ?? fallback ?? catalogLanguage ?? "en").canonical
     }
 
+    /// The app's strings in every language, and the file and place each entry was taken from.
+    struct Strings {
+        var bundle: LocalizationBundle
+        /// Where each entry of `bundle` is written, by language then key.
+        var origins: [String: [String: (file: String, location: SourceLocation?)]]
+    }
+
     /// The app's strings in every language, as rendering would look them up (``LocalizationLoader``'s
     /// order, simplified): within a language a `.stringsdict` entry wins over a String Catalog's, which
     /// wins over a `.strings` file's, then the first file by path; `Base.lproj` counts as the development
-    /// language; a String Catalog key that only stands for itself fills in what no file defines.
-    func bundle(developmentLanguage: String) -> LocalizationBundle {
+    /// language; a String Catalog key that only stands for itself fills in what no file defines. Each
+    /// entry's origin is the file that won, so that a finding about its text points where it is written.
+    func strings(developmentLanguage: String) -> Strings {
         var tables: [String: [String: LocalizedEntry]] = [:]
+        var origins: [String: [String: (file: String, location: SourceLocation?)]] = [:]
+        func take(_ entry: LocalizedEntry, key: String, language: String, file: String, location: SourceLocation?) {
+            guard tables[language]?[key] == nil else { return }
+            tables[language, default: [:]][key] = entry
+            origins[language, default: [:]][key] = (file, location)
+        }
         let ordered = catalogs.sorted { ($0.inspection.format.precedence, $0.displayPath) < ($1.inspection.format.precedence, $1.displayPath) }
         for catalog in ordered {
             for entry in catalog.inspection.entries {
-                let language = catalog.language(of: entry, developmentLanguage: developmentLanguage)
-                if tables[language]?[entry.key] == nil { tables[language, default: [:]][entry.key] = entry.value }
+                take(
+                    entry.value, key: entry.key, language: catalog.language(of: entry, developmentLanguage: developmentLanguage),
+                    file: catalog.displayPath, location: entry.location)
             }
         }
         for catalog in ordered {
+            let language = LanguageTag(catalog.inspection.sourceLanguage ?? developmentLanguage).canonical
             for key in catalog.inspection.catalogKeys where key.standsForItself {
-                let language = LanguageTag(catalog.inspection.sourceLanguage ?? developmentLanguage).canonical
-                if tables[language]?[key.key] == nil { tables[language, default: [:]][key.key] = .text(key.key) }
+                take(.text(key.key), key: key.key, language: language, file: catalog.displayPath, location: key.location)
             }
         }
-        return LocalizationBundle(developmentLanguage: developmentLanguage, tables: tables)
+        return Strings(bundle: LocalizationBundle(developmentLanguage: developmentLanguage, tables: tables), origins: origins)
     }
 }
 
@@ -61,8 +76,8 @@ extension CatalogFile {
     /// The canonical language of an entry: a String Catalog's own, an `.lproj` folder's, `Base` being the
     /// development language.
     func language(of entry: CatalogInspection.Entry, developmentLanguage: String) -> String {
-        if folderLanguage?.lowercased() == "base" { return developmentLanguage }
-        return LanguageTag(entry.language).canonical
+        if isBase { return developmentLanguage }
+        return canonicalLanguages[entry.language] ?? LanguageTag(entry.language).canonical
     }
 }
 

@@ -55,7 +55,7 @@ struct LintInputs {
                 continue
             }
             if isDirectory.boolValue {
-                for file in filesInFolder(url, displayPath: path) {
+                for file in filesInFolder(url, displayPath: path, limit: limit) {
                     guard inputs.add(file, seen: &seen, limit: limit) else { return inputs }
                 }
             } else if let kind = kind(of: url) {
@@ -76,10 +76,7 @@ struct LintInputs {
     private mutating func add(_ file: File, seen: inout Set<String>, limit: Int) -> Bool {
         guard seen.insert(file.url.resolvingSymlinksInPath().path).inserted else { return true }
         guard files.count < limit else {
-            findings.append(
-                LintFinding(
-                    .unreadableFile, file: file.displayPath,
-                    message: "not checked: the run stopped at \(limit) files; lint fewer folders at a time"))
+            findings.append(Self.limitFinding(file.displayPath, limit: limit))
             return false
         }
         files.append(file)
@@ -87,7 +84,10 @@ struct LintInputs {
     }
 
     /// The files lint reads under a folder, sorted by path.
-    static func filesInFolder(_ folder: URL, displayPath: String) -> [File] {
+    /// - Parameter limit: the most files a run takes; the search stops at one more, so that a folder the
+    ///   size of a disk is neither listed whole nor held in memory (which files are then found first is up
+    ///   to the file system).
+    static func filesInFolder(_ folder: URL, displayPath: String, limit: Int) -> [File] {
         let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey]
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
         else { return [] }
@@ -109,8 +109,15 @@ struct LintInputs {
             guard isFile, let kind = kind(of: url) else { continue }
             let relative = url.standardizedFileURL.pathComponents.dropFirst(rootComponents.count).joined(separator: "/")
             files.append(File(url: url, displayPath: join(displayPath, relative), isNamed: false, kind: kind))
+            if files.count > limit { break }
         }
         return files.sorted { $0.displayPath < $1.displayPath }
+    }
+
+    /// The finding for the first file a run leaves out at its file limit.
+    static func limitFinding(_ displayPath: String, limit: Int) -> LintFinding {
+        LintFinding(
+            .unreadableFile, file: displayPath, message: "not checked: the run stopped at \(limit) files; lint fewer folders at a time")
     }
 
     /// `folder/relative`, without doubling a slash or writing `./`.

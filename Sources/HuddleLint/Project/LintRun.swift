@@ -48,16 +48,18 @@ struct LintRun {
 
         // Each app's strings, merged once for the format and payload rules.
         var bundles: [String: LocalizationBundle] = [:]
-        var catalogRules = CatalogRules(developmentLanguageOption: configuration.developmentLanguage)
+        var catalogRules = CatalogRules()
         for app in allApps {
-            let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: configuration.developmentLanguage))
-            bundles[app.bundleIdentifier ?? ""] = bundle
-            catalogRules.check(app)
-            findings += FormatRules.check(app, bundle: bundle)
+            let developmentLanguage = app.developmentLanguage(fallback: configuration.developmentLanguage)
+            let strings = app.strings(developmentLanguage: developmentLanguage)
+            bundles[app.bundleIdentifier ?? ""] = strings.bundle
+            catalogRules.check(app, developmentLanguage: developmentLanguage)
+            findings += FormatRules.check(app, strings: strings)
         }
         findings += catalogRules.findings
 
-        var payloadRules = PayloadRules(developmentLanguageOption: configuration.developmentLanguage, bundles: bundles)
+        // Apps first named by a payload, found from here on, have no catalogs.
+        var payloadRules = PayloadRules(bundles: bundles)
         for payload in payloads {
             payloadRules.check(payload, app: app(for: payload))
         }
@@ -134,34 +136,38 @@ struct LintRun {
     private mutating func readScenario(_ document: JSONDocument, isAppFile: Bool) -> Scenario? {
         let scenario: Scenario
         do {
-            // Payloads are linted on their own, with every problem they have; here a bad one must not
-            // hide the rest of the scenario.
-            scenario = try Scenario(json: document.json) { json throws(ScenarioError.PayloadFailure) in
-                (try? APNsPayload.decode(json).content) ?? NotificationContent()
-            }
+            // Payloads are decoded and linted on their own (``PayloadRules/checkEvents``), with every problem
+            // they have; the run uses no delivery's content, so here they are not decoded at all, and a bad
+            // one cannot hide the rest of the scenario.
+            scenario = try Scenario(json: document.json) { _ throws(ScenarioError.PayloadFailure) in NotificationContent() }
         } catch {
-            let path: JSONDocument.Path = error.eventIndex.map { [.key("events"), .index($0)] }
-                ?? JSONLocator.components(of: error.message.components(separatedBy: ":").first ?? "")
+            let path = error.path.map { document.path($0) } ?? error.eventIndex.map { [.key("events"), .index($0)] } ?? []
             document.report(.invalidScenario, at: path, "\(error.description): fix it so the scenario can be played")
             return nil
         }
+        // Whether an app declares its development language is not kept by Scenario.App (it defaults to
+        // en): read from the description, in one pass over its apps.
+        var declaredLanguages: [String: String] = [:]
+        if case .object(let described)? = document.json["apps"] {
+            for (id, app) in described {
+                if case .string(let language)? = app["developmentLanguage"] { declaredLanguages[id] = language }
+            }
+        }
         for app in scenario.apps {
-            describe(app, in: document)
+            describe(app, declaredLanguage: declaredLanguages[app.bundleIdentifier], in: document)
         }
         if !isAppFile { scenarios.append((document, scenario)) }
         return scenario
     }
 
     /// Records what a description says of an app; the first description of an app wins where two differ.
-    private mutating func describe(_ app: Scenario.App, in document: JSONDocument) {
+    private mutating func describe(_ app: Scenario.App, declaredLanguage: String?, in document: JSONDocument) {
         let id = app.bundleIdentifier
         var lintApp = apps[id] ?? LintApp(bundleIdentifier: id)
         let appPath: JSONDocument.Path = [.key("apps"), .key(id)]
         if lintApp.describedIn == nil {
             lintApp.describedIn = document.displayPath
-            if case .string(let language)? = document.json["apps"]?[id]?["developmentLanguage"] {
-                lintApp.declaredDevelopmentLanguage = language
-            }
+            lintApp.declaredDevelopmentLanguage = declaredLanguage
         }
         var categories = lintApp.categories ?? [:]
         for (index, category) in app.categories.enumerated() where categories[category.identifier] == nil {
@@ -202,12 +208,19 @@ struct LintRun {
                     "the localizations folder \(folder) of \(id) does not exist (it is relative to this file)")
                 continue
             }
-            for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase) where file.kind == .catalog {
+            let limit = configuration.maximumFiles
+            for file in LintInputs.filesInFolder(folderURL, displayPath: displayBase, limit: limit) where file.kind == .catalog {
                 let absolute = file.url.resolvingSymlinksInPath().path
                 guard assignedCatalogs.insert(absolute).inserted else { continue }
                 if let loose = looseCatalogs.removeValue(forKey: absolute) {
                     apps[id]?.catalogs.append(loose)
                 } else {
+                    // The folder is whatever a description names ("/" included): its files count against
+                    // the run's limit like the inputs'.
+                    guard fileCount < limit else {
+                        findings.append(LintInputs.limitFinding(file.displayPath, limit: limit))
+                        return
+                    }
                     switch CatalogFile.read(file.url, displayPath: file.displayPath) {
                     case .success(let catalog):
                         fileCount += 1

@@ -10,17 +10,12 @@ struct CatalogRules {
         var entry: CatalogInspection.Entry
     }
 
-    let developmentLanguageOption: String?
     private(set) var findings: [LintFinding] = []
     /// Integer samples of each language's categories, computed once per language.
     private var samplesByLanguage: [String: [PluralCategory: [Int]]] = [:]
 
-    init(developmentLanguageOption: String?) {
-        self.developmentLanguageOption = developmentLanguageOption
-    }
-
-    mutating func check(_ app: LintApp) {
-        let developmentLanguage = app.developmentLanguage(fallback: developmentLanguageOption)
+    /// - Parameter developmentLanguage: the app's (``LintApp/developmentLanguage(fallback:)``).
+    mutating func check(_ app: LintApp, developmentLanguage: String) {
         for catalog in app.catalogs {
             checkFile(catalog, developmentLanguage: developmentLanguage)
         }
@@ -133,6 +128,9 @@ struct CatalogRules {
         // Without the development language's table there is nothing to compare with.
         guard !developmentKeys.isEmpty else { return }
         let expected = developmentKeys.subtracting(keysNotToTranslate).subtracting(staleKeys)
+        // Every translation is compared with the same development entries: their signatures are worked
+        // out once, when first needed.
+        var developmentSignatures: [String: FormatSignature] = [:]
         for language in byLanguage.keys.sorted() where language != developmentLanguage {
             let translation = byLanguage[language] ?? [:]
             let files = Set(translation.values.map(\.catalog.displayPath)).sorted().joined(separator: ", ")
@@ -150,7 +148,8 @@ struct CatalogRules {
             }
             for key in Set(translation.keys).intersection(development.keys).sorted() {
                 guard let original = development[key], let translated = translation[key] else { continue }
-                let originalSignature = FormatSignature(original.entry.value)
+                let originalSignature = developmentSignatures[key] ?? FormatSignature(original.entry.value)
+                developmentSignatures[key] = originalSignature
                 let translatedSignature = FormatSignature(translated.entry.value)
                 guard originalSignature != translatedSignature else { continue }
                 add(.formatMismatch, translated.catalog, translated.entry.location,

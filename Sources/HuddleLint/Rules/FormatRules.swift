@@ -6,18 +6,19 @@ import HuddleLocalization
 enum FormatRules {
     /// Checks the categories an app declares. Problems in a translation are reported at the catalog
     /// entry where the translation is written; problems of a plain format at the category.
-    /// - Parameter bundle: the app's strings (``LintApp/bundle(developmentLanguage:)``).
-    static func check(_ app: LintApp, bundle: LocalizationBundle) -> [LintFinding] {
+    /// - Parameter strings: the app's strings (``LintApp/strings(developmentLanguage:)``).
+    static func check(_ app: LintApp, strings: LintApp.Strings) -> [LintFinding] {
         guard let categories = app.categories, !categories.isEmpty else { return [] }
-        let locations = entryLocations(in: app, developmentLanguage: bundle.developmentLanguage)
         var findings: [LintFinding] = []
         for identifier in categories.keys.sorted() {
             guard let declared = categories[identifier] else { continue }
-            for problem in declared.category.formatProblems(localizedBy: bundle) {
+            for problem in declared.category.formatProblems(localizedBy: strings.bundle) {
                 let message = describe(problem, category: identifier, app: app)
-                if let key = problem.key, let (catalog, location) = locations[EntryKey(language: problem.language, key: key)] {
+                if let key = problem.key, let origin = strings.origins[problem.language]?[key] {
                     findings.append(
-                        LintFinding(.invalidFormat, file: catalog.displayPath, line: location?.line, column: location?.column, message: message))
+                        LintFinding(
+                            .invalidFormat, file: origin.file, line: origin.location?.line, column: origin.location?.column,
+                            message: message))
                 } else {
                     declared.document.report(.invalidFormat, at: declared.path + [.key(problem.field)], message)
                 }
@@ -34,24 +35,5 @@ enum FormatRules {
         let fallback = problem.field == "categorySummaryFormat" ? "the default summary" : "the default placeholder"
         return "\(subject) is refused: \(problem.error); \(app.name)'s \(problem.language) viewers see \(fallback) instead. "
             + "Use only %u (or %d, %i with l or ll) for the count\(problem.field == "categorySummaryFormat" ? ", one %@ for the names" : ""), their positional forms and %%"
-    }
-
-    private struct EntryKey: Hashable {
-        var language: String
-        var key: String
-    }
-
-    /// Where each key is written in each language (the first file by path that has it), found once per app.
-    private static func entryLocations(
-        in app: LintApp, developmentLanguage: String
-    ) -> [EntryKey: (CatalogFile, SourceLocation?)] {
-        var locations: [EntryKey: (CatalogFile, SourceLocation?)] = [:]
-        for catalog in app.catalogs.sorted(by: { $0.displayPath < $1.displayPath }) {
-            for entry in catalog.inspection.entries {
-                let key = EntryKey(language: catalog.language(of: entry, developmentLanguage: developmentLanguage), key: entry.key)
-                if locations[key] == nil { locations[key] = (catalog, entry.location) }
-            }
-        }
-        return locations
     }
 }

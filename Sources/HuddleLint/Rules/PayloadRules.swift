@@ -32,14 +32,13 @@ struct PayloadRules {
         var hasThread: Bool
     }
 
-    let developmentLanguageOption: String?
     private var pushesByApp: [String: [Push]] = [:]
     /// Each app's strings by bundle identifier ("" for the unnamed app), merged once.
-    private var bundles: [String: LocalizationBundle]
+    private let bundles: [String: LocalizationBundle]
 
-    /// - Parameter bundles: the strings of the apps known so far; others are merged when first needed.
-    init(developmentLanguageOption: String?, bundles: [String: LocalizationBundle]) {
-        self.developmentLanguageOption = developmentLanguageOption
+    /// - Parameter bundles: the strings of every app that has catalogs (an app first named by a payload
+    ///   has none).
+    init(bundles: [String: LocalizationBundle]) {
         self.bundles = bundles
     }
 
@@ -101,7 +100,7 @@ struct PayloadRules {
             payload = try APNsPayload.decode(json)
         } catch {
             document.report(
-                .invalidPayload, at: JSONLocator.PathComponent.path(error.path, under: prefix),
+                .invalidPayload, at: error.path.map { document.path($0, under: prefix) } ?? prefix,
                 "\(error.description): APNs refuses this payload or Huddle cannot show it; fix the value")
             return
         }
@@ -125,16 +124,13 @@ struct PayloadRules {
 
     /// - Parameter count: the payload's `summary-arg-count` as sent.
     private func report(_ note: PayloadNote, count: Int, in document: JSONDocument, at prefix: Path) {
-        let path = JSONLocator.PathComponent.path(note.path, under: prefix)
+        let path = prefix + JSONLocator.components(of: note.object) + [.key(note.key)]
         switch note.kind {
         case .unknownKey:
-            let key = note.path.split(separator: ".").last.map(String.init) ?? note.path
-            let object = note.path.hasPrefix("aps.alert.") ? "aps.alert" : "aps"
-            var message = "`\(key)` is not a key of \(object), so APNs accepts the push and ignores it"
+            var message = "`\(note.key)` is not a key of \(note.object), so APNs accepts the push and ignores it"
             if let suggestion = note.suggestion {
-                let suggestedKey = suggestion.split(separator: ".").last.map(String.init) ?? suggestion
-                let sameObject = suggestion.split(separator: ".").dropLast() == note.path.split(separator: ".").dropLast()
-                message += sameObject ? ": did you mean `\(suggestedKey)`?" : ": it belongs in \(suggestion)"
+                message += suggestion.object == note.object
+                    ? ": did you mean `\(suggestion.key)`?" : ": it belongs in \(suggestion.object).\(suggestion.key)"
             } else {
                 message += ": remove it, or move it beside aps if the app reads it"
             }
@@ -151,7 +147,7 @@ struct PayloadRules {
     }
 
     /// The category must be declared, and a summary argument needs a `%@` in its summary format.
-    private mutating func checkCategory(
+    private func checkCategory(
         _ content: NotificationContent, in document: JSONDocument, at prefix: Path, app: LintApp,
         categories: [String: NotificationCategory]?
     ) {
@@ -183,7 +179,7 @@ struct PayloadRules {
     }
 
     /// Each `*-loc-key` must be in a catalog of the app, and its `*-loc-args` must fill its conversions.
-    private mutating func checkLocalizedTexts(
+    private func checkLocalizedTexts(
         _ json: JSONValue, content: NotificationContent, in document: JSONDocument, at prefix: Path, app: LintApp
     ) {
         let texts: [(keyField: String, argumentsField: String, text: LocalizableText?)] = [
@@ -220,7 +216,7 @@ struct PayloadRules {
     }
 
     /// The entry for `key` in the app's development language, else in the first language that has it.
-    private mutating func developmentEntry(forKey key: String, app: LintApp) -> LocalizedEntry? {
+    private func developmentEntry(forKey key: String, app: LintApp) -> LocalizedEntry? {
         let bundle = bundle(for: app)
         if let entry = bundle.tables[bundle.developmentLanguage]?[key] { return entry }
         for language in bundle.languages {
@@ -229,12 +225,8 @@ struct PayloadRules {
         return nil
     }
 
-    private mutating func bundle(for app: LintApp) -> LocalizationBundle {
-        let id = app.bundleIdentifier ?? ""
-        if let bundle = bundles[id] { return bundle }
-        let bundle = app.bundle(developmentLanguage: app.developmentLanguage(fallback: developmentLanguageOption))
-        bundles[id] = bundle
-        return bundle
+    private func bundle(for app: LintApp) -> LocalizationBundle {
+        bundles[app.bundleIdentifier ?? ""] ?? LocalizationBundle(developmentLanguage: "en")
     }
 }
 

@@ -203,7 +203,7 @@ private struct JSONParser {
 
     private func describeCurrent() -> String {
         guard let scalar = cursor.current else { return "the end of the file" }
-        return scalar.properties.isWhitespace ? "whitespace" : "'\(scalar)'"
+        return scalar.isWhitespace ? "whitespace" : "'\(scalar)'"
     }
 
     private func error(_ message: String) -> CatalogError {

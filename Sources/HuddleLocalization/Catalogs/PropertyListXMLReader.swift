@@ -13,7 +13,7 @@ enum PropertyListXMLReader {
 
     /// True when decoded text starts (after whitespace) with `<`, which no `.strings` pair can.
     static func looksLikeXML(_ scalars: [Unicode.Scalar]) -> Bool {
-        scalars.first { !$0.properties.isWhitespace } == "<"
+        scalars.first { !$0.isWhitespace } == "<"
     }
 
     /// Reads a whole `<plist>` document into its one top-level value.
@@ -102,7 +102,7 @@ private struct PropertyListBuilder {
             case .element(let inner):
                 elements.append(inner)
             case .text(let text, let line, let column):
-                guard text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
+                guard text.unicodeScalars.allSatisfy({ $0.isWhitespace }) else {
                     throw CatalogError(file: file, line: line, column: column, message: "unexpected text in <\(element.name)>")
                 }
             }
@@ -180,7 +180,7 @@ private struct XMLSyntaxParser {
         var element = PropertyListXMLReader.Element(name: name, children: [], line: start.line, column: start.column)
         // Attributes are checked for syntax and dropped: property lists only have `version`.
         while true {
-            let hadSpace = cursor.current?.properties.isWhitespace ?? false
+            let hadSpace = cursor.current?.isWhitespace ?? false
             cursor.skipWhitespace()
             if cursor.skip("/>") { return element }
             if cursor.skip(">") { break }
@@ -276,7 +276,7 @@ private struct XMLSyntaxParser {
         cursor.advance()
         var name = ""
         while let scalar = cursor.current, scalar != ";" {
-            guard name.unicodeScalars.count < 16, !scalar.properties.isWhitespace, scalar != "<", scalar != "&" else {
+            guard name.unicodeScalars.count < 16, !scalar.isWhitespace, scalar != "<", scalar != "&" else {
                 throw CatalogError(
                     file: file, line: start.line, column: start.column,
                     message: "a '&' must start an entity such as &amp; (write & as &amp;)")
@@ -314,7 +314,7 @@ private struct XMLSyntaxParser {
 
     private mutating func parseName() -> String? {
         var name = ""
-        while let scalar = cursor.current, !scalar.properties.isWhitespace,
+        while let scalar = cursor.current, !scalar.isWhitespace,
             !"<>/=?!'\"&;[]".unicodeScalars.contains(scalar)
         {
             name.unicodeScalars.append(scalar)
@@ -372,7 +372,7 @@ private struct XMLSyntaxParser {
 
     private func describeCurrent() -> String {
         guard let scalar = cursor.current else { return "the end of the file" }
-        return scalar.properties.isWhitespace ? "whitespace" : "'\(scalar)'"
+        return scalar.isWhitespace ? "whitespace" : "'\(scalar)'"
     }
 
     private func error(_ message: String) -> CatalogError {

@@ -55,7 +55,7 @@ struct ScalarCursor {
     }
 
     mutating func skipWhitespace() {
-        while let scalar = current, scalar.properties.isWhitespace { advance() }
+        while let scalar = current, scalar.isWhitespace { advance() }
     }
 
     /// The read position, for errors that point back at where something started.
@@ -64,5 +64,13 @@ struct ScalarCursor {
     struct Location: Sendable, Hashable {
         var line: Int
         var column: Int
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode's White_Space property, answered without a property lookup for ASCII: the readers ask it
+    /// of every scalar between values, and almost all of them are ASCII.
+    var isWhitespace: Bool {
+        value < 0x80 ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }

@@ -276,7 +276,7 @@ private struct StringsParser {
 
     private func describeCurrent() -> String {
         guard let scalar = cursor.current else { return "the end of the file" }
-        if scalar.properties.isWhitespace || scalar.value < 0x20 { return "U+\(hex(scalar.value))" }
+        if scalar.isWhitespace || scalar.value < 0x20 { return "U+\(hex(scalar.value))" }
         return "'\(scalar)'"
     }
 
