@@ -144,10 +144,10 @@ import Testing
         #expect(center.render(for: scenario.viewer).groups.first?.summary == "2 weitere Nachrichten von Michele und Teja")
     }
 
-    @Test func aOneLineScenarioOfThousandsOfDeliveriesLoadsInLinearTime() throws {
+    @Test func aOneLineScenarioOfThousandsOfDeliveriesLoads() throws {
         // Issue 14's file: 2,000 deliveries on one line once took 15-25 s (a release build), counting every
-        // key's line from the start of the file. A debug build now loads it in a fraction of a second; the
-        // bound is generous for a shared machine and far below what a scan per key costs.
+        // key's line from the start of the file. Its speed is measured by Benchmarks/ScenarioBenchmarks, not
+        // by a clock in a test on a shared machine; this checks that it loads whole.
         let names = ["Kritarth", "Teja", "Michele", "Ana", "Song by Song"]
         let events = (0..<2_000).map { index in
             let name = names[index % names.count]
@@ -158,9 +158,7 @@ import Testing
             "one-line.json",
             #"{"apps":{"com.example.chat":{"categories":[{"identifier":"msg","categorySummaryFormat":"%u more messages from %@"}]}},"viewer":{"languages":["en"]},"events":["#
                 + events.joined(separator: ",") + "]}")
-        let started = ContinuousClock.now
         let scenario = try Scenario.load(contentsOf: url)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(scenario.events.count == 2_000)
     }
 
