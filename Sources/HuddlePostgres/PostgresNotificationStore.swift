@@ -241,6 +241,105 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
+    /// Deliveries alone, the provider endpoint's writes, are one statement: one round trip and one commit for
+    /// the whole batch. A batch with removals is committed one write at a time (removals are rare).
+    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        var deliveries: [(request: NotificationRequest, app: String, date: Date, device: String)] = []
+        deliveries.reserveCapacity(writes.count)
+        for write in writes {
+            guard case .deliver(let request, let app, let date, let device) = write else { return try await commitEach(writes) }
+            deliveries.append((request, app, date, device))
+        }
+        if deliveries.count == 1, let only = deliveries.first {
+            do {
+                return [.success(try await deliver(only.request, app: only.app, at: only.date, device: only.device))]
+            } catch let error as StoreError where error.code == .notFound {
+                return [.failure(error)]
+            }
+        }
+        return try await deliver(deliveries)
+    }
+
+    /// Stores deliveries to any devices in one statement: each device's numbers are taken in one step (its
+    /// row locked in token order, so that two servers' batches cannot deadlock), then every notification
+    /// and change is written, and each device is announced once, with its last change.
+    private func deliver(
+        _ deliveries: [(request: NotificationRequest, app: String, date: Date, device: String)]
+    ) async throws -> [Result<DeviceChange?, StoreError>] {
+        let devices = deliveries.map(\.device)
+        let apps = deliveries.map(\.app)
+        let identifiers = deliveries.map(\.request.identifier)
+        let dates = deliveries.map(\.date.milliseconds)
+        let contents = deliveries.map { RowCodec.contentText($0.request.content) }
+        let journalIdentifiers = deliveries.map {
+            ChangeRecord(number: 0, kind: .delivered, topic: $0.app, identifiers: [$0.request.identifier]).identifiersText
+        }
+        let numbered = try await client.rows(
+            """
+            WITH pushes AS (
+                SELECT * FROM unnest(\(devices)::text[], \(apps)::text[], \(identifiers)::text[], \(dates)::bigint[],
+                    \(contents)::text[], \(journalIdentifiers)::text[])
+                    WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
+            ), accepted AS (
+                SELECT pushes.* FROM pushes
+                WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
+            ), counts AS (
+                SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
+            ), locked AS (
+                SELECT token FROM devices WHERE token IN (SELECT device_token FROM counts) ORDER BY token FOR UPDATE
+            ), taken AS (
+                UPDATE devices SET last_change = devices.last_change + counts.count
+                FROM counts JOIN locked ON locked.token = counts.device_token
+                WHERE devices.token = counts.device_token
+                RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
+            ), numbered AS (
+                SELECT accepted.*, taken.before + row_number() OVER (PARTITION BY accepted.device_token ORDER BY accepted.position) AS number
+                FROM accepted JOIN taken ON taken.token = accepted.device_token
+            ), stored AS (
+                -- A notification pushed twice in one batch (one collapse identifier) is stored once, as its last push.
+                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+                SELECT DISTINCT ON (device_token, topic, identifier) device_token, topic, identifier, number, delivered_at, content
+                FROM numbered ORDER BY device_token, topic, identifier, number DESC
+                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+            ), recorded AS (
+                INSERT INTO changes (device_token, number, kind, topic, identifiers)
+                SELECT device_token, number, \(ChangeRecord.Kind.delivered.rawValue), topic, journal_identifiers FROM numbered
+            ), announced AS (
+                SELECT pg_notify(\(ChangeNoticePayload.channel),
+                    json_build_object('server', \(instanceID)::text, 'device', token, 'change', last)::text)
+                FROM taken
+            )
+            SELECT position, number, (SELECT count(*) FROM announced) FROM numbered
+            """, logger: logger
+        ) { row in
+            let (position, number, _) = try row.decode((Int64, Int64, Int64).self)
+            return (index: Int(position) - 1, number: UInt64(number))
+        }
+        var results = [Result<DeviceChange?, StoreError>?](repeating: nil, count: deliveries.count)
+        var oldestKept: [String: UInt64] = [:]
+        for (index, number) in numbered {
+            let delivery = deliveries[index]
+            let stamp = DeliveryStamp(date: delivery.date, sequence: number)
+            let notification = DeliveredNotification(app: delivery.app, request: delivery.request, stamp: stamp)
+            results[index] = .success(DeviceChange(number: number, kind: .delivered(notification)))
+            if let oldest = configuration.retention.oldestKept(afterRecording: number) {
+                oldestKept[delivery.device] = max(oldest, oldestKept[delivery.device] ?? 0)
+            }
+        }
+        for (device, oldest) in oldestKept {
+            try await forgetChanges(before: oldest, device: device)
+        }
+        // Those the statement left out had no app, or no device.
+        for index in results.indices where results[index] == nil {
+            let delivery = deliveries[index]
+            let known = try await device(token: delivery.device) != nil
+            results[index] = .failure(
+                known ? StoreError(.notFound, "device \(delivery.device) has no app \(delivery.app)") : StoreError(.notFound, "unknown device \(delivery.device)"))
+        }
+        return results.map { $0! }
+    }
+
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
         return try await client.write(logger: logger) { connection in

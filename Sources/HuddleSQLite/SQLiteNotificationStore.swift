@@ -123,40 +123,62 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Notifications
 
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        let content = RowCodec.contentText(request.content)
-        return try await write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) == true else {
-                try Self.requireDevice(token, db)
-                throw StoreError(.notFound, "device \(token) has no app \(app)")
-            }
-            let number = try record(.delivered, topic: app, identifiers: [request.identifier], device: token, db)
-            try db.execute(
-                sql: """
-                    INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                        sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
-                    """,
-                arguments: [token, app, request.identifier, Int64(number), date.milliseconds, content])
-            let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
-            return DeviceChange(number: number, kind: .delivered(notification))
-        }
+        try await write { db in try self.deliver(request, app: app, at: date, device: token, db) }
     }
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
-        return try await write { db in
-            var removed: [String] = []
-            for identifier in identifiers {
-                try db.execute(
-                    sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?",
-                    arguments: [token, app, identifier])
-                if db.changesCount > 0 { removed.append(identifier) }
+        return try await write { db in try self.deleteNotifications(app: app, identifiers: identifiers, device: token, db) }
+    }
+
+    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        try await write { db in
+            try writes.map { write -> Result<DeviceChange?, StoreError> in
+                // A `.notFound` is found before its write changes anything, so the transaction goes on; any
+                // other error rolls the whole transaction back.
+                do {
+                    switch write {
+                    case .deliver(let request, let app, let date, let token):
+                        return .success(try self.deliver(request, app: app, at: date, device: token, db))
+                    case .remove(let app, let identifiers, let token):
+                        return .success(try self.deleteNotifications(app: app, identifiers: identifiers, device: token, db))
+                    }
+                } catch let error as StoreError where error.code == .notFound {
+                    return .failure(error)
+                }
             }
-            guard !removed.isEmpty else { return nil }
-            let number = try record(.removed, topic: app, identifiers: removed, device: token, db)
-            return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
         }
+    }
+
+    private func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String, _ db: Database) throws -> DeviceChange {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) == true else {
+            try Self.requireDevice(token, db)
+            throw StoreError(.notFound, "device \(token) has no app \(app)")
+        }
+        let number = try record(.delivered, topic: app, identifiers: [request.identifier], device: token, db)
+        try db.execute(
+            sql: """
+                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+                """,
+            arguments: [token, app, request.identifier, Int64(number), date.milliseconds, RowCodec.contentText(request.content)])
+        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+        return DeviceChange(number: number, kind: .delivered(notification))
+    }
+
+    private func deleteNotifications(app: String, identifiers: [String], device token: String, _ db: Database) throws -> DeviceChange? {
+        var removed: [String] = []
+        for identifier in identifiers {
+            try db.execute(
+                sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?",
+                arguments: [token, app, identifier])
+            if db.changesCount > 0 { removed.append(identifier) }
+        }
+        guard !removed.isEmpty else { return nil }
+        let number = try record(.removed, topic: app, identifiers: removed, device: token, db)
+        return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
     }
 
     // MARK: Following a device

@@ -56,7 +56,8 @@ func buildRouter(
     let keys = SigningKeyCache(store: store)
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
-        requiresProviderToken: !configuration.developmentMode, clock: configuration.clock))
+        requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
+        clock: configuration.clock))
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
         limits: configuration.limits

@@ -17,8 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var metricsToken: String?
     /// How much of the server one client can take: every count and size a stranger controls.
     public var limits = Limits()
-    /// Adds `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything:
-    /// the baseline that push throughput is measured against (same build, same run).
+    /// Adds the baselines that push throughput is measured against (same build, same run):
+    /// `POST /bench/accept`, which reads the body and answers 200 without checking or storing anything, and
+    /// `POST /bench/check/3/device/<token>`, the provider endpoint with every check but storing nothing.
     public var benchmarkRoutes = false
     /// How many devices' centers a server keeps in memory; past that, the least recently used ones that no
     /// live stream watches are let go (and read from the store again when needed).

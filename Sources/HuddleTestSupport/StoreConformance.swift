@@ -229,6 +229,68 @@ public enum StoreConformance {
             #expect(Set(try await notifications(store).map(\.identifier)).count == 200)
             #expect(try await store.changes(device: token, after: 1)?.map(\.number) == Array(2...201))
         },
+        "a batch commits every device's writes in order, and a write that cannot be stored fails alone": { store in
+            let other = String(repeating: "cd", count: 32)
+            for deviceToken in [token, other] {
+                try await store.createDevice(device(deviceToken))
+                _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: deviceToken)
+            }
+            let date = start.addingTimeInterval(5.25)
+            let writes: [NotificationWrite] = [
+                .deliver(request("a"), app: "com.example.app", at: date, device: token),
+                .deliver(request("x"), app: "com.example.app", at: date, device: other),
+                .deliver(request("lost"), app: "com.example.missing", at: date, device: token),
+                .deliver(request("b", thread: "t"), app: "com.example.app", at: date, device: token),
+                .deliver(request("nobody"), app: "com.example.app", at: date, device: String(repeating: "0", count: 64)),
+                .deliver(request("y"), app: "com.example.app", at: date, device: other),
+            ]
+            let results = try await store.commit(writes)
+            #expect(results.count == writes.count)
+            // Each device's numbers follow its last change (the app, 1), without gaps, in the batch's order.
+            #expect(results.map { (try? $0.get())??.number } == [2, 2, nil, 3, nil, 3])
+            for failed in [2, 4] {
+                guard case .failure(let error) = results[failed] else { Issue.record("write \(failed) was stored"); continue }
+                #expect(error.code == .notFound)
+            }
+            #expect(try await notifications(store).map(\.identifier) == ["a", "b"])
+            #expect(try await notifications(store).last?.content.threadIdentifier == "t")
+            #expect(try await notifications(store, device: other).map(\.identifier) == ["x", "y"])
+            #expect(try await store.changes(device: token, after: 1)?.map(\.number) == [2, 3])
+            #expect(try await store.changes(device: other, after: 1) == results[1...].compactMap { try? $0.get() }.filter {
+                if case .delivered(let notification) = $0.kind { return ["x", "y"].contains(notification.identifier) }
+                return false
+            })
+        },
+        "a batch that pushes one notification twice keeps the last, and records both changes": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            var replacement = request("same", thread: "new")
+            replacement.content.body = .plain("second")
+            let results = try await store.commit([
+                .deliver(request("same", thread: "old"), app: "com.example.app", at: start, device: token),
+                .deliver(replacement, app: "com.example.app", at: start.addingTimeInterval(1), device: token),
+            ])
+            #expect(results.map { (try? $0.get())??.number } == [2, 3])
+            let stored = try await notifications(store)
+            #expect(stored.map(\.identifier) == ["same"])
+            #expect(stored.first?.content.body == .plain("second"))
+            #expect(stored.first?.stamp.sequence == 3)
+            #expect(try await store.changes(device: token, after: 1)?.map(\.number) == [2, 3])
+        },
+        "a batch with removals applies them in order with the deliveries": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await deliver("old", at: 1, to: store)
+            let results = try await store.commit([
+                .deliver(request("new"), app: "com.example.app", at: start, device: token),
+                .remove(app: "com.example.app", identifiers: ["old", "never"], device: token),
+                .remove(app: "com.example.app", identifiers: ["never"], device: token),
+                .deliver(request("old"), app: "com.example.app", at: start, device: token),
+            ])
+            #expect(results.map { (try? $0.get())??.number } == [3, 4, nil, 5])
+            #expect(try (results[1].get())?.kind == .removed(app: "com.example.app", identifiers: ["old"]))
+            #expect(try await notifications(store).map(\.identifier) == ["new", "old"])
+        },
     ]
 
     /// Checks that a store made with a retention of 10 changes forgets older ones, and says so to a reader
@@ -241,5 +303,11 @@ public enum StoreConformance {
         #expect(try await store.changes(device: token, after: 29) == nil)
         #expect(try await store.changes(device: token, after: 30)?.map(\.number) == Array(31...40))
         #expect(try await store.snapshot(device: token)?.notifications.count == 39)
+        // Batches that pass over the step at 50 forget too.
+        let batch = (41...52).map { NotificationWrite.deliver(request("m\($0)"), app: "com.example.app", at: start, device: token) }
+        _ = try await store.commit(Array(batch[..<4]))
+        _ = try await store.commit(Array(batch[4...]))
+        #expect(try await store.changes(device: token, after: 40) == nil)
+        #expect(try await store.changes(device: token, after: 42)?.map(\.number) == Array(43...52))
     }
 }

@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Start with a demo device whose apps replay the WWDC session's stories, and print its page's address.")
     var demo = false
 
-    @Flag(help: ArgumentHelp("Add POST /bench/accept, a route that stores nothing, for benchmarks.", visibility: .hidden))
+    @Flag(help: ArgumentHelp("Add POST /bench/accept and /bench/check/3/device/<token>, routes that store nothing, for benchmarks.", visibility: .hidden))
     var benchmarkRoutes = false
 
     func validate() throws {

@@ -107,6 +107,57 @@ import Testing
         }
     }
 
+    /// One server's connections share verified signatures: a token proven on one connection is not checked
+    /// again on another, but every other rule still is.
+    @Test func aSignatureVerifiedOnOneConnectionIsTrustedOnAnotherWhileItsKeyStays() async throws {
+        let signatures = VerifiedSignatures()
+        let token = try Self.token(at: Self.start)
+        func verify(_ text: String, at now: Date = Self.start, key: SigningKeyRecord? = Self.record) async throws(APNsReason) {
+            _ = try await ProviderAuthentication.verify(
+                text, connection: ProviderConnectionState(), now: now, verifiedSignatures: signatures, lookUpKey: { _ in key })
+        }
+        try await verify(token)
+        #expect(signatures.count == 1)
+        // A forged signature that the server had (in this test) recorded as verified passes on a new
+        // connection: proof that the signature is not checked again ...
+        let forged = String(token.dropLast(4)) + (token.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(forged) }
+        signatures.insert(try ProviderToken(parsing: forged), verifiedWith: Self.record, now: Self.start)
+        try await verify(forged)
+        // ... while its key is registered as it was: removed or replaced, it is refused.
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(forged, key: nil) }
+        let replaced = SigningKeyRecord(
+            keyID: Self.record.keyID, teamID: Self.record.teamID,
+            publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation, topics: [], createdAt: Date())
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(forged, key: replaced) }
+        // Expiry is the connection's rule, checked on every push whatever the signature.
+        var state = ProviderConnectionState()
+        await #expect(throws: APNsReason.expiredProviderToken) {
+            try await ProviderAuthentication.authenticate(
+                token, bundleIdentifier: "com.example.app", now: Self.start.addingTimeInterval(3601), state: &state,
+                lookUpKey: { _ in Self.record })
+        }
+    }
+
+    @Test func verifiedSignaturesAreBounded() throws {
+        func token(_ seconds: Double) throws -> ProviderToken {
+            try ProviderToken(parsing: try Self.token(at: Self.start.addingTimeInterval(seconds)))
+        }
+        let signatures = VerifiedSignatures(capacity: 3)
+        // ES256 signatures are randomized: each token is kept to be asked about again.
+        let first = try (0..<3).map { try token(Double($0)) }
+        for token in first { signatures.insert(token, verifiedWith: Self.record, now: Self.start) }
+        #expect(signatures.count == 3)
+        // Full: the expired token (issued at 0) makes room for the new one.
+        signatures.insert(try token(3600.5), verifiedWith: Self.record, now: Self.start.addingTimeInterval(3600.5))
+        #expect(signatures.count == 3)
+        #expect(!signatures.contains(first[0], verifiedWith: Self.record))
+        #expect(signatures.contains(first[1], verifiedWith: Self.record))
+        // Full with none expired: all go.
+        signatures.insert(try token(3601), verifiedWith: Self.record, now: Self.start.addingTimeInterval(3600.6))
+        #expect(signatures.count == 1)
+    }
+
     @Test func issuedAtMayBeAnIntegerAFloatOrAString() throws {
         for claims in [#"{"iss":"DEF123GHIJ","iat":1800000000}"#, #"{"iss":"DEF123GHIJ","iat":1800000000.5}"#, #"{"iss":"DEF123GHIJ","iat":"1800000000"}"#] {
             let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL

@@ -104,5 +104,9 @@ def test_metrics_count_deliveries_removals_streams_and_time_the_store(plain_serv
     assert metric(during, "huddle_deliveries_total") - metric(before, "huddle_deliveries_total") == 3
     assert metric(during, "huddle_removals_total") - metric(before, "huddle_removals_total") == 2
     assert metric(during, "huddle_live_streams") >= 1
-    assert re.search(r'huddle_store_duration_seconds_count\{operation="deliver"\} [1-9]', during), during
-    assert re.search(r'huddle_store_duration_seconds_bucket\{operation="remove",le="[^"]+"\} [1-9]', during), during
+    assert re.search(r'huddle_store_duration_seconds_count\{operation="commit"\} [1-9]', during), during
+    assert re.search(r'huddle_store_duration_seconds_bucket\{operation="commit",le="[^"]+"\} [1-9]', during), during
+    # The three deliveries and the removal went through group commit, in at most four transactions.
+    writes = metric(during, "huddle_group_committed_writes_total") - metric(before, "huddle_group_committed_writes_total")
+    commits = metric(during, "huddle_group_commits_total") - metric(before, "huddle_group_commits_total")
+    assert writes == 4 and 1 <= commits <= 4, (writes, commits)

@@ -65,11 +65,12 @@ public enum ProviderAuthentication {
     /// ``ProviderConnectionState/admit(_:key:bundleIdentifier:now:)``.
     /// - Parameters:
     ///   - text: the token from `authorization: bearer …`, or `nil`.
+    ///   - verifiedSignatures: signatures verified before, on any connection; a new one is added.
     ///   - lookUpKey: finds a registered key by its identifier, as it is now (a removed key is `nil`).
     /// - Returns: the token and the key that verified it.
     /// - Throws: the ``APNsReason`` to answer with.
     public static func verify(
-        _ text: String?, connection: ProviderConnectionState, now: Date,
+        _ text: String?, connection: ProviderConnectionState, now: Date, verifiedSignatures: VerifiedSignatures? = nil,
         lookUpKey: (String) async throws -> SigningKeyRecord?
     ) async throws(APNsReason) -> (token: ProviderToken, key: SigningKeyRecord) {
         guard let text else { throw .missingProviderToken }
@@ -87,9 +88,11 @@ public enum ProviderAuthentication {
             throw .internalServerError
         }
         guard let key, key.teamID == token.teamID else { throw .invalidProviderToken }
-        guard connection.hasVerified(text, with: key) || token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else {
-            throw .invalidProviderToken
+        if connection.hasVerified(text, with: key) || verifiedSignatures?.contains(token, verifiedWith: key) == true {
+            return (token, key)
         }
+        guard token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else { throw .invalidProviderToken }
+        verifiedSignatures?.insert(token, verifiedWith: key, now: now)
         return (token, key)
     }
 

@@ -41,6 +41,14 @@ public protocol NotificationStore: Sendable {
     /// Removes notifications of one app by identifier; unknown identifiers are ignored.
     /// - Returns: the change, `.removed` with the identifiers that existed; `nil` when none did.
     func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange?
+    /// Commits several deliveries and removals, of any devices, in one transaction: group commit, so that
+    /// many pushes share one commit's cost. They are applied in order, as the single calls would apply them.
+    ///
+    /// A write that fails on its own (an unknown device or app: ``StoreError`` `.notFound`) fails alone; its
+    /// result says so and the others are committed.
+    /// - Returns: one result per write, in order: its change, or `nil` for a removal of nothing.
+    /// - Throws: when the transaction as a whole failed; none of the writes is stored then.
+    func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>]
 
     // MARK: Following a device
     /// A device with its apps and notifications, as of one change; `nil` for an unknown device.
@@ -63,6 +71,47 @@ public protocol NotificationStore: Sendable {
 
 extension NotificationStore {
     public func noticesFromOtherServers() -> AsyncStream<ChangeNotice>? { nil }
+
+    /// One write at a time: for a store with no transactions to share.
+    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        try await commitEach(writes)
+    }
+
+    /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` and
+    /// ``deleteNotifications(app:identifiers:device:)``; `.notFound` is the write's result, any other error
+    /// stops the rest.
+    public func commitEach(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        var results: [Result<DeviceChange?, StoreError>] = []
+        results.reserveCapacity(writes.count)
+        for write in writes {
+            do {
+                switch write {
+                case .deliver(let request, let app, let date, let token):
+                    results.append(.success(try await deliver(request, app: app, at: date, device: token)))
+                case .remove(let app, let identifiers, let token):
+                    results.append(.success(try await deleteNotifications(app: app, identifiers: identifiers, device: token)))
+                }
+            } catch let error as StoreError where error.code == .notFound {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+}
+
+/// A write to a device's notifications that stores commit in groups (``NotificationStore/commit(_:)``).
+public enum NotificationWrite: Sendable {
+    /// ``NotificationStore/deliver(_:app:at:device:)``.
+    case deliver(NotificationRequest, app: String, at: Date, device: String)
+    /// ``NotificationStore/deleteNotifications(app:identifiers:device:)``.
+    case remove(app: String, identifiers: [String], device: String)
+
+    /// The device written to.
+    public var device: String {
+        switch self {
+        case .deliver(_, _, _, let device), .remove(_, _, let device): device
+        }
+    }
 }
 
 /// A store operation that failed for a reason callers handle.

@@ -10,6 +10,8 @@ import ServiceLifecycle
 actor DeviceCenters {
     let store: any NotificationStore
     let maximumSessions: Int
+    /// Every session's deliveries and removals, committed together.
+    let commits: CommitQueue
     private let logger: Logger
     private var sessions: [String: DeviceSession] = [:]
     private var loading: [String: Task<DeviceSession?, any Error>] = [:]
@@ -21,6 +23,7 @@ actor DeviceCenters {
         self.store = store
         self.maximumSessions = max(1, maximumSessions)
         self.logger = logger
+        commits = CommitQueue(store: store, logger: logger)
     }
 
     /// A device's session, or `nil` for a token the store does not know.
@@ -30,7 +33,9 @@ actor DeviceCenters {
         defer { if sessions[token] == nil { lastUse[token] = nil } }
         if let session = sessions[token] { return session }
         // Concurrent first requests for one device share a single load.
-        let task = loading[token] ?? Task { [store, logger] in try await DeviceSession.load(token: token, store: store, logger: logger) }
+        let task = loading[token] ?? Task { [store, commits, logger] in
+            try await DeviceSession.load(token: token, store: store, commits: commits, logger: logger)
+        }
         loading[token] = task
         defer { loading[token] = nil }
         let session = try await task.value

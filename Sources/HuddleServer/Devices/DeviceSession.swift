@@ -19,12 +19,15 @@ actor DeviceSession {
     nonisolated let subscribers: Subscribers
     private var publisher: CenterPublisher
     private let store: any NotificationStore
+    /// Where deliveries and removals are committed, with other devices' in one transaction.
+    private let commits: CommitQueue
     private let logger: Logger
 
-    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, logger: Logger) {
+    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, commits: CommitQueue, logger: Logger) {
         self.token = token
         device = snapshot.device
         self.store = store
+        self.commits = commits
         self.logger = logger
         publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
         subscribers = publisher.subscribers
@@ -32,10 +35,11 @@ actor DeviceSession {
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
     static func load(
-        token: String, store: any NotificationStore, logger: Logger = Logger(label: "huddle.devices")
+        token: String, store: any NotificationStore, commits: CommitQueue? = nil, logger: Logger = Logger(label: "huddle.devices")
     ) async throws -> DeviceSession? {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }) else { return nil }
-        return DeviceSession(token: token, snapshot: snapshot, store: store, logger: logger)
+        return DeviceSession(
+            token: token, snapshot: snapshot, store: store, commits: commits ?? CommitQueue(store: store, logger: logger), logger: logger)
     }
 
     /// The snapshot's center; stored records that today's rules refuse are left out and logged, so that
@@ -52,21 +56,23 @@ actor DeviceSession {
     // MARK: Writing
 
     /// Stores and delivers a notification.
+    ///
+    /// Not isolated: the push waits for its transaction in the commit queue, which hands the session all of
+    /// its committed changes of a batch at once (``applyCommitted(_:)``).
     /// - Returns: the committed change, or `nil` for content with nothing to show (which is not stored).
     @discardableResult
-    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
+    nonisolated func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
-        let change = try await commit("deliver") { store, token in try await store.deliver(request, app: app, at: date, device: token) }
+        let change = try await commits.commit(.deliver(request, app: app, at: date, device: token), of: self)
         ServerMetrics.delivered()
         return change
     }
 
     /// Removes notifications of an app by identifier.
     /// - Returns: the identifiers that were there.
-    func remove(app: String, identifiers: [String]) async throws -> [String] {
-        let change = try await commit("remove") { store, token in
-            try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
-        }
+    nonisolated func remove(app: String, identifiers: [String]) async throws -> [String] {
+        guard !identifiers.isEmpty else { return [] }
+        let change = try await commits.commit(.remove(app: app, identifiers: identifiers, device: token), of: self)
         guard case .removed(_, let removed)? = change?.kind else { return [] }
         ServerMetrics.removed(removed.count)
         return removed
@@ -121,6 +127,11 @@ actor DeviceSession {
     func catchUp(through number: UInt64 = .max) async throws {
         guard number > appliedChange else { return }
         try await readMissedChanges()
+    }
+
+    /// Applies changes the commit queue committed for this device, in number order.
+    func applyCommitted(_ changes: [DeviceChange]) async throws {
+        for change in changes { try await apply(change) }
     }
 
     /// Applies a committed change, after those before it (reading them if this session missed some). A

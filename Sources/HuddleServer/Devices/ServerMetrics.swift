@@ -6,6 +6,8 @@ enum ServerMetrics {
     private static let removals = Counter(label: "huddle_removals_total")
     private static let liveStreams = Meter(label: "huddle_live_streams")
     private static let followedChanges = Counter(label: "huddle_followed_changes_total")
+    private static let commits = Counter(label: "huddle_group_commits_total")
+    private static let committedWrites = Counter(label: "huddle_group_committed_writes_total")
 
     /// A notification this server stored and delivered (a push or a local notification).
     static func delivered() { deliveries.increment() }
@@ -16,6 +18,11 @@ enum ServerMetrics {
     static func streamClosed() { liveStreams.decrement() }
     /// A change committed by another server sharing the store, applied here to follow it.
     static func followedChange() { followedChanges.increment() }
+    /// A transaction of the commit queue, with its writes: their ratio is the mean batch.
+    static func committedBatch(of writes: Int) {
+        commits.increment()
+        committedWrites.increment(by: writes)
+    }
 
     /// Measures a store operation: `huddle_store_duration_seconds{operation=…}`. Runs `body` in the
     /// caller's isolation (a device session's).

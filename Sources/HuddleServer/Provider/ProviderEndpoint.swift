@@ -14,24 +14,36 @@ import NIOCore
 struct ProviderEndpoint: RouterMiddleware {
     typealias Context = HuddleRequestContext
 
+    /// Where the benchmarks' check-only copy of the endpoint is (`/bench/check/3/device/…`, with
+    /// ``ServerConfiguration/benchmarkRoutes``): every check, the token's verification and the payload's
+    /// decoding, but nothing stored. Pushes into a store are measured against it.
+    static let checkOnlyPrefix = "/bench/check"
+
     let centers: DeviceCenters
     let store: any NotificationStore
     let connections: ProviderConnections
     let keys: SigningKeyCache
+    let verifiedSignatures = VerifiedSignatures()
     let requiresProviderToken: Bool
+    let servesCheckOnlyRoute: Bool
     let clock: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/3/") || request.uri.path == "/3" else {
+        var path = request.uri.path
+        var stores = true
+        if servesCheckOnlyRoute, path.hasPrefix(Self.checkOnlyPrefix + "/3/") {
+            path.removeFirst(Self.checkOnlyPrefix.count)
+            stores = false
+        }
+        guard path.hasPrefix("/3/") || path == "/3" else {
             return try await next(request, context)
         }
         let providerRequest = ProviderRequest(
-            method: request.method.rawValue, path: request.uri.path,
-            headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
+            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let (apnsID, checked) = ProviderRequestCheck.check(providerRequest)
         let outcome: Result<Void, ProviderRefusal>
         do {
-            try await deliver(try checked.get(), request: request, context: context)
+            try await deliver(try checked.get(), request: request, context: context, stores: stores)
             outcome = .success(())
         } catch let reason as APNsReason {
             outcome = .failure(ProviderRefusal(reason: reason))
@@ -44,7 +56,7 @@ struct ProviderEndpoint: RouterMiddleware {
         return respond(outcome, apnsID: apnsID)
     }
 
-    private func deliver(_ push: ProviderPush, request: Request, context: Context) async throws {
+    private func deliver(_ push: ProviderPush, request: Request, context: Context, stores: Bool) async throws {
         guard let session = try await centers.session(for: push.deviceToken) else {
             throw try await refusalForUnknownDevice(push.deviceToken)
         }
@@ -55,7 +67,8 @@ struct ProviderEndpoint: RouterMiddleware {
             let now = clock()
             let state = connections.state(of: context.connection, closed: context.connectionClosed)
             let (token, key) = try await ProviderAuthentication.verify(
-                push.providerToken, connection: state, now: now, lookUpKey: { try await keys.key(id: $0) })
+                push.providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures,
+                lookUpKey: { try await keys.key(id: $0) })
             try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
         }
         let body: ByteBuffer
@@ -74,6 +87,7 @@ struct ProviderEndpoint: RouterMiddleware {
             case .malformedJSON, .invalidValue: throw ProviderRefusal(reason: .badPayload, description: error.description)
             }
         }
+        guard stores else { return }
         // The collapse identifier names the notification, so a later push with it replaces this one.
         let identifier = push.collapseID ?? push.apnsID
         do {

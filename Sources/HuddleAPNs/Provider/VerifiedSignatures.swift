@@ -1,0 +1,44 @@
+public import Foundation
+public import HuddleCore
+import Synchronization
+
+/// Provider tokens whose signatures were verified, and with which key, shared by every connection of a
+/// server: APNs clients present one token for up to an hour, on many connections, so its ES256 signature
+/// is checked once and later pushes with it cost a lookup.
+///
+/// Only the signature is remembered. Every other rule is checked on each push as before: the key must still
+/// be registered as it was (a key removed or replaced makes the remembered answer void), and expiry, the
+/// team and the connection's rules do not depend on the signature.
+public final class VerifiedSignatures: Sendable {
+    private struct Entry {
+        var key: SigningKeyRecord
+        var issuedAt: Date
+    }
+
+    /// The most tokens remembered; past it, expired ones are dropped, and all if none has expired.
+    public let capacity: Int
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init(capacity: Int = 10_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Whether `token`'s signature was verified with `key`, as that key is registered now.
+    public func contains(_ token: ProviderToken, verifiedWith key: SigningKeyRecord) -> Bool {
+        entries.withLock { $0[token.text]?.key == key }
+    }
+
+    /// Remembers that `key` verified `token`'s signature.
+    public func insert(_ token: ProviderToken, verifiedWith key: SigningKeyRecord, now: Date) {
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[token.text] == nil {
+                entries = entries.filter { now.timeIntervalSince($0.value.issuedAt) <= ProviderAuthentication.tokenLifetime }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[token.text] = Entry(key: key, issuedAt: token.issuedAt)
+        }
+    }
+
+    /// How many tokens are remembered.
+    public var count: Int { entries.withLock { $0.count } }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HuddleCore
+@testable import HuddleServer
+import HuddleTestSupport
+import Synchronization
+import Testing
+
+/// Group commit: writes that wait while a transaction commits go together in the next one, each caller
+/// resumes once its write is committed and applied, and one write that fails does not fail the others.
+@Suite(.timeLimit(.minutes(1))) struct CommitQueueTests {
+    static let token = DeviceSessionTests.token
+    static let app = DeviceSessionTests.app
+
+    /// A real store whose batch commits are recorded, and held back while `isHolding` until released; with
+    /// `failsBatches`, any batch of more than one write fails as a whole, as a transaction can.
+    final class RecordingStore: Sendable {
+        let store: any NotificationStore
+        let failsBatches: Bool
+        private let state = Mutex<(batchSizes: [Int], isHolding: Bool, held: [CheckedContinuation<Void, Never>])>(([], true, []))
+
+        init(_ store: any NotificationStore, failsBatches: Bool = false) {
+            self.store = store
+            self.failsBatches = failsBatches
+        }
+
+        var batchSizes: [Int] { state.withLock { $0.batchSizes } }
+
+        func release() {
+            let held = state.withLock { state in
+                state.isHolding = false
+                defer { state.held = [] }
+                return state.held
+            }
+            for continuation in held { continuation.resume() }
+        }
+
+        func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+            await withCheckedContinuation { continuation in
+                let holds = state.withLock { state in
+                    state.batchSizes.append(writes.count)
+                    if state.isHolding { state.held.append(continuation) }
+                    return state.isHolding
+                }
+                if !holds { continuation.resume() }
+            }
+            if failsBatches, writes.count > 1 { throw StoreError(.unavailable, "this transaction failed") }
+            return try await store.commit(writes)
+        }
+    }
+
+    @Test(arguments: ServerRouterTests.Backend.allCases)
+    func writesThatWaitShareOneTransactionAndEachSeesItsChangeApplied(_ backend: ServerRouterTests.Backend) async throws {
+        try await DeviceSessionTests.withStore(backend) { store in
+            let recording = RecordingStore(store)
+            let queue = CommitQueue(store: RecordingWrapper(recording))
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The first write commits alone and is held; 30 arrive meanwhile and wait.
+                group.addTask { try await Self.deliver("first", to: session) }
+                while recording.batchSizes.isEmpty { await Task.yield() }
+                for index in 0..<30 {
+                    group.addTask {
+                        let change = try #require(try await Self.deliver("n\(index)", to: session))
+                        // Answered only once the session shows it.
+                        let applied = await session.appliedChange
+                        #expect(applied >= change.number)
+                    }
+                }
+                while queue.waitingCount < 30 { await Task.yield() }
+                recording.release()
+                try await group.waitForAll()
+            }
+            #expect(recording.batchSizes == [1, 30])
+            #expect(await session.appliedChange == 32)
+            #expect(await session.read { $0.deliveredNotifications(app: Self.app).count } == 31)
+            #expect(try await store.changes(device: Self.token, after: 1)?.map(\.number) == Array(2...32))
+        }
+    }
+
+    @Test func aFailedTransactionIsRetriedOneWriteAtATimeSoOnlyTheBadWriteFails() async throws {
+        try await DeviceSessionTests.withStore(.sqlite) { store in
+            let recording = RecordingStore(store, failsBatches: true)
+            let queue = CommitQueue(store: RecordingWrapper(recording))
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue))
+            let results = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
+                group.addTask { ("first", try await Self.deliver("first", to: session) != nil) }
+                while recording.batchSizes.isEmpty { await Task.yield() }
+                for index in 0..<5 {
+                    group.addTask { ("n\(index)", try await Self.deliver("n\(index)", to: session) != nil) }
+                }
+                // An app the device does not have: this write alone fails.
+                group.addTask {
+                    do {
+                        _ = try await session.deliver(
+                            DeviceSessionTests.request("stray", thread: "t", sender: "Teja"), app: "com.example.missing", at: Date())
+                        return ("stray", true)
+                    } catch let error as StoreError where error.code == .notFound {
+                        return ("stray", false)
+                    }
+                }
+                while queue.waitingCount < 6 { await Task.yield() }
+                recording.release()
+                return try await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(results == ["first": true, "n0": true, "n1": true, "n2": true, "n3": true, "n4": true, "stray": false])
+            // The batch of six failed, then each was committed alone.
+            #expect(recording.batchSizes == [1, 6, 1, 1, 1, 1, 1, 1])
+            #expect(await session.appliedChange == 7)
+        }
+    }
+
+    static func deliver(_ id: String, to session: DeviceSession) async throws -> DeviceChange? {
+        try await session.deliver(DeviceSessionTests.request(id, thread: "t", sender: "Teja"), app: app, at: Date())
+    }
+}
+
+/// The store, with its batch commits going through a ``CommitQueueTests/RecordingStore``.
+private struct RecordingWrapper: NotificationStore {
+    let recording: CommitQueueTests.RecordingStore
+    var store: any NotificationStore { recording.store }
+
+    init(_ recording: CommitQueueTests.RecordingStore) { self.recording = recording }
+
+    func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        try await recording.commit(writes)
+    }
+
+    func createDevice(_ device: DeviceRecord) async throws { try await store.createDevice(device) }
+    func device(token: String) async throws -> DeviceRecord? { try await store.device(token: token) }
+    func deviceCount() async throws -> Int { try await store.deviceCount() }
+    func deleteDevice(token: String) async throws -> Bool { try await store.deleteDevice(token: token) }
+    func unregistrationDate(token: String) async throws -> Date? { try await store.unregistrationDate(token: token) }
+    func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange { try await store.saveApp(app, device: token) }
+    func apps(device token: String) async throws -> [AppRecord] { try await store.apps(device: token) }
+    func deleteApp(topic: String, device token: String) async throws -> DeviceChange? { try await store.deleteApp(topic: topic, device: token) }
+    func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
+        try await store.deliver(request, app: app, at: date, device: token)
+    }
+    func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+        try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
+    }
+    func snapshot(device token: String) async throws -> DeviceSnapshot? { try await store.snapshot(device: token) }
+    func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
+        try await store.changes(device: token, after: number)
+    }
+    func saveSigningKey(_ key: SigningKeyRecord) async throws { try await store.saveSigningKey(key) }
+    func signingKey(id: String) async throws -> SigningKeyRecord? { try await store.signingKey(id: id) }
+    func signingKeys() async throws -> [SigningKeyRecord] { try await store.signingKeys() }
+    func deleteSigningKey(id: String) async throws -> Bool { try await store.deleteSigningKey(id: id) }
+}
