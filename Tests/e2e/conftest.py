@@ -171,3 +171,18 @@ def plain_server(workdir, keys):
     register_key(server, keys[2])
     yield server
     server.stop()
+
+
+@pytest.fixture
+def postgres_database():
+    """A new, empty PostgreSQL database on the server HUDDLE_TEST_POSTGRES_URL names (scripts/test starts a
+    throwaway one), dropped afterwards."""
+    server = os.environ.get("HUDDLE_TEST_POSTGRES_URL")
+    if not server:
+        pytest.fail('HUDDLE_TEST_POSTGRES_URL is not set: start a throwaway server with eval "$(scripts/postgres start)", '
+                    "or run scripts/test, which does")
+    name = "huddle_e2e_" + uuid.uuid4().hex
+    subprocess.run(["psql", "-q", server, "-c", f"CREATE DATABASE {name}"], check=True)
+    base, _, query = server.partition("?")
+    yield base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+    subprocess.run(["psql", "-q", server, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)

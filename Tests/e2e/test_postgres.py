@@ -20,16 +20,8 @@ from sse import events
 
 
 @pytest.fixture
-def database():
-    server = os.environ.get("HUDDLE_TEST_POSTGRES_URL")
-    if not server:
-        pytest.fail('HUDDLE_TEST_POSTGRES_URL is not set: start a throwaway server with eval "$(scripts/postgres start)", '
-                    "or run scripts/test, which does")
-    name = "huddle_e2e_" + uuid.uuid4().hex
-    subprocess.run(["psql", "-q", server, "-c", f"CREATE DATABASE {name}"], check=True)
-    base, _, query = server.partition("?")
-    yield base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
-    subprocess.run(["psql", "-q", server, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
+def database(postgres_database):
+    return postgres_database
 
 
 def push(server, device, jwt, body, collapse_id=None):
