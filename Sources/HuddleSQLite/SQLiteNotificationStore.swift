@@ -151,19 +151,20 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String, _ db: Database) throws -> DeviceChange {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) == true else {
+        // The statements of a delivery are compiled once per connection (cached), not once per push.
+        let hasApp = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
+        guard try Bool.fetchOne(hasApp, arguments: [token, app]) == true else {
             try Self.requireDevice(token, db)
             throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
         let number = try record(.delivered, topic: app, identifiers: [request.identifier], device: token, db)
-        try db.execute(
-            sql: """
-                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
-                """,
-            arguments: [token, app, request.identifier, Int64(number), date.milliseconds, RowCodec.contentText(request.content)])
+        try db.cachedStatement(sql: """
+            INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+            """
+        ).execute(arguments: [token, app, request.identifier, Int64(number), date.milliseconds, RowCodec.contentText(request.content)])
         let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
         return DeviceChange(number: number, kind: .delivered(notification))
     }
@@ -293,13 +294,11 @@ public final class SQLiteNotificationStore: NotificationStore {
     private func record(
         _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], device token: String, _ db: Database
     ) throws -> UInt64 {
-        guard let number = try Int64.fetchOne(
-            db, sql: "UPDATE devices SET last_change = last_change + 1 WHERE token = ? RETURNING last_change", arguments: [token])
-        else { throw StoreError(.notFound, "unknown device \(token)") }
+        let takeNumber = try db.cachedStatement(sql: "UPDATE devices SET last_change = last_change + 1 WHERE token = ? RETURNING last_change")
+        guard let number = try Int64.fetchOne(takeNumber, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
         let record = ChangeRecord(number: UInt64(number), kind: kind, topic: topic, identifiers: identifiers)
-        try db.execute(
-            sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES (?, ?, ?, ?, ?)",
-            arguments: [token, number, kind.rawValue, topic, record.identifiersText])
+        try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [token, number, kind.rawValue, topic, record.identifiersText])
         if let oldestKept = retention.oldestKept(afterRecording: UInt64(number)) {
             try db.execute(sql: "DELETE FROM changes WHERE device_token = ? AND number < ?", arguments: [token, Int64(oldestKept)])
             try db.execute(sql: "UPDATE devices SET oldest_kept_change = ? WHERE token = ?", arguments: [Int64(oldestKept), token])
