@@ -1,13 +1,16 @@
-"""Screenshots of the demo center for the README: phone and desktop, unlocked and locked.
+"""Screenshots for the README: the demo center on a phone and a desktop, unlocked and locked, and the home
+page on a desktop (signed in with the admin token, so that it lists the server's devices).
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
-(driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png.
+(driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
+and docs/home-desktop.png.
 """
 import argparse
 import pathlib
 import re
+import secrets
 import socket
 import subprocess
 import time
@@ -24,9 +27,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_demo(huddle, port):
+def start_demo(huddle, port, admin_token):
     """Starts the server and returns it with the demo page's address (from its log)."""
-    process = subprocess.Popen([huddle, "serve", "--port", str(port), "--database", "memory", "--demo"],
+    process = subprocess.Popen([huddle, "serve", "--port", str(port), "--database", "memory", "--demo", "--admin-token", admin_token],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 30
     for line in process.stdout:
@@ -46,7 +49,8 @@ def main():
     arguments = parser.parse_args()
     out = pathlib.Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
-    process, address = start_demo(arguments.huddle, free_port())
+    admin_token = secrets.token_hex(16)
+    process, address = start_demo(arguments.huddle, free_port(), admin_token)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
@@ -64,6 +68,16 @@ def main():
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(out / f"center-{name}-locked.png"), full_page=True)
                 context.close()
+            context = browser.new_context(viewport=SIZES["desktop"], locale="en-US", reduced_motion="reduce")
+            page = context.new_page()
+            page.goto(address.split("/devices/")[0] + "/")
+            if page.locator("#admin-token").count():
+                page.fill("#admin-token", admin_token)
+                page.click("#show-devices")
+                page.wait_for_selector("#sign-out")
+                page.locator(".listed-device details").first.evaluate("details => details.open = true")
+            page.screenshot(path=str(out / "home-desktop.png"), full_page=True)
+            context.close()
             browser.close()
     finally:
         process.terminate()

@@ -67,7 +67,11 @@ func buildRouter(
         slots: StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams),
         bufferBytes: configuration.limits.streamBufferBytes, writeTimeout: configuration.limits.streamWriteTimeout
     ).addRoutes(to: router)
-    WebController(centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil).addRoutes(to: router)
+    WebController(
+        centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
+        developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress
+    ).addRoutes(to: router)
+    HomeController(store: store, pages: .shared, configuration: configuration).addRoutes(to: router)
     AdminController(store: store, keys: keys, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, _ in
         if let token = configuration.metricsToken, !DeviceAuthorization.isBearer(token, in: request) {

@@ -26,10 +26,18 @@ public struct ServerConfiguration: Sendable {
     public var maximumLoadedDevices = 10_000
     /// How often open live streams get a heartbeat comment.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// Whether the demo device runs (`--demo`): the home page then links its center.
+    public var demo = false
     /// The clock, replaceable in tests of token expiry.
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+
+    /// Whether the server listens only on the loopback address, where whoever reaches it is trusted.
+    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+
+    /// `host:port` as a URL writes it (an IPv6 address in brackets).
+    public var listeningAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// A new random token (128 bits, hexadecimal), for a registration token nobody chose.
     public static func makeToken() -> String {

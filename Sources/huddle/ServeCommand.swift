@@ -95,6 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["HUDDLE_ADMIN_TOKEN"]
         configuration.metricsToken = metricsToken ?? ProcessInfo.processInfo.environment["HUDDLE_METRICS_TOKEN"]
         configuration.benchmarkRoutes = benchmarkRoutes
+        configuration.demo = demo
         configuration.limits = limits.limits
         if !openRegistration {
             configuration.registrationToken = registrationToken ?? ProcessInfo.processInfo.environment["HUDDLE_REGISTRATION_TOKEN"]

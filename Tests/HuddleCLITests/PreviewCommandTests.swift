@@ -26,7 +26,8 @@ import Testing
         #expect(json["languages"] == ["de-AT", "en"])
         guard case .array(let groups)? = json["groups"] else { Issue.record("no groups"); return }
         #expect(groups.allSatisfy { $0["summary"] == .null })
-        #expect(groups.contains { $0["hiddenPreviewsText"] == "4 messages" })
+        // de-AT reads the apps' German plurals.
+        #expect(groups.contains { $0["hiddenPreviewsText"] == "4 Nachrichten" })
     }
 
     @Test func textIsPlainWhenPipedAndColouredOnRequest() async throws {

@@ -1,11 +1,13 @@
 import Crypto
 public import Foundation
 import HuddleAPNs
+import HuddleLocalization
 public import HuddleCore
 
 /// `huddle serve --demo`: a device whose apps replay the session's stories (Messages, Mail, Calendar,
-/// Podcasts, News, from the bundled `wwdc.json`, also `Examples/wwdc.json`), so that a newcomer sees a
-/// full center at once.
+/// Podcasts, News, from the bundled `wwdc.json`: `Examples/wwdc.json` with the apps' `.stringsdict`
+/// plurals in `Demo/Localizations`, so that a locked demo reads "1 email" and speaks Russian, German and
+/// French too), so that a newcomer sees a full center at once.
 public enum DemoDevice {
     /// The demo device's token: the same on every start, so a bookmark keeps working.
     public static let token = DeviceAuthorization.hex(Array(SHA256.hash(data: Data("huddle demo device".utf8))))
@@ -22,15 +24,19 @@ public enum DemoDevice {
             throw StoreError(.notFound, "the demo scenario is missing from this build")
         }
         let scenario = try Scenario.load(contentsOf: url)
-        let center = try scenario.play()
+        let center = try scenario.play(relativeTo: url).center
         _ = try await store.deleteDevice(token: token)
         let secret = DeviceAuthorization.randomHex(bytes: 32)
         try await store.createDevice(
             DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: "Demo iPhone", createdAt: now))
         for app in scenario.apps {
+            let files = try app.localizationsPath.map {
+                try LocalizationLoader.files(in: url.deletingLastPathComponent().appendingPathComponent($0))
+            } ?? []
             let record = AppRecord(
                 topic: app.bundleIdentifier, displayName: app.name, developmentLanguage: app.developmentLanguage,
-                settings: app.settings, categories: app.categories)
+                settings: app.settings, categories: app.categories,
+                localizationFiles: Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }))
             _ = try await store.saveApp(record, device: token)
         }
         let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }.sorted { $0.stamp < $1.stamp }

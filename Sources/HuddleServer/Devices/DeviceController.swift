@@ -53,15 +53,12 @@ struct DeviceController {
             let body = try await request.jsonBody(limit: 4096)
             try body.rejectUnknownMembers(["name"])
             name = try body.optionalMember("name")?.string() ?? name
-            guard name.count <= 200 else { throw APIError(.badRequest, "name: at most 200 characters") }
+            guard name.count <= DeviceRegistration.maximumNameLength else {
+                throw APIError(.badRequest, "name: at most \(DeviceRegistration.maximumNameLength) characters")
+            }
         }
-        guard try await store.deviceCount() < limits.devices else {
-            throw APIError(.serviceUnavailable, "this server has \(limits.devices) devices, the most it keeps (--max-devices)")
-        }
-        let token = DeviceAuthorization.randomHex(bytes: 32)
-        let secret = DeviceAuthorization.randomHex(bytes: 32)
-        try await store.createDevice(DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: name, createdAt: clock()))
-        return .json(["token": .string(token), "secret": .string(secret), "name": .string(name)], status: .created)
+        let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices).register(name: name)
+        return .json(["token": .string(device.token), "secret": .string(secret), "name": .string(name)], status: .created)
     }
 
     @Sendable func describe(_ request: Request, context: HuddleRequestContext) async throws -> Response {

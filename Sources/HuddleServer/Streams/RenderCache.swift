@@ -153,7 +153,7 @@ struct RenderCache {
         return groups.mapValues { group in
             switch view.format {
             case .json: group.json.jsonText()
-            case .html: pages.group(group)
+            case .html: pages.group(group, languages: view.viewer.languages)
             }
         }
     }

@@ -12,6 +12,10 @@ struct WebController {
     let pages: WebPages
     /// Whether the port speaks TLS: its cookies are then `Secure`, never sent over plain HTTP.
     let secureCookies: Bool
+    /// Whether pushes need no provider token, for the first-push commands the page shows.
+    let developmentMode: Bool
+    /// The address the server listens on, for a request that does not say which host it asked for.
+    let listeningAddress: String
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
@@ -26,35 +30,30 @@ struct WebController {
         do {
             (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
         } catch let error as APIError where error.kind == .unauthorized {
-            return Self.html(pages.unlock(token: token, failed: false), status: .unauthorized)
+            return Self.html(pages.unlock(token: token, failed: false, languages: Self.pageLanguages(request)), status: .unauthorized)
         }
-        var viewer = try request.viewer()
-        if request.uri.queryParameters["languages"] == nil { viewer = Viewer(languages: Self.acceptedLanguages(request), locked: viewer.locked) }
+        let viewer = Viewer(languages: Self.pageLanguages(request), locked: try request.viewer().locked)
         let (groups, change, apps) = await session.page(for: viewer)
-        let origin = "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1:8443")"
-        let page = CenterPage(
-            token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, origin: origin,
-            exampleTopic: apps.first ?? "com.example.app")
+        let commands = PushCommands(
+            origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
+            topic: apps.first ?? "com.example.app", developmentMode: developmentMode)
+        let page = CenterPage(token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands)
         return Self.html(pages.page(page, groupsHTML: groups))
     }
 
     /// Trades the secret (a form's `secret=…`, or JSON `{"secret": "…"}`) for a cookie.
     @Sendable func openSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let token = try context.parameters.require("token").lowercased()
-        let body = String(buffer: try await request.collectBody(limit: 4096))
-        let isForm = request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") ?? false
+        let body = String(buffer: try await request.collectBody(limit: FormBody.maximumBytes))
+        let isForm = FormBody.isForm(request)
         let secret: String?
         if isForm {
-            secret = body.split(separator: "&").lazy.compactMap { pair -> String? in
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0] == "secret" else { return nil }
-                return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            }.first
+            secret = FormBody(body)["secret"]
         } else {
             secret = try? JSONReader(JSONParser.parse(body)).member("secret").string()
         }
         guard let secret, let device = try await DeviceAuthorization(store: store, centers: centers).device(token, ifSecretIs: secret) else {
-            if isForm { return Self.html(pages.unlock(token: token, failed: true), status: .unauthorized) }
+            if isForm { return Self.html(pages.unlock(token: token, failed: true, languages: Self.pageLanguages(request)), status: .unauthorized) }
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
         let cookie = "\(DeviceAuthorization.cookieName(token: token))=\(DeviceAuthorization.webSession(of: device))"
@@ -68,7 +67,10 @@ struct WebController {
 
     @Sendable func asset(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let file = try context.parameters.require("file")
-        let types = ["app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"]
+        let types = [
+            "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+            "home.js": "text/javascript; charset=utf-8",
+        ]
         guard let type = types[file],
             let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"),
             let data = try? Data(contentsOf: url)
@@ -77,17 +79,50 @@ struct WebController {
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The browser's languages, most preferred first (`Accept-Language`, weights honoured).
+    /// The languages a page is written for: the query's `languages` (what the language menu chose), else
+    /// the browser's `Accept-Language`.
+    static func pageLanguages(_ request: Request) -> [String] {
+        if let chosen = request.uri.queryParameters["languages"] {
+            let languages = chosen.split(separator: ",").prefix(maximumLanguages).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter(isLanguageTag)
+            if !languages.isEmpty { return languages }
+        }
+        return acceptedLanguages(request)
+    }
+
+    /// The browser's languages, most preferred first (`Accept-Language`, weights honoured). A stranger
+    /// writes this header: only its first ``maximumLanguages`` entries are read, and only tags that look
+    /// like language tags are kept.
     static func acceptedLanguages(_ request: Request) -> [String] {
         guard let header = request.headers[.acceptLanguage] else { return ["en"] }
-        let weighted = header.split(separator: ",").enumerated().compactMap { index, item -> (String, Double, Int)? in
+        let weighted = header.split(separator: ",").prefix(maximumLanguages).enumerated().compactMap { index, item -> (String, Double, Int)? in
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first, !tag.isEmpty, tag != "*" else { return nil }
+            guard let tag = parts.first, isLanguageTag(tag) else { return nil }
             let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return (tag, weight, index)
         }
         let languages = weighted.filter { $0.1 > 0 }.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }.map(\.0)
         return languages.isEmpty ? ["en"] : languages
+    }
+
+    /// How many languages a page request may name.
+    static let maximumLanguages = 16
+
+    /// Whether a text can be a BCP 47 language tag: letters, digits and hyphens, as long as a real one
+    /// (35 characters; `*` is not a language).
+    static func isLanguageTag(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 35 && text.first!.isLetter
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
+    /// `scheme://host:port` as the browser reached the server, for commands the page shows: the request's
+    /// `Host` when it is a plain host and port, else the address the server listens on.
+    static func origin(of request: Request, tls: Bool, fallback: String) -> String {
+        let scheme = tls ? "https" : "http"
+        guard let authority = request.head.authority, !authority.isEmpty, authority.utf8.count <= 255,
+            authority.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]".unicodeScalars.contains($0)) })
+        else { return "\(scheme)://\(fallback)" }
+        return "\(scheme)://\(authority)"
     }
 
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

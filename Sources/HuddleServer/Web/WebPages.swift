@@ -15,7 +15,7 @@ struct WebPages: Sendable {
 
     init() {
         var library = MustacheLibrary()
-        for name in ["page", "group", "unlock"] {
+        for name in ["page", "group", "unlock", "home"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -29,12 +29,12 @@ struct WebPages: Sendable {
         self.library = library
     }
 
-    /// One stack.
-    func group(_ group: RenderedGroup) -> String {
-        library.render(Self.context(group), withTemplate: "group") ?? ""
+    /// One stack, its buttons in the viewer's language.
+    func group(_ group: RenderedGroup, languages: [String]) -> String {
+        library.render(Self.context(group, words: PageWords.forViewer(languages: languages).words), withTemplate: "group") ?? ""
     }
 
-    /// The whole page of a device's center, around its stacks' HTML (each from ``group(_:)``, in order).
+    /// The whole page of a device's center, around its stacks' HTML (each from ``group(_:languages:)``, in order).
     func page(_ page: CenterPage, groupsHTML: String) -> String {
         var context = page.context
         context["groupsHTML"] = groupsHTML
@@ -42,8 +42,18 @@ struct WebPages: Sendable {
     }
 
     /// The form that asks for a device's secret.
-    func unlock(token: String, failed: Bool) -> String {
-        library.render(["token": token, "failed": failed], withTemplate: "unlock") ?? ""
+    func unlock(token: String, failed: Bool, languages: [String]) -> String {
+        let (words, language) = PageWords.forViewer(languages: languages)
+        return library.render(
+            [
+                "token": token, "failed": failed, "language": language, "words": Self.context(words),
+                "secretHintHTML": Self.html(words.secretHint, code: "POST /v1/devices"),
+            ], withTemplate: "unlock") ?? ""
+    }
+
+    /// The home page.
+    func home(_ page: HomePage) -> String {
+        library.render(page.context, withTemplate: "home") ?? ""
     }
 
     // MARK: Contexts
@@ -64,7 +74,34 @@ struct WebPages: Sendable {
         return Int(hash % 360)
     }
 
-    static func context(_ group: RenderedGroup) -> [String: Any] {
+    /// The words as a template reads them (`{{words.clearAll}}`).
+    static func context(_ words: PageWords) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: words.allTexts.map { ($0.name, $0.text) })
+    }
+
+    /// A text with a `%@` for a piece of code, as HTML: the text escaped, the code in `<code>`.
+    static func html(_ text: String, code: String) -> String {
+        escape(text).replacingOccurrences(of: "%@", with: "<code>\(escape(code))</code>")
+    }
+
+    /// Text made safe for HTML, in an element or a quoted attribute.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    static func context(_ group: RenderedGroup, words: PageWords) -> [String: Any] {
         let notifications: [[String: Any]] = group.notifications.enumerated().map { index, notification in
             var item: [String: Any] = [
                 "id": notification.id, "date": ISO8601.string(from: notification.date), "time": clockTime(notification.date),
@@ -79,12 +116,14 @@ struct WebPages: Sendable {
             }
             return item
         }
+        let notShown = group.count > group.notifications.count ? group.count - group.notifications.count : 0
         return [
+            "words": context(words), "notShownText": notShown > 0 ? PageWords.fill(words.earlier, with: String(notShown)) : "",
             "id": group.id, "domID": domID(group.id), "app": group.app, "appName": group.appName, "initials": initials(group.appName),
             "hue": hue(group.app), "count": group.count, "stacked": group.count > 1, "locked": group.previewsHidden,
             // One or two cards peek out under a stack, as on iOS.
             "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
-            "notShown": group.count > group.notifications.count ? group.count - group.notifications.count : 0,
+            "notShown": notShown,
         ]
     }
 
@@ -102,7 +141,8 @@ struct WebPages: Sendable {
         return id
     }
 
-    /// The time of day in UTC, what the page shows until its script writes "now" or "5m ago".
+    /// The time of day in UTC, what the page shows until its script writes "now" or "5 min ago" in the
+    /// page's language.
     static func clockTime(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let minutes = ((seconds / 60) % 60 + 60) % 60
@@ -121,24 +161,36 @@ struct CenterPage {
     var isEmpty: Bool
     /// The change the rendering is at: the page's stream resumes after it.
     var change: UInt64
-    /// The server's own address as the browser sees it, for the first-push commands.
-    var origin: String
-    /// An app of the device, for the first-push commands.
-    var exampleTopic: String
+    /// The first-push commands of the empty center.
+    var commands: PushCommands
 
     var context: [String: Any] {
-        let language = viewer.languages.first ?? "en"
-        let languages = Set(Viewer.languagesWithDefaultTexts + [language]).sorted()
-        let english = Locale(identifier: "en")
+        let (words, language) = PageWords.forViewer(languages: viewer.languages)
         return [
-            "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit, "origin": origin, "topic": exampleTopic,
+            "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit,
             "language": language, "languagesText": viewer.languages.joined(separator: ","), "locked": viewer.locked,
-            "isEmpty": isEmpty,
-            "languageOptions": languages.map { code -> [String: Any] in
-                let own = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
-                let inEnglish = english.localizedString(forIdentifier: code) ?? code
-                return ["code": code, "name": own == inEnglish ? own : "\(own) · \(inEnglish)", "selected": code == language]
-            },
+            "isEmpty": isEmpty, "words": WebPages.context(words), "sendCommand": commands.send, "curlCommand": commands.curl,
+            "firstPushHTML": WebPages.html(words.firstPush, code: "huddle send"),
+            "orWithCurlHTML": WebPages.html(words.orWith, code: "curl"),
+            "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
+            "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
         ]
+    }
+}
+
+/// The language menu of the pages: every language Huddle's own texts are written in.
+enum LanguageMenu {
+    /// Each language by its own name, and by its name in the page's language when that differs
+    /// ("Deutsch · немецкий" on a Russian page), so that a reader finds both their language and the one
+    /// they look for.
+    static func options(selected: String, pageLanguage: String) -> [[String: Any]] {
+        let languages = Set(Viewer.languagesWithDefaultTexts + [selected]).sorted()
+        let page = Locale(identifier: pageLanguage)
+        return languages.map { code -> [String: Any] in
+            let own = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
+            let inPageLanguage = page.localizedString(forIdentifier: code) ?? code
+            let name = own == inPageLanguage || code == pageLanguage ? own : "\(own) · \(inPageLanguage)"
+            return ["code": code, "name": name, "selected": code == selected]
+        }
     }
 }

@@ -14,21 +14,28 @@
   let locked = body.dataset.locked === "true";
   let source = null;
 
+  // Relative times are the browser's own (CLDR data, as Foundation's on the server), written in the
+  // page's language: they age by the browser's clock, so the server's rendering stays a function of the
+  // center and the viewer alone, and its cached stacks never go stale.
+  const pageLanguage = document.documentElement.lang || "en";
+  const relative = new Intl.RelativeTimeFormat(pageLanguage, { numeric: "auto", style: "short" });
+
   function relativeTime(date, now) {
     const seconds = Math.max(0, Math.round((now - date) / 1000));
-    if (seconds < 60) return "now";
+    if (seconds < 60) return relative.format(0, "second");
     const minutes = Math.floor(seconds / 60);
-    if (minutes < 60) return `${minutes}m ago`;
+    if (minutes < 60) return relative.format(-minutes, "minute");
     const hours = Math.floor(minutes / 60);
-    if (hours < 24) return `${hours}h ago`;
-    return date.toLocaleDateString(languages.split(",")[0] || undefined, { month: "short", day: "numeric" });
+    if (hours < 24) return relative.format(-hours, "hour");
+    return date.toLocaleDateString(pageLanguage, { month: "short", day: "numeric" });
   }
 
   function refreshTimes(root = document) {
     const now = Date.now();
     for (const time of root.querySelectorAll("time[datetime]")) {
-      time.textContent = relativeTime(new Date(time.getAttribute("datetime")), now);
-      time.title = new Date(time.getAttribute("datetime")).toLocaleString();
+      const date = new Date(time.getAttribute("datetime"));
+      time.textContent = relativeTime(date, now);
+      time.title = date.toLocaleString(pageLanguage);
     }
   }
 
@@ -96,8 +103,10 @@
     (target ?? stack.querySelector(".card.leading"))?.focus();
   }
 
-  function setConnection(text) {
-    connection.textContent = text;
+  // The stream's states in the page's language, which the server wrote into the element's data.
+  function setConnection(state, status) {
+    const text = connection.dataset[state] ?? state;
+    connection.textContent = status === undefined ? text : text.replace("%@", status);
   }
 
   // Opens the stream. `after` is the change the page already shows: the stream then sends only later
@@ -110,7 +119,7 @@
     source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
     source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
     source.addEventListener("open", () => setConnection("live"));
-    source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting…"));
+    source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
 
   function rememberView() {
@@ -124,7 +133,7 @@
     const response = await fetch(`/v1/devices/${token}${path}`, {
       method, headers: json ? { "content-type": "application/json" } : {}, body: json ? JSON.stringify(json) : undefined,
     });
-    if (!response.ok) setConnection(`error ${response.status}`);
+    if (!response.ok) setConnection("error", String(response.status));
   }
 
   stacks.addEventListener("click", (event) => {
@@ -152,15 +161,16 @@
   lockButton.addEventListener("click", () => {
     locked = !locked;
     lockButton.setAttribute("aria-pressed", String(locked));
-    lockButton.textContent = locked ? "Locked" : "Unlocked";
+    lockButton.textContent = locked ? lockButton.dataset.lockedText : lockButton.dataset.unlockedText;
     rememberView();
     connect();
   });
+  // A new language loads the page again: its own words, times and menu are the server's to write.
   languageMenu.addEventListener("change", () => {
     languages = languageMenu.value;
-    document.documentElement.lang = languages;
-    rememberView();
-    connect();
+    const query = new URLSearchParams(location.search);
+    query.set("languages", languages);
+    location.search = query.toString();
   });
 
   refreshTimes();

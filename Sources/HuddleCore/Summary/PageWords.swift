@@ -1,0 +1,104 @@
+import Foundation
+import HuddleLocalization
+
+/// The words of Huddle's own web pages (the Notification Center, its unlock form and the home page), in
+/// every language Huddle's default summaries ship in, so that the language menu changes the whole page
+/// and not only the notifications.
+///
+/// They are kept beside ``HuddleStrings`` because they are the same kind of text: Huddle's own, not an
+/// app's. None needs a plural form: a number, where one appears, follows a colon ("Earlier: 3"). A
+/// `%@` stands for a piece of code the page puts in (`huddle send`, `--admin-token`), never translated.
+public struct PageWords: Sendable, Equatable {
+    // MARK: The Notification Center
+    public var notificationCenter: String
+    public var unlocked: String
+    public var locked: String
+    public var language: String
+    public var clearAll: String
+    public var clear: String
+    public var showLess: String
+    /// The label of a card's × button.
+    public var clearThisNotification: String
+    /// "Earlier: %@": how many older notifications an open stack holds beyond those it shows.
+    public var earlier: String
+    /// The live stream's states.
+    public var connecting: String
+    public var live: String
+    public var reconnecting: String
+    public var offline: String
+    /// "error %@": a call the page made was refused with that HTTP status.
+    public var error: String
+    public var noOlderNotifications: String
+    /// "Send this device its first push with %@:", `%@` being `huddle send`.
+    public var firstPush: String
+    /// "or with %@:", `%@` being `curl`.
+    public var orWith: String
+    /// `%@` is `--development`.
+    public var developmentHint: String
+
+    // MARK: Unlocking a device's page
+    public var deviceSecret: String
+    public var wrongSecret: String
+    public var open: String
+    /// `%@` is `POST /v1/devices`.
+    public var secretHint: String
+
+    // MARK: The home page
+    public var tagline: String
+    public var newDevice: String
+    public var name: String
+    public var registrationToken: String
+    public var wrongRegistrationToken: String
+    public var serverFull: String
+    public var createDevice: String
+    public var devices: String
+    public var adminToken: String
+    public var showDevices: String
+    public var wrongAdminToken: String
+    /// `%@` is `--admin-token`: shown to a viewer who has not given the admin token.
+    public var adminNeeded: String
+    /// `%@` is `--admin-token`: shown when the server has none.
+    public var adminOff: String
+    public var noDevices: String
+    public var signOut: String
+    public var openCenter: String
+    public var pushToIt: String
+    public var openDemo: String
+    public var demoHint: String
+    public var openAPIDocument: String
+    public var metrics: String
+
+    /// The words for a viewer, and the language they are in: the first of the viewer's languages (or one of
+    /// its CLDR parents, `pt-PT` before `pt`) that Huddle has words in, else English.
+    public static func forViewer(languages: [String]) -> (words: PageWords, language: String) {
+        for preferred in languages.prefix(Self.languagesConsidered) {
+            for candidate in LanguageTag(preferred).fallbackChain {
+                if let words = table[candidate] { return (words, candidate) }
+            }
+        }
+        return (english, "en")
+    }
+
+    /// How many of a viewer's languages are tried: a header or query may list many, and a page needs one.
+    static let languagesConsidered = 16
+
+    /// The languages Huddle has page words in, by canonical tag.
+    public static var languages: [String] { table.keys.sorted() }
+
+    /// ``translations`` under canonical tags, as ``LanguageTag`` spells the candidates it tries.
+    static let table: [String: PageWords] = Dictionary(
+        translations.map { (LanguageTag($0.key).canonical, $0.value) }, uniquingKeysWith: { first, _ in first })
+
+    /// Every text, by property name: for checks that every language says everything.
+    public var allTexts: [(name: String, text: String)] {
+        Mirror(reflecting: self).children.compactMap { child in
+            guard let name = child.label, let text = child.value as? String else { return nil }
+            return (name, text)
+        }
+    }
+
+    /// A text with its one `%@` replaced by `argument`.
+    public static func fill(_ text: String, with argument: String) -> String {
+        text.replacingOccurrences(of: "%@", with: argument)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import HuddleCore
+
+/// Registering a device: what `POST /v1/devices` and the home page's button both do.
+struct DeviceRegistration {
+    let store: any NotificationStore
+    let clock: @Sendable () -> Date
+    /// The most devices the server keeps (`--max-devices`).
+    let maximumDevices: Int
+
+    /// The longest device name accepted, in characters.
+    static let maximumNameLength = 200
+
+    /// Creates a device with a new token and secret.
+    /// - Returns: the device and its secret, which is stored only as a hash: this is the one time it is known.
+    /// - Throws: ``APIError`` `.serviceUnavailable` when the server keeps the most devices it may.
+    func register(name: String) async throws -> (device: DeviceRecord, secret: String) {
+        guard try await store.deviceCount() < maximumDevices else {
+            throw APIError(.serviceUnavailable, "this server has \(maximumDevices) devices, the most it keeps (--max-devices)")
+        }
+        let token = DeviceAuthorization.randomHex(bytes: 32)
+        let secret = DeviceAuthorization.randomHex(bytes: 32)
+        let device = DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: name, createdAt: clock())
+        try await store.createDevice(device)
+        return (device, secret)
+    }
+}

@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HuddleCore
+import Hummingbird
+import NIOCore
+
+/// The home page at `/`: creates a device in one click and opens its center, lists the server's devices
+/// for a viewer who gave the admin token, links the demo, the OpenAPI document and the metrics.
+///
+/// The admin token is traded once, through a form, for a cookie derived from it (never the token itself),
+/// as a device's page trades its secret. No page shows a device's secret, except to the person who has
+/// just created that device: in the address of its center, which its page then takes out.
+struct HomeController {
+    let store: any NotificationStore
+    let pages: WebPages
+    let configuration: ServerConfiguration
+
+    /// The most devices the page lists, newest first.
+    static let listedDevices = 50
+    static let adminCookie = "huddle-admin"
+    /// A device the home page makes without a name is called this (as `POST /v1/devices` does).
+    static let defaultDeviceName = "Huddle device"
+
+    func addRoutes(to router: Router<HuddleRequestContext>) {
+        router.get("/", use: home)
+        router.post("/devices", use: createDevice)
+        router.post("/admin/session", use: openAdminSession)
+        router.post("/admin/session/end", use: closeAdminSession)
+        router.post("/demo/session", use: openDemo)
+    }
+
+    @Sendable func home(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try await page(for: request)
+    }
+
+    /// The "Create and open" button: a new device, then its center, its secret in the address's fragment
+    /// (which the browser never sends back) as `huddle serve --demo` prints it.
+    @Sendable func createDevice(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let form = try await FormBody.read(request)
+        let isAdmin = isAdmin(request)
+        if let registrationToken = configuration.registrationToken, !isAdmin {
+            let given = form["registrationToken"] ?? ""
+            guard DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(given), DeviceAuthorization.hash(registrationToken)) else {
+                return try await page(for: request, problem: .wrongRegistrationToken, status: .unauthorized)
+            }
+        }
+        let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(DeviceRegistration.maximumNameLength))
+        let registration = DeviceRegistration(store: store, clock: configuration.clock, maximumDevices: configuration.limits.devices)
+        let created: (device: DeviceRecord, secret: String)
+        do {
+            created = try await registration.register(name: name.isEmpty ? Self.defaultDeviceName : name)
+        } catch let error as APIError where error.kind == .serviceUnavailable {
+            return try await page(for: request, problem: .serverFull, status: .serviceUnavailable)
+        }
+        var location = "/devices/\(created.device.token)"
+        if let languages = form["languages"], WebController.isLanguageTag(languages) { location += "?languages=\(languages)" }
+        return Response(status: .seeOther, headers: [.location: location + "#secret=\(created.secret)", .cacheControl: "no-store"])
+    }
+
+    @Sendable func openAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let form = try await FormBody.read(request)
+        guard let adminToken = configuration.adminToken,
+            DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(form["adminToken"] ?? ""), DeviceAuthorization.hash(adminToken))
+        else { return try await page(for: request, problem: .wrongAdminToken, status: .unauthorized) }
+        return redirectHome(form, cookie: "\(Self.adminCookie)=\(Self.adminSession(adminToken)); Max-Age=2592000")
+    }
+
+    @Sendable func closeAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        redirectHome(try await FormBody.read(request), cookie: "\(Self.adminCookie)=; Max-Age=0")
+    }
+
+    /// Opens the demo device's center without its secret, for a viewer the server trusts with it: anyone
+    /// on a loopback-only server, or the admin. Others get the page that asks for the secret (the log has it).
+    @Sendable func openDemo(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let form = try await FormBody.read(request)
+        let center = "/devices/\(DemoDevice.token)" + Self.languagesQuery(form)
+        guard configuration.demo, configuration.isLoopback || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
+            return Response(status: .seeOther, headers: [.location: center])
+        }
+        let cookie = "\(DeviceAuthorization.cookieName(token: device.token))=\(DeviceAuthorization.webSession(of: device))"
+        return Response(status: .seeOther, headers: [.location: center, .setCookie: cookieAttributes(cookie)])
+    }
+
+    // MARK: The page
+
+    private func page(for request: Request, problem: HomePage.Problem? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let isAdmin = isAdmin(request)
+        let listing = configuration.adminToken == nil ? nil : store as? any DeviceListing
+        var devices: [HomePage.ListedDevice] = []
+        if isAdmin, let listing {
+            let origin = WebController.origin(of: request, tls: configuration.tlsCertificatePath != nil, fallback: configuration.listeningAddress)
+            for device in try await listing.devices(newestFirst: Self.listedDevices) {
+                let topic = try await store.apps(device: device.token).first?.topic ?? "com.example.app"
+                devices.append(HomePage.ListedDevice(
+                    record: device,
+                    commands: PushCommands(origin: origin, token: device.token, topic: topic, developmentMode: configuration.developmentMode)))
+            }
+        }
+        let page = HomePage(
+            languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
+            needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
+            admin: configuration.adminToken == nil ? .off : listing == nil ? .unlisted : isAdmin ? .signedIn(devices) : .signedOut,
+            demo: !configuration.demo ? .none : configuration.isLoopback || isAdmin ? .oneClick : .asksForSecret, problem: problem)
+        return WebController.html(pages.home(page), status: status)
+    }
+
+    private func redirectHome(_ form: FormBody, cookie: String) -> Response {
+        Response(status: .seeOther, headers: [.location: "/" + Self.languagesQuery(form), .setCookie: cookieAttributes(cookie)])
+    }
+
+    /// `?languages=…` from a form's hidden field, so that a page posted in a language answers in it.
+    private static func languagesQuery(_ form: FormBody) -> String {
+        guard let languages = form["languages"], WebController.isLanguageTag(languages) else { return "" }
+        return "?languages=\(languages)"
+    }
+
+    private func cookieAttributes(_ cookie: String) -> String {
+        cookie + "; Path=/; HttpOnly; SameSite=Strict" + (configuration.tlsCertificatePath != nil ? "; Secure" : "")
+    }
+
+    // MARK: The admin session
+
+    /// Whether the request carries the admin session cookie of this server's admin token.
+    func isAdmin(_ request: Request) -> Bool {
+        guard let adminToken = configuration.adminToken, let value = request.cookies[Self.adminCookie]?.value else { return false }
+        return DeviceAuthorization.constantTimeEqual(value, Self.adminSession(adminToken))
+    }
+
+    /// The admin session cookie's value: an HMAC of a fixed text under the admin token, so that a cookie
+    /// read off a browser does not give the token (which also opens the admin API), and changing the
+    /// token ends every session.
+    static func adminSession(_ adminToken: String) -> String {
+        let key = SymmetricKey(data: Data(adminToken.utf8))
+        return DeviceAuthorization.hex(Array(HMAC<SHA256>.authenticationCode(for: Data("huddle admin session".utf8), using: key)))
+    }
+}

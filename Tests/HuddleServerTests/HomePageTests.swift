@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+@testable import HuddleServer
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Prometheus
+import Testing
+
+/// The home page through the router: creating a device in one click, the registration token, the admin
+/// session cookie, the viewer's language, and the commands it writes.
+@Suite struct HomePageTests {
+    static func withApplication(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration()
+        configuration.adminToken = "admin-secret-token"
+        configure(&configuration)
+        let application = Application(
+            router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
+        try await application.test(.router, body)
+    }
+
+    static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    @Test func oneClickCreatesADeviceAndOpensItsCenterWithItsSecretInTheFragment() async throws {
+        try await Self.withApplication { client in
+            let response = try await client.execute(uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "name=My+phone"))
+            #expect(response.status == .seeOther)
+            let location = try #require(response.headers[.location])
+            let match = try #require(location.wholeMatch(of: /\/devices\/([0-9a-f]{64})#secret=([0-9a-f]{64})/))
+            let (token, secret) = (String(match.1), String(match.2))
+            let device = try await client.execute(uri: "/v1/devices/\(token)", method: .get, headers: [.authorization: "Bearer \(secret)"])
+            #expect(device.status == .ok)
+            #expect(String(buffer: device.body).contains("\"name\":\"My phone\""))
+        }
+    }
+
+    @Test func beyondLoopbackCreatingNeedsTheRegistrationToken() async throws {
+        try await Self.withApplication({ $0.registrationToken = "reg-token" }) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(String(buffer: page.body).contains("name=\"registrationToken\""))
+            #expect(!String(buffer: page.body).contains("reg-token"))
+            let refused = try await client.execute(uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "registrationToken=nope"))
+            #expect(refused.status == .unauthorized)
+            #expect(String(buffer: refused.body).contains("That is not this server&#39;s registration token."))
+            let accepted = try await client.execute(
+                uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "registrationToken=reg-token"))
+            #expect(accepted.status == .seeOther)
+        }
+    }
+
+    @Test func theAdminTokenBecomesACookieThatIsNotTheToken() async throws {
+        try await Self.withApplication { client in
+            let wrong = try await client.execute(uri: "/admin/session", method: .post, headers: Self.form, body: ByteBuffer(string: "adminToken=nope"))
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.headers[.setCookie] == nil)
+            let right = try await client.execute(
+                uri: "/admin/session", method: .post, headers: Self.form, body: ByteBuffer(string: "adminToken=admin-secret-token"))
+            #expect(right.status == .seeOther)
+            let cookie = try #require(right.headers[.setCookie])
+            #expect(cookie.hasPrefix("huddle-admin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            #expect(!cookie.contains("admin-secret-token"))
+        }
+    }
+
+    @Test func thePageSpeaksTheBrowsersLanguageAndTheChosenOne() async throws {
+        try await Self.withApplication { client in
+            let russian = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "ru-RU,ru;q=0.9,en;q=0.8"])
+            let text = String(buffer: russian.body)
+            #expect(text.contains("<html lang=\"ru\">") && text.contains("Создать и открыть"))
+            #expect(!text.contains("Create and open"))
+            let chosen = try await client.execute(uri: "/?languages=de", method: .get, headers: [.acceptLanguage: "ru"])
+            #expect(String(buffer: chosen.body).contains("Erstellen und öffnen"))
+            // A header of thousands of entries is read for its first few.
+            let long = Array(repeating: "xx;q=0.1", count: 5000).joined(separator: ",") + ",ru"
+            let bounded = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: long])
+            #expect(bounded.status == .ok && String(buffer: bounded.body).contains("<html lang=\"en\">"))
+        }
+    }
+
+    @Test func theDemoOpensInOneClickOnALoopbackServer() async throws {
+        try await Self.withApplication({ $0.demo = true }) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(String(buffer: page.body).contains("action=\"/demo/session\""))
+        }
+        try await Self.withApplication { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(!String(buffer: page.body).contains("demo"))
+        }
+    }
+
+    @Test func pushCommandsFollowTheServer() {
+        let plain = PushCommands(origin: "http://10.0.0.2:8443", token: "abc", topic: "com.example.chat", developmentMode: false)
+        #expect(plain.send.hasSuffix("huddle send push.json --url http://10.0.0.2:8443 --device abc --topic com.example.chat --key AuthKey_KEYID.p8 --team-id TEAMID"))
+        #expect(plain.curl.hasPrefix("curl --http2-prior-knowledge http://10.0.0.2:8443/3/device/abc -H \"authorization: bearer $JWT\" -H 'apns-topic: com.example.chat'"))
+        let development = PushCommands(origin: "https://push.example:443", token: "abc", topic: "t", developmentMode: true)
+        #expect(development.send.hasSuffix("--device abc --topic t"))
+        #expect(development.curl.hasPrefix("curl --http2 https://push.example:443/3/device/abc -H 'apns-topic: t'"))
+    }
+
+    @Test(arguments: ["en", "en-GB", "zh-Hant", "pt-PT", "sr-Latn"])
+    func languageTagsAreAccepted(tag: String) {
+        #expect(WebController.isLanguageTag(tag))
+    }
+
+    @Test(arguments: ["", "*", "<script>", String(repeating: "a", count: 36), "en GB", "1en"])
+    func otherTextsAreNotLanguageTags(text: String) {
+        #expect(!WebController.isLanguageTag(text))
+    }
+}
