@@ -17,7 +17,7 @@ public import ServiceLifecycle
 /// ``noticesFromOtherServers()`` until graceful shutdown, and no query is served while it is not running.
 /// The schema must be migrated first (``PostgresMigrations/migrate(_:logger:)``). Values reach SQL only
 /// through `PostgresQuery` interpolation, as bound parameters.
-public final class PostgresNotificationStore: NotificationStore, Service {
+public final class PostgresNotificationStore: NotificationStore, DeviceListing, Service {
     /// Options with defaults suited to a server.
     public struct Configuration: Sendable {
         /// How many recent changes of each device are kept for servers and streams catching up.
@@ -129,6 +129,12 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         try await client.rows(
             "SELECT token, secret_hash, name, created_at FROM devices WHERE token = \(token)", logger: logger, Self.device
         ).first
+    }
+
+    public func devices(newestFirst limit: Int) async throws -> [DeviceRecord] {
+        try await client.rows(
+            "SELECT token, secret_hash, name, created_at FROM devices ORDER BY created_at DESC, token DESC LIMIT \(limit)",
+            logger: logger, Self.device)
     }
 
     public func deviceCount() async throws -> Int {

@@ -6,7 +6,7 @@ public import HuddleCore
 ///
 /// Writes are committed before they return. The schema comes from frozen, numbered migrations
 /// (``SQLiteMigrations``); a database written by a newer Huddle is refused rather than misread.
-public final class SQLiteNotificationStore: NotificationStore {
+public final class SQLiteNotificationStore: NotificationStore, DeviceListing {
     /// Options with defaults suited to a server.
     public struct Configuration: Sendable {
         /// `NORMAL` keeps WAL commits durable across an application crash (the case Huddle tests with
@@ -58,6 +58,12 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func device(token: String) async throws -> DeviceRecord? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]).map(Self.device)
+        }
+    }
+
+    public func devices(newestFirst limit: Int) async throws -> [DeviceRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM devices ORDER BY created_at DESC, token DESC LIMIT ?", arguments: [limit]).map(Self.device)
         }
     }
 

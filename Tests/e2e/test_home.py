@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from conftest import Server
+from conftest import ADMIN_TOKEN, TOPIC, Server
 from test_web import CATEGORIES, push_conversation, register_device, stack
 
 # Names and codes the pages write in every language: the product, Apple's, and command-line words.
@@ -88,15 +88,32 @@ def test_one_click_creates_a_device_and_opens_its_center(server, browser):
     page.context.close()
 
 
-def test_the_admin_token_is_asked_through_a_form(server, browser):
+def test_the_admin_token_lists_the_servers_devices(server, browser):
+    device = register_device(server, categories=CATEGORIES)
     page = new_page(browser)
     page.goto(f"{server.url}/")
-    devices = page.locator("#devices")
-    if devices.count() == 0:
-        pytest.skip("this build's store cannot list devices")
     page.fill("#admin-token", "not-it")
     page.click("#show-devices")
     expect(page.get_by_role("alert")).to_have_text("That is not this server's admin token.")
+    expect(page.locator(".listed-device")).to_have_count(0)
+    page.fill("#admin-token", ADMIN_TOKEN)
+    page.click("#show-devices")
+    listed = page.locator(f'.listed-device[data-token="{device["token"]}"]')
+    expect(listed.locator(".device-name")).to_have_text("e2e")
+    # The demo device is listed too, newest first: the demo was made when the server started.
+    tokens = page.locator(".listed-device").evaluate_all("items => items.map(item => item.dataset.token)")
+    assert tokens.index(device["token"]) < len(tokens) - 1 and len(tokens) >= 2
+    listed.locator("summary").click()
+    expect(listed.locator(".send-command")).to_contain_text(f"--url {server.url} --device {device['token']} --topic {TOPIC}")
+    expect(listed.locator(".curl-command")).to_contain_text(f"{server.url}/3/device/{device['token']} -H 'apns-topic: {TOPIC}'")
+    # No secret reaches the page, and the cookie is not the admin token.
+    assert device["secret"] not in page.content()
+    assert all(ADMIN_TOKEN not in cookie["value"] for cookie in page.context.cookies())
+    listed.get_by_role("link", name="Open center").click()
+    expect(page.locator("#secret")).to_be_visible()
+    page.go_back()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.locator("#admin-token")).to_be_visible()
     page.context.close()
 
 

@@ -2,7 +2,7 @@ public import Foundation
 
 /// A ``NotificationStore`` that keeps everything in memory: for tests, previews and `huddle serve
 /// --database memory`. Nothing survives the process.
-public actor InMemoryNotificationStore: NotificationStore {
+public actor InMemoryNotificationStore: NotificationStore, DeviceListing {
     private struct Device {
         var record: DeviceRecord
         var apps: [String: AppRecord] = [:]
@@ -32,6 +32,10 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func device(token: String) -> DeviceRecord? {
         devices[token]?.record
+    }
+
+    public func devices(newestFirst limit: Int) -> [DeviceRecord] {
+        Array(devices.values.map(\.record).sorted { ($0.createdAt, $0.token) > ($1.createdAt, $1.token) }.prefix(limit))
     }
 
     public func deviceCount() -> Int {
