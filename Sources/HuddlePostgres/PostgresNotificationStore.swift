@@ -17,7 +17,7 @@ public import ServiceLifecycle
 /// ``noticesFromOtherServers()`` until graceful shutdown, and no query is served while it is not running.
 /// The schema must be migrated first (``PostgresMigrations/migrate(_:logger:)``). Values reach SQL only
 /// through `PostgresQuery` interpolation, as bound parameters.
-public final class PostgresNotificationStore: NotificationStore, DeviceListing, Service {
+public final class PostgresNotificationStore: NotificationStore, Service {
     /// Options with defaults suited to a server.
     public struct Configuration: Sendable {
         /// How many recent changes of each device are kept for servers and streams catching up.

@@ -6,7 +6,7 @@ public import HuddleCore
 ///
 /// Writes are committed before they return. The schema comes from frozen, numbered migrations
 /// (``SQLiteMigrations``); a database written by a newer Huddle is refused rather than misread.
-public final class SQLiteNotificationStore: NotificationStore, DeviceListing {
+public final class SQLiteNotificationStore: NotificationStore {
     /// Options with defaults suited to a server.
     public struct Configuration: Sendable {
         /// `NORMAL` keeps WAL commits durable across an application crash (the case Huddle tests with

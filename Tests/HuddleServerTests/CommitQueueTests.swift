@@ -128,6 +128,7 @@ private struct RecordingWrapper: NotificationStore {
     func createDevice(_ device: DeviceRecord) async throws { try await store.createDevice(device) }
     func device(token: String) async throws -> DeviceRecord? { try await store.device(token: token) }
     func deviceCount() async throws -> Int { try await store.deviceCount() }
+    func devices(newestFirst limit: Int) async throws -> [DeviceRecord] { try await store.devices(newestFirst: limit) }
     func deleteDevice(token: String) async throws -> Bool { try await store.deleteDevice(token: token) }
     func unregistrationDate(token: String) async throws -> Date? { try await store.unregistrationDate(token: token) }
     func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange { try await store.saveApp(app, device: token) }

@@ -19,10 +19,10 @@ duration=${1:-10}
 rounds=${ROUNDS:-2}
 huddle=${HUDDLE:-.build-release/release/huddle}
 work=$(mktemp -d)
-servers=()
 databases=()
 cleanup() {
-    for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # start_server runs in a subshell ($(…)): the servers' process ids are kept in a file.
+    if [[ -f "$work/pids" ]]; then while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$work/pids"; fi
     for name in "${databases[@]}"; do psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $name WITH (FORCE)" 2>/dev/null || true; done
     rm -rf "$work"
 }
@@ -48,7 +48,7 @@ jwt=$(cat "$work/jwt")
 start_server() {  # database
     local port=$((20000 + RANDOM % 20000))
     LOG_LEVEL=error "$huddle" serve --port "$port" --database "$1" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
-    servers+=($!)
+    echo $! >>"$work/pids"
     for _ in $(seq 200); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
     echo "http://127.0.0.1:$port"
 }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// A ``NotificationStore`` that keeps everything in memory: for tests, previews and `huddle serve
 /// --database memory`. Nothing survives the process.
-public actor InMemoryNotificationStore: NotificationStore, DeviceListing {
+public actor InMemoryNotificationStore: NotificationStore {
     private struct Device {
         var record: DeviceRecord
         var apps: [String: AppRecord] = [:]

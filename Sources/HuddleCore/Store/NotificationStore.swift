@@ -16,6 +16,8 @@ public protocol NotificationStore: Sendable {
     func device(token: String) async throws -> DeviceRecord?
     /// How many devices there are (a server refuses new ones past its limit).
     func deviceCount() async throws -> Int
+    /// The newest devices first, at most `limit` of them (the home page lists them for the admin).
+    func devices(newestFirst limit: Int) async throws -> [DeviceRecord]
     /// Removes a device with its apps and notifications, remembering when, so that pushes to its token
     /// can be answered `Unregistered`; `false` when there was none.
     func deleteDevice(token: String) async throws -> Bool

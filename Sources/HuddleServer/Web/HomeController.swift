@@ -86,11 +86,10 @@ struct HomeController {
 
     private func page(for request: Request, problem: HomePage.Problem? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let isAdmin = isAdmin(request)
-        let listing = configuration.adminToken == nil ? nil : store as? any DeviceListing
         var devices: [HomePage.ListedDevice] = []
-        if isAdmin, let listing {
+        if isAdmin {
             let origin = WebController.origin(of: request, tls: configuration.tlsCertificatePath != nil, fallback: configuration.listeningAddress)
-            for device in try await listing.devices(newestFirst: Self.listedDevices) {
+            for device in try await store.devices(newestFirst: Self.listedDevices) {
                 let topic = try await store.apps(device: device.token).first?.topic ?? "com.example.app"
                 devices.append(HomePage.ListedDevice(
                     record: device,
@@ -100,7 +99,7 @@ struct HomeController {
         let page = HomePage(
             languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
             needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
-            admin: configuration.adminToken == nil ? .off : listing == nil ? .unlisted : isAdmin ? .signedIn(devices) : .signedOut,
+            admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
             demo: !configuration.demo ? .none : configuration.isLoopback || isAdmin ? .oneClick : .asksForSecret, problem: problem)
         return WebController.html(pages.home(page), status: status)
     }

@@ -13,8 +13,6 @@ struct HomePage {
     enum Admin {
         /// The server has no admin token: the section says how to start it with one.
         case off
-        /// The store cannot list devices: the section is left out.
-        case unlisted
         /// The viewer has not given the admin token: the section asks for it.
         case signedOut
         case signedIn([ListedDevice])
@@ -60,7 +58,6 @@ struct HomePage {
         }
         switch admin {
         case .off: context["adminOffHTML"] = WebPages.html(words.adminOff, code: "--admin-token")
-        case .unlisted: break
         case .signedOut:
             context["adminSignedOut"] = true
             context["adminNeededHTML"] = WebPages.html(words.adminNeeded, code: "--admin-token")
