@@ -108,7 +108,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                     sql: "INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)",
                     arguments: [token, app.topic, path, data])
             }
-            let number = try record(ChangeRecord.Kind.appSaved, topic: app.topic, device: token, db)
+            let number = try takeNumber(device: token, db)
+            try record(.appSaved, topic: app.topic, number: number, device: token, db)
             return DeviceChange(number: number, kind: .appSaved(app))
         }
     }
@@ -121,7 +122,8 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
             guard db.changesCount > 0 else { return nil }
-            let number = try record(.appDeleted, topic: topic, device: token, db)
+            let number = try takeNumber(device: token, db)
+            try record(.appDeleted, topic: topic, number: number, device: token, db)
             return DeviceChange(number: number, kind: .appDeleted(topic: topic))
         }
     }
@@ -129,41 +131,91 @@ public final class SQLiteNotificationStore: NotificationStore {
     // MARK: Notifications
 
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        try await write { db in try self.deliver(request, app: app, at: date, device: token, db) }
+        try await write { db in
+            var batch = Batch()
+            let change = try self.deliver(request, app: app, at: date, device: token, &batch, db)
+            try batch.saveNumbers(db)
+            return change
+        }
     }
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
-        return try await write { db in try self.deleteNotifications(app: app, identifiers: identifiers, device: token, db) }
+        return try await write { db in
+            var batch = Batch()
+            let change = try self.deleteNotifications(app: app, identifiers: identifiers, device: token, &batch, db)
+            try batch.saveNumbers(db)
+            return change
+        }
     }
 
     public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
         try await write { db in
-            try writes.map { write -> Result<DeviceChange?, StoreError> in
+            var batch = Batch()
+            let results = try writes.map { write -> Result<DeviceChange?, StoreError> in
                 // A `.notFound` is found before its write changes anything, so the transaction goes on; any
                 // other error rolls the whole transaction back.
                 do {
                     switch write {
                     case .deliver(let request, let app, let date, let token):
-                        return .success(try self.deliver(request, app: app, at: date, device: token, db))
+                        return .success(try self.deliver(request, app: app, at: date, device: token, &batch, db))
                     case .remove(let app, let identifiers, let token):
-                        return .success(try self.deleteNotifications(app: app, identifiers: identifiers, device: token, db))
+                        return .success(try self.deleteNotifications(app: app, identifiers: identifiers, device: token, &batch, db))
                     }
                 } catch let error as StoreError where error.code == .notFound {
                     return .failure(error)
                 }
             }
+            try batch.saveNumbers(db)
+            return results
         }
     }
 
-    private func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String, _ db: Database) throws -> DeviceChange {
+    /// What the writes of one transaction share: each device's change numbers, read once and written back
+    /// once however many changes the transaction records, and the apps found. SQLite has one writer, so
+    /// nothing changes them meanwhile.
+    private struct Batch {
+        private var lastChange: [String: Int64] = [:]
+        private var appsFound: Set<[String]> = []
+
+        /// The device's next change number.
+        mutating func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
+            let last: Int64
+            if let taken = lastChange[token] {
+                last = taken
+            } else {
+                let read = try db.cachedStatement(sql: "SELECT last_change FROM devices WHERE token = ?")
+                guard let stored = try Int64.fetchOne(read, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
+                last = stored
+            }
+            lastChange[token] = last + 1
+            return UInt64(last + 1)
+        }
+
+        mutating func hasApp(_ topic: String, device token: String, _ db: Database) throws -> Bool {
+            if appsFound.contains([token, topic]) { return true }
+            let read = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
+            guard try Bool.fetchOne(read, arguments: [token, topic]) == true else { return false }
+            appsFound.insert([token, topic])
+            return true
+        }
+
+        func saveNumbers(_ db: Database) throws {
+            let write = try db.cachedStatement(sql: "UPDATE devices SET last_change = ? WHERE token = ?")
+            for (token, last) in lastChange { try write.execute(arguments: [last, token]) }
+        }
+    }
+
+    private func deliver(
+        _ request: NotificationRequest, app: String, at date: Date, device token: String, _ batch: inout Batch, _ db: Database
+    ) throws -> DeviceChange {
         // The statements of a delivery are compiled once per connection (cached), not once per push.
-        let hasApp = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
-        guard try Bool.fetchOne(hasApp, arguments: [token, app]) == true else {
+        guard try batch.hasApp(app, device: token, db) else {
             try Self.requireDevice(token, db)
             throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
-        let number = try record(.delivered, topic: app, identifiers: [request.identifier], device: token, db)
+        let number = try batch.takeNumber(device: token, db)
+        try record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, db)
         try db.cachedStatement(sql: """
             INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
             VALUES (?, ?, ?, ?, ?, ?)
@@ -175,7 +227,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
-    private func deleteNotifications(app: String, identifiers: [String], device token: String, _ db: Database) throws -> DeviceChange? {
+    private func deleteNotifications(
+        app: String, identifiers: [String], device token: String, _ batch: inout Batch, _ db: Database
+    ) throws -> DeviceChange? {
         var removed: [String] = []
         for identifier in identifiers {
             try db.execute(
@@ -184,7 +238,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             if db.changesCount > 0 { removed.append(identifier) }
         }
         guard !removed.isEmpty else { return nil }
-        let number = try record(.removed, topic: app, identifiers: removed, device: token, db)
+        let number = try batch.takeNumber(device: token, db)
+        try record(.removed, topic: app, identifiers: removed, number: number, device: token, db)
         return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
     }
 
@@ -295,21 +350,25 @@ public final class SQLiteNotificationStore: NotificationStore {
             createdAt: row["created_at"])
     }
 
-    /// Takes the device's next change number and records the change, in the caller's transaction,
-    /// forgetting old ones as the retention says.
+    /// Takes the device's next change number, for a write that records one change.
+    private func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
+        var batch = Batch()
+        let number = try batch.takeNumber(device: token, db)
+        try batch.saveNumbers(db)
+        return number
+    }
+
+    /// Records change `number` in the caller's transaction, forgetting old ones as the retention says.
     private func record(
-        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], device token: String, _ db: Database
-    ) throws -> UInt64 {
-        let takeNumber = try db.cachedStatement(sql: "UPDATE devices SET last_change = last_change + 1 WHERE token = ? RETURNING last_change")
-        guard let number = try Int64.fetchOne(takeNumber, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
-        let record = ChangeRecord(number: UInt64(number), kind: kind, topic: topic, identifiers: identifiers)
+        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String, _ db: Database
+    ) throws {
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers)
         try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [token, number, kind.rawValue, topic, record.identifiersText])
-        if let oldestKept = retention.oldestKept(afterRecording: UInt64(number)) {
+            .execute(arguments: [token, Int64(number), kind.rawValue, topic, record.identifiersText])
+        if let oldestKept = retention.oldestKept(afterRecording: number) {
             try db.execute(sql: "DELETE FROM changes WHERE device_token = ? AND number < ?", arguments: [token, Int64(oldestKept)])
             try db.execute(sql: "UPDATE devices SET oldest_kept_change = ? WHERE token = ?", arguments: [Int64(oldestKept), token])
         }
-        return UInt64(number)
     }
 
     private static func device(_ row: Row) -> DeviceRecord {
