@@ -20,6 +20,8 @@ final class CommitQueue: Sendable {
     private struct State {
         var waiting: [Waiting] = []
         var isWriting = false
+        /// The last committed batch being applied to its sessions; the next waits for it.
+        var applying: Task<Void, Never>?
     }
 
     private struct Waiting: Sendable {
@@ -52,7 +54,9 @@ final class CommitQueue: Sendable {
     /// How many writes wait for the next transaction.
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// The writer: commits batches until nothing waits.
+    /// The writer: commits batches until nothing waits. While the sessions apply one batch, the next one
+    /// commits; batches are applied in commit order (each after the one before), so every session gets its
+    /// changes in number order.
     private func writeWhileWaiting() async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
@@ -68,25 +72,33 @@ final class CommitQueue: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            await commit(batch)
+            let results = await commit(batch)
+            let applying = Task { [previous = state.withLock { $0.applying }] in
+                await previous?.value
+                await apply(results, of: batch)
+            }
+            state.withLock { $0.applying = applying }
         }
     }
 
-    private func commit(_ batch: [Waiting]) async {
-        let results: [Result<DeviceChange?, StoreError>]
+    /// Commits a batch in one transaction; when that fails, each write alone, so that one write the store
+    /// cannot take does not fail its neighbours.
+    private func commit(_ batch: [Waiting]) async -> [Result<DeviceChange?, any Error>] {
         do {
-            results = try await ServerMetrics.timeStore("commit") { try await store.commit(batch.map(\.write)) }
+            let results = try await ServerMetrics.timeStore("commit") { try await store.commit(batch.map(\.write)) }
+            ServerMetrics.committedBatch(of: batch.count)
+            return results.map { $0.mapError { $0 } }
         } catch {
-            guard batch.count > 1 else {
-                batch[0].continuation.resume(throwing: error)
-                return
-            }
-            // One write the store cannot take must not fail its neighbours: each is tried alone.
+            guard batch.count > 1 else { return [.failure(error)] }
             logger.warning("a batch of \(batch.count) writes failed (\(error)); committing them one by one")
-            for waiting in batch { await commit([waiting]) }
-            return
+            var results: [Result<DeviceChange?, any Error>] = []
+            for waiting in batch { results += await commit([waiting]) }
+            return results
         }
-        ServerMetrics.committedBatch(of: batch.count)
+    }
+
+    /// Hands each session its committed changes, in order, then answers the session's writers.
+    private func apply(_ results: [Result<DeviceChange?, any Error>], of batch: [Waiting]) async {
         await withDiscardingTaskGroup { group in
             for positions in Self.positionsByDevice(batch) {
                 let session = batch[positions[0]].session
@@ -98,7 +110,7 @@ final class CommitQueue: Sendable {
                         // Committed all the same: the session catches up with its next change.
                         logger.error("device \(session.token): cannot apply committed changes: \(error)")
                     }
-                    for position in positions { batch[position].continuation.resume(with: results[position].mapError { $0 }) }
+                    for position in positions { batch[position].continuation.resume(with: results[position]) }
                 }
             }
         }
