@@ -54,10 +54,14 @@ func buildRouter(
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
+    let requestLog = ProviderRequestLog(configuration: .init(
+        maximumRecords: configuration.limits.requestHistory, maximumBytes: configuration.limits.requestHistoryBytes))
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        clock: configuration.clock))
+        requestLog: requestLog, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
+    InspectorController(log: requestLog, centers: centers, adminToken: configuration.adminToken, clock: configuration.clock)
+        .addRoutes(to: router)
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
         limits: configuration.limits

@@ -71,6 +71,10 @@ extension ServerConfiguration {
         public var appsPerDevice = 100
         /// Bytes of localization files (`.strings`, `.stringsdict`, `.xcstrings`) one app may upload in all.
         public var localizationBytesPerApp = 8 << 20
+        /// Provider requests the request inspector keeps (the oldest go first).
+        public var requestHistory = 10_000
+        /// Bytes of provider requests (their payloads, mostly) the request inspector keeps.
+        public var requestHistoryBytes = 16 << 20
 
         public init() {}
     }

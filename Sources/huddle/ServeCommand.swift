@@ -193,10 +193,16 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Bytes of localization files one app may upload in all.")
     var maxLocalizationBytes = ServerConfiguration.Limits().localizationBytesPerApp
 
+    @Option(help: "Provider requests the request inspector keeps (/requests, /v1/admin/requests).")
+    var requestHistory = ServerConfiguration.Limits().requestHistory
+
+    @Option(help: "Bytes of provider requests the request inspector keeps.")
+    var requestHistoryBytes = ServerConfiguration.Limits().requestHistoryBytes
+
     func validate() throws {
         let values = [
             maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
-            maxAppsPerDevice, maxLocalizationBytes,
+            maxAppsPerDevice, maxLocalizationBytes, requestHistory, requestHistoryBytes,
         ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
     }
@@ -212,6 +218,8 @@ struct LimitOptions: ParsableArguments {
         limits.devices = maxDevices
         limits.appsPerDevice = maxAppsPerDevice
         limits.localizationBytesPerApp = maxLocalizationBytes
+        limits.requestHistory = requestHistory
+        limits.requestHistoryBytes = requestHistoryBytes
         return limits
     }
 }

@@ -133,6 +133,12 @@ def test_one_team_per_connection_and_token_updates(plain_server, device, keys, w
         expect(push(plain_server, device["token"], headers=standard(refreshed), client=client), 429, "TooManyProviderTokenUpdates")
     # A new connection may start with any valid token.
     assert push(plain_server, device["token"], headers=standard(token(second_p8, "SECOND0001", "OTHERTEAM1"))).status_code == 200
+    # HTTP/1.1 connections are connections too: each binds its own team (they once shared one state).
+    with httpx.Client() as first_connection, httpx.Client() as second_connection:
+        assert push(plain_server, device["token"], headers=standard(first), client=first_connection).status_code == 200
+        assert push(plain_server, device["token"], headers=standard(other_team), client=second_connection).status_code == 200
+        refused = push(plain_server, device["token"], headers=standard(other_team), client=first_connection)
+        assert (refused.http_version, refused.status_code, refused.json()["reason"]) == ("HTTP/1.1", 403, "UnrelatedKeyIdInToken")
 
 
 def test_every_listed_reason_is_covered():

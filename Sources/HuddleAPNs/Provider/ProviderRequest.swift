@@ -13,7 +13,7 @@ public struct ProviderRequest: Sendable {
         self.headers = headers
     }
 
-    func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         headers.filter { $0.name == name }.map(\.value)
     }
 }

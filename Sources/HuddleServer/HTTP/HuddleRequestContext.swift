@@ -12,10 +12,21 @@ public struct HuddleRequestContext: RequestContext {
     /// The request's own channel (an HTTP/2 stream's, or the HTTP/1.1 connection's), for a long response
     /// that must end the request early.
     let channel: any Channel
+    /// The client's connection: the request's channel, or for an HTTP/2 stream the connection it is on.
+    let connectionChannel: any Channel
+    let isHTTP2: Bool
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        let connectionChannel = source.channel.parent ?? source.channel
+        // An accepted connection's parent is the listening socket; an HTTP/2 stream's parent is the connection.
+        // So a request's channel is an HTTP/2 stream exactly when its parent has a parent too.
+        if let parent = source.channel.parent, parent.parent != nil {
+            connectionChannel = parent
+            isHTTP2 = true
+        } else {
+            connectionChannel = source.channel
+            isHTTP2 = false
+        }
         connection = ObjectIdentifier(connectionChannel)
         connectionClosed = connectionChannel.closeFuture
         channel = source.channel

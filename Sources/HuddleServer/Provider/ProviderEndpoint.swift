@@ -26,6 +26,10 @@ struct ProviderEndpoint: RouterMiddleware {
     let verifiedSignatures = VerifiedSignatures()
     let requiresProviderToken: Bool
     let servesCheckOnlyRoute: Bool
+    /// The request inspector's history, which every request to the endpoint is added to when answered.
+    let requestLog: ProviderRequestLog
+    /// Whether connections are TLS (the server's listener is either all TLS or none).
+    let tls: Bool
     let clock: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -38,12 +42,14 @@ struct ProviderEndpoint: RouterMiddleware {
         guard path.hasPrefix("/3/") || path == "/3" else {
             return try await next(request, context)
         }
+        let started = ContinuousClock.now
         let providerRequest = ProviderRequest(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let (apnsID, checked) = ProviderRequestCheck.check(providerRequest)
+        var record = startRecord(providerRequest, context: context)
         let outcome: Result<Void, ProviderRefusal>
         do {
-            try await deliver(try checked.get(), request: request, context: context, stores: stores)
+            try await deliver(try checked.get(), request: request, context: context, stores: stores, record: &record)
             outcome = .success(())
         } catch let reason as APNsReason {
             outcome = .failure(ProviderRefusal(reason: reason))
@@ -53,10 +59,13 @@ struct ProviderEndpoint: RouterMiddleware {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: .internalServerError))
         }
+        finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         return respond(outcome, apnsID: apnsID)
     }
 
-    private func deliver(_ push: ProviderPush, request: Request, context: Context, stores: Bool) async throws {
+    private func deliver(
+        _ push: ProviderPush, request: Request, context: Context, stores: Bool, record: inout ProviderRequestRecord
+    ) async throws {
         guard let session = try await centers.session(for: push.deviceToken) else {
             throw try await refusalForUnknownDevice(push.deviceToken)
         }
@@ -77,6 +86,7 @@ struct ProviderEndpoint: RouterMiddleware {
         } catch is APIError {
             throw APNsReason.payloadTooLarge
         }
+        record.payload = Array(body.readableBytesView)
         let payload: APNsPayload
         do {
             payload = try APNsPayload.decode(body.readableBytesView, maximumSize: push.pushType.maximumPayloadSize)
@@ -90,6 +100,8 @@ struct ProviderEndpoint: RouterMiddleware {
         guard stores else { return }
         // The collapse identifier names the notification, so a later push with it replaces this one.
         let identifier = push.collapseID ?? push.apnsID
+        record.storedApp = push.bundleIdentifier
+        record.storedIdentifier = identifier
         do {
             _ = try await session.deliver(
                 NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
@@ -99,6 +111,43 @@ struct ProviderEndpoint: RouterMiddleware {
             guard try await store.device(token: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
             throw APNsReason.deviceTokenNotForTopic
         }
+    }
+
+    /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
+    /// provider token's key, team and age (the token itself is not kept).
+    private func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
+        var record = ProviderRequestRecord(
+            receivedAt: clock(), client: context.connectionChannel.remoteAddress?.description, httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
+            tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.hasPrefix("apns-") })
+        // The token as sent, also when the request is refused before it is checked.
+        if let sent = request.path.split(separator: "?").first, sent.hasPrefix("/3/device/") {
+            record.deviceToken = String(sent.dropFirst("/3/device/".count).prefix(200)).lowercased()
+        }
+        if let authorization = request.values("authorization").first,
+            let token = try? ProviderToken(parsing: String(authorization.split(separator: " ", maxSplits: 1).last ?? ""))
+        {
+            record.tokenKeyID = token.keyID
+            record.tokenTeamID = token.teamID
+            record.tokenIssuedAt = token.issuedAt
+        }
+        return record
+    }
+
+    private func finish(_ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        record.apnsID = apnsID
+        switch outcome {
+        case .success:
+            record.status = 200
+        case .failure(let refusal):
+            record.status = Int(refusal.reason.status.code)
+            record.reason = refusal.reason.rawValue
+            record.description = refusal.description
+            record.storedApp = nil
+            record.storedIdentifier = nil
+        }
+        requestLog.record(record)
     }
 
     /// `Unregistered` (with when) for a deleted device, `BadDeviceToken` for one never registered.

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import Hummingbird
+import NIOCore
+
+/// The provider request inspector: every request to `/3/device/…`, with its answer, through the admin API
+/// (a list with filters, one request, a live stream) and on the page `/requests`.
+///
+/// It takes the admin token as a bearer token, or the home page's admin cookie (so the page and its live
+/// stream work in a browser).
+struct InspectorController {
+    let log: ProviderRequestLog
+    let centers: DeviceCenters
+    let adminToken: String?
+    let clock: @Sendable () -> Date
+    /// How long a live stream waits with nothing to say before it writes a comment, so that proxies and
+    /// clients know it is alive.
+    var heartbeatInterval: Duration = .seconds(15)
+
+    /// The most records one list answers with.
+    static let maximumLimit = 1_000
+
+    func addRoutes(to router: Router<HuddleRequestContext>) {
+        router.get("/v1/admin/requests", use: list)
+        router.get("/v1/admin/requests/stream", use: stream)
+        router.get("/v1/admin/requests/:id", use: one)
+        router.get("/requests") { _, _ in
+            guard let url = Bundle.module.url(forResource: "requests", withExtension: "html", subdirectory: "Web"),
+                let page = try? Data(contentsOf: url)
+            else { throw APIError(.notFound, "the inspector page is missing from this build") }
+            return Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: page)))
+        }
+    }
+
+    /// `GET /v1/admin/requests?device=&topic=&status=&reason=&since=&until=&after=&limit=`: newest first.
+    @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        let filter = try Self.filter(request)
+        let limit = try Self.number(request, "limit", in: 1...Self.maximumLimit) ?? 100
+        let now = clock()
+        let records = log.records(filter, limit: limit)
+        return .json(.object(JSONObject([
+            ("requests", .array(records.map { $0.json(now: now) })), ("last", .integer(Int64(log.lastID))),
+        ])))
+    }
+
+    /// `GET /v1/admin/requests/<id>`: one request, with the group its notification is in now.
+    @Sendable func one(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        let text = try context.parameters.require("id")
+        guard let id = UInt64(text) else { throw APIError(.badRequest, "request id: expected a number, found \"\(text.prefix(40))\"") }
+        guard let record = log.record(id: id) else {
+            throw APIError(.notFound, "no request \(id) in the history (it keeps the last \(log.configuration.maximumRecords))")
+        }
+        var group: String?
+        if let token = record.deviceToken, let app = record.storedApp, let identifier = record.storedIdentifier,
+            let session = try await centers.session(for: token)
+        {
+            group = await session.read { center in
+                center.notification(identifier, app: app).map { center.groupID(for: $0.content, identifier: identifier, app: app).description }
+            }
+        }
+        return .json(record.json(now: clock(), group: group))
+    }
+
+    /// `GET /v1/admin/requests/stream`: Server-Sent Events, one `request` event per request as it is
+    /// answered (those after `Last-Event-ID` or `after` first), with the list's filters.
+    @Sendable func stream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try authorize(request)
+        var filter = try Self.filter(request)
+        let resumeText = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
+        if let resumeText, !resumeText.isEmpty {
+            guard let after = UInt64(resumeText) else { throw APIError(.badRequest, "Last-Event-ID: expected a request number") }
+            filter.after = after
+        } else {
+            filter.after = log.lastID
+        }
+        let wakeUps = log.wakeUps()
+        let (log, clock, heartbeatInterval, startFilter) = (log, clock, heartbeatInterval, filter)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                let heartbeat = Task {
+                    // Wakes the loop below now and then, which writes a comment when nothing came.
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeatInterval)
+                        log.wakeViewers()
+                    }
+                }
+                defer { heartbeat.cancel() }
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                var filter = startFilter
+                var wakeUps = wakeUps.makeAsyncIterator()
+                repeat {
+                    // Oldest first, at most a list's worth per write; the next wake-up or heartbeat takes the rest.
+                    let records = log.records(filter, limit: Self.maximumLimit).reversed()
+                    var text = ""
+                    for record in records {
+                        text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: clock()).jsonText())\n\n"
+                        filter.after = record.id
+                    }
+                    try await writer.write(ByteBuffer(string: text.isEmpty ? ": nothing new\n\n" : text))
+                } while await wakeUps.next() != nil
+                try await writer.finish(nil)
+            })
+    }
+
+    private func authorize(_ request: Request) throws {
+        guard let adminToken else {
+            throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
+        }
+        if DeviceAuthorization.isBearer(adminToken, in: request) { return }
+        if let cookie = request.cookies[HomeController.adminCookie]?.value,
+            DeviceAuthorization.constantTimeEqual(cookie, HomeController.adminSession(adminToken))
+        {
+            return
+        }
+        throw APIError(.unauthorized, "send the admin token as Authorization: Bearer <token> (or sign in on the home page)")
+    }
+
+    static func filter(_ request: Request) throws -> ProviderRequestLog.Filter {
+        let query = request.uri.queryParameters
+        func text(_ name: String) throws -> String? {
+            guard let value = query[Substring(name)].map(String.init), !value.isEmpty else { return nil }
+            guard value.utf8.count <= 256 else { throw APIError(.badRequest, "\(name): at most 256 bytes") }
+            return value
+        }
+        func date(_ name: String) throws -> Date? {
+            guard let value = try text(name) else { return nil }
+            guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: value.contains(".")).parse(value) else {
+                throw APIError(.badRequest, "\(name): expected a time such as 2026-11-23T17:00:00Z, found \"\(value)\"")
+            }
+            return date
+        }
+        return ProviderRequestLog.Filter(
+            device: try text("device")?.lowercased(), topic: try text("topic"), status: try number(request, "status", in: 100...599),
+            reason: try text("reason"), since: try date("since"), until: try date("until"),
+            after: try number(request, "after", in: 0...Int.max).map(UInt64.init))
+    }
+
+    static func number(_ request: Request, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = request.uri.queryParameters[Substring(name)], !text.isEmpty else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError(.badRequest, "\(name): expected a number from \(range.lowerBound) to \(range.upperBound), found \"\(text.prefix(40))\"")
+        }
+        return value
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// The provider request inspector's history: the last requests to `/3/device/…`, oldest out first past a
+/// count or a byte limit, and the live viewers to wake when one is added.
+///
+/// Recording is an append under a lock and a wake-up per viewer: no encoding, no waiting, so that it stays
+/// off the push's path. Records are encoded when they are read.
+final class ProviderRequestLog: Sendable {
+    struct Configuration: Sendable {
+        /// The most requests kept.
+        var maximumRecords = 10_000
+        /// The most bytes of records kept (their payloads, mostly).
+        var maximumBytes = 16 << 20
+    }
+
+    /// Which records a reader wants; `nil` filters let everything through.
+    struct Filter: Sendable {
+        var device: String?
+        var topic: String?
+        var status: Int?
+        var reason: String?
+        var since: Date?
+        var until: Date?
+        /// Only records numbered above this (a stream resuming, or a client polling).
+        var after: UInt64?
+
+        func admits(_ record: ProviderRequestRecord) -> Bool {
+            if let device, record.deviceToken != device { return false }
+            if let topic, record.topic != topic { return false }
+            if let status, record.status != status { return false }
+            if let reason, record.reason != reason { return false }
+            if let since, record.receivedAt < since { return false }
+            if let until, record.receivedAt > until { return false }
+            if let after, record.id <= after { return false }
+            return true
+        }
+    }
+
+    let configuration: Configuration
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Oldest first; `first` is the index of the oldest, once the ring is full.
+        var records: [ProviderRequestRecord] = []
+        var first = 0
+        var bytes = 0
+        var lastID: UInt64 = 0
+        var viewers: [UInt64: AsyncStream<Void>.Continuation] = [:]
+        var nextViewer: UInt64 = 0
+
+        var count: Int { records.count - first }
+    }
+
+    init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Adds a finished request, numbering it, and wakes the live viewers.
+    func record(_ record: ProviderRequestRecord) {
+        var record = record
+        let viewers = state.withLock { state in
+            state.lastID += 1
+            record.id = state.lastID
+            state.records.append(record)
+            state.bytes += record.byteCount
+            while state.count > configuration.maximumRecords || (state.bytes > configuration.maximumBytes && state.count > 1) {
+                state.bytes -= state.records[state.first].byteCount
+                state.first += 1
+            }
+            // Dropped records are let go in one step once they are half the array.
+            if state.first > state.records.count / 2 {
+                state.records.removeFirst(state.first)
+                state.first = 0
+            }
+            return Array(state.viewers.values)
+        }
+        for viewer in viewers { viewer.yield() }
+    }
+
+    /// The records a filter admits, newest first, at most `limit`.
+    func records(_ filter: Filter, limit: Int) -> [ProviderRequestRecord] {
+        state.withLock { state in
+            var found: [ProviderRequestRecord] = []
+            var index = state.records.count - 1
+            while index >= state.first, found.count < limit {
+                let record = state.records[index]
+                if let after = filter.after, record.id <= after { break }
+                if filter.admits(record) { found.append(record) }
+                index -= 1
+            }
+            return found
+        }
+    }
+
+    func record(id: UInt64) -> ProviderRequestRecord? {
+        state.withLock { state in
+            guard state.count > 0, let oldest = state.records[state.first...].first?.id, id >= oldest, id <= state.lastID else { return nil }
+            return state.records[state.first + Int(id - oldest)]
+        }
+    }
+
+    /// The number of the last request recorded.
+    var lastID: UInt64 { state.withLock { $0.lastID } }
+
+    /// How many records and bytes are kept.
+    var size: (records: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
+
+    /// Wakes every live viewer without a new record (a heartbeat).
+    func wakeViewers() {
+        for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.yield() }
+    }
+
+    /// A wake-up each time a request is recorded, until the stream is let go; several wake-ups that the
+    /// viewer has not taken yet count as one.
+    func wakeUps() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextViewer += 1
+            state.viewers[state.nextViewer] = continuation
+            return state.nextViewer
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.viewers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}

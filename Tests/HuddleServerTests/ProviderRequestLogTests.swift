@@ -1,0 +1,81 @@
+import Foundation
+import HuddleCore
+@testable import HuddleServer
+import Testing
+
+/// The request inspector's history: numbered in order, bounded by count and by bytes (oldest out first),
+/// filtered, and waking its live viewers.
+@Suite struct ProviderRequestLogTests {
+    static func record(device: String = "ab", topic: String = "com.example.app", status: Int = 200, reason: String? = nil, payloadBytes: Int = 0)
+        -> ProviderRequestRecord
+    {
+        var record = ProviderRequestRecord(
+            receivedAt: Date(timeIntervalSince1970: 1_800_000_000), httpVersion: "HTTP/2", tls: false, method: "POST",
+            path: "/3/device/\(device)", apnsHeaders: [("apns-topic", topic)])
+        record.deviceToken = device
+        record.status = status
+        record.reason = reason
+        record.payload = Array(repeating: UInt8(ascii: "x"), count: payloadBytes)
+        return record
+    }
+
+    @Test func keepsTheLastRequestsByCountNumberedInOrder() {
+        let log = ProviderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
+        for _ in 0..<5 { log.record(Self.record()) }
+        #expect(log.records(.init(), limit: 10).map(\.id) == [5, 4, 3])
+        #expect(log.size.records == 3)
+        #expect(log.record(id: 2) == nil)
+        #expect(log.record(id: 4)?.id == 4)
+        #expect(log.record(id: 6) == nil)
+    }
+
+    @Test func keepsWithinItsBytesButAlwaysTheNewest() {
+        let log = ProviderRequestLog(configuration: .init(maximumRecords: 100, maximumBytes: 10_000))
+        for _ in 0..<10 { log.record(Self.record(payloadBytes: 3_000)) }
+        #expect(log.size.records == 3)  // about 3,300 bytes each
+        #expect(log.size.bytes <= 10_000)
+        // One record larger than the whole limit is still kept, alone.
+        log.record(Self.record(payloadBytes: 20_000))
+        #expect(log.records(.init(), limit: 10).map(\.id) == [11])
+    }
+
+    @Test func filtersByDeviceTopicStatusReasonTimeAndNumber() {
+        let log = ProviderRequestLog()
+        log.record(Self.record(device: "aa"))
+        log.record(Self.record(device: "bb", status: 400, reason: "BadDeviceToken"))
+        log.record(Self.record(device: "aa", topic: "com.example.other", status: 403, reason: "InvalidProviderToken"))
+        #expect(log.records(.init(device: "aa"), limit: 10).map(\.id) == [3, 1])
+        #expect(log.records(.init(topic: "com.example.other"), limit: 10).map(\.id) == [3])
+        #expect(log.records(.init(status: 400), limit: 10).map(\.id) == [2])
+        #expect(log.records(.init(reason: "InvalidProviderToken"), limit: 10).map(\.id) == [3])
+        #expect(log.records(.init(after: 1), limit: 10).map(\.id) == [3, 2])
+        #expect(log.records(.init(since: Date(timeIntervalSince1970: 1_900_000_000)), limit: 10).isEmpty)
+        #expect(log.records(.init(), limit: 2).map(\.id) == [3, 2])
+    }
+
+    @Test func wakesItsViewersAndForgetsThemWhenTheyGo() async {
+        let log = ProviderRequestLog()
+        var wakeUps: AsyncStream<Void>.Iterator? = log.wakeUps().makeAsyncIterator()
+        log.record(Self.record())
+        log.record(Self.record())
+        // Two records not yet taken are one wake-up.
+        #expect(await wakeUps?.next() != nil)
+        log.record(Self.record())
+        #expect(await wakeUps?.next() != nil)
+        wakeUps = nil
+        log.record(Self.record())
+    }
+
+    @Test func itsJSONNeverHoldsTheProviderToken() {
+        var record = Self.record(payloadBytes: 0)
+        record.tokenKeyID = "ABC123DEFG"
+        record.tokenTeamID = "DEF123GHIJ"
+        record.tokenIssuedAt = Date(timeIntervalSince1970: 1_799_999_000)
+        record.payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        let json = record.json(now: Date(timeIntervalSince1970: 1_800_000_000)).jsonText()
+        #expect(json.contains(#""providerToken":{"keyID":"ABC123DEFG","teamID":"DEF123GHIJ","ageSeconds":1000}"#))
+        #expect(json.contains(#""payload":{"aps":{"alert":"hi"}}"#))
+        record.payload = [0xFF, 0x00]
+        #expect(record.json(now: Date()).jsonText().contains(#""payloadText""#))
+    }
+}

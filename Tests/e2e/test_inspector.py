@@ -1,0 +1,149 @@
+"""The provider request inspector: every request to /3/device/… is recorded with its answer, and readable
+through the admin API (filters, one request with the group it landed in, a live stream), from a terminal
+(`huddle requests --follow`) and on the page /requests in Debian's chromium."""
+import asyncio
+import json
+import ssl
+import subprocess
+import threading
+import uuid
+
+import aioapns
+import aioapns.connection
+import httpx
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, register_device
+from jwt_tokens import token
+from sse import events
+
+ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def verification(server):
+    return ssl.create_default_context(cafile=str(server.cert)) if server.tls else True
+
+
+def requests_of(server, **query):
+    response = httpx.get(f"{server.url}/v1/admin/requests", params=query, headers=ADMIN, verify=verification(server))
+    assert response.status_code == 200, response.text
+    return response.json()["requests"]
+
+
+def test_aioapns_pushes_are_recorded_with_their_answers(tls_server, keys):
+    device = register_device(tls_server)
+    aioapns.connection.APNsProductionClientProtocol.APNS_SERVER = "localhost"
+    aioapns.connection.APNsProductionClientProtocol.APNS_PORT = tls_server.port
+    accepted_id, refused_id = str(uuid.uuid4()), str(uuid.uuid4())
+
+    async def send():
+        apns = aioapns.APNs(key=keys[1], key_id=KEY_ID, team_id=TEAM_ID, topic=TOPIC, use_sandbox=False,
+                            ssl_context=ssl.create_default_context(cafile=str(tls_server.cert)))
+        good = aioapns.NotificationRequest(
+            device_token=device["token"], notification_id=accepted_id, push_type=aioapns.PushType.ALERT,
+            message={"aps": {"alert": {"title": "Teja", "body": "Pizza?"}, "thread-id": "team"}})
+        bad = aioapns.NotificationRequest(device_token="0" * 64, notification_id=refused_id, message={"aps": {"alert": "x"}},
+                                          push_type=aioapns.PushType.ALERT)
+        return [await apns.send_notification(good), await apns.send_notification(bad)]
+
+    results = asyncio.run(send())
+    assert [result.is_successful for result in results] == [True, False]
+
+    accepted = requests_of(tls_server, device=device["token"])[0]
+    assert accepted["answer"] == {"status": 200, "apnsID": accepted_id}
+    assert accepted["topic"] == TOPIC and accepted["headers"]["apns-id"] == accepted_id
+    assert accepted["connection"]["httpVersion"] == "HTTP/2" and accepted["connection"]["tls"] is True
+    assert accepted["connection"]["client"].startswith("[IPv4]127.0.0.1") or "127.0.0.1" in accepted["connection"]["client"]
+    assert accepted["payload"]["aps"]["alert"]["title"] == "Teja"
+    # The token's key, team and age; never the token.
+    assert accepted["providerToken"]["keyID"] == KEY_ID and accepted["providerToken"]["teamID"] == TEAM_ID
+    assert 0 <= accepted["providerToken"]["ageSeconds"] < 600
+    assert "authorization" not in json.dumps(accepted).lower()
+
+    refused = requests_of(tls_server, reason="BadDeviceToken")[0]
+    assert refused["answer"] == {"status": 400, "reason": "BadDeviceToken", "apnsID": refused_id}
+    assert refused["deviceToken"] == "0" * 64
+    assert all(record["answer"]["status"] == 400 for record in requests_of(tls_server, status=400))
+
+    # One request, with the group its notification landed in.
+    detail = httpx.get(f"{tls_server.url}/v1/admin/requests/{accepted['id']}", headers=ADMIN, verify=verification(tls_server)).json()
+    assert detail["notification"] == {"app": TOPIC, "identifier": accepted_id, "group": f"{TOPIC}/team"}
+
+
+def test_a_bad_payload_is_recorded_as_sent_with_the_reason(plain_server, keys):
+    device = register_device(plain_server)
+    jwt = token(keys[1], KEY_ID, TEAM_ID)
+    response = httpx.post(f"{plain_server.url}/3/device/{device['token']}", content=b"{not json",
+                          headers={"authorization": f"bearer {jwt}", "apns-topic": TOPIC})
+    assert response.status_code == 400
+    record = requests_of(plain_server, device=device["token"])[0]
+    assert record["answer"]["reason"] == "BadPayload" and "description" in record["answer"]
+    assert record["payloadText"] == "{not json"
+    assert record["connection"]["httpVersion"] == "HTTP/1.1" and record["connection"]["tls"] is False
+
+
+def test_the_inspector_needs_the_admin_token_and_bounds_its_queries(plain_server):
+    assert httpx.get(f"{plain_server.url}/v1/admin/requests").status_code == 401
+    assert httpx.get(f"{plain_server.url}/v1/admin/requests", headers={"authorization": "Bearer nope"}).status_code == 401
+    for query in ({"limit": "0"}, {"limit": "1001"}, {"status": "abc"}, {"since": "yesterday"}, {"device": "x" * 300}):
+        response = httpx.get(f"{plain_server.url}/v1/admin/requests", params=query, headers=ADMIN)
+        assert response.status_code == 400, (query, response.text)
+        assert list(query)[0] in response.json()["error"]
+    assert httpx.get(f"{plain_server.url}/v1/admin/requests/999999999", headers=ADMIN).status_code == 404
+
+
+def test_the_stream_and_huddle_requests_follow_show_a_push_as_it_arrives(plain_server, keys):
+    device = register_device(plain_server)
+    jwt = token(keys[1], KEY_ID, TEAM_ID)
+    follower = subprocess.Popen(
+        [str(HUDDLE), "requests", "--server", plain_server.url, "--admin-token", ADMIN_TOKEN, "--follow", "--format", "json",
+         "--device", device["token"], "--last", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    received = []
+    try:
+        with httpx.Client(timeout=10) as client, client.stream(
+                "GET", f"{plain_server.url}/v1/admin/requests/stream", params={"device": device["token"]}, headers=ADMIN) as stream:
+            # curl pushes after both watchers are listening.
+            def push():
+                subprocess.run(["curl", "-s", "--http2-prior-knowledge", f"{plain_server.url}/3/device/{device['token']}",
+                                "-H", f"authorization: bearer {jwt}", "-H", f"apns-topic: {TOPIC}", "-H", "apns-collapse-id: live",
+                                "-d", json.dumps({"aps": {"alert": "live"}})], check=True, capture_output=True)
+            threading.Timer(1.0, push).start()
+            for event in events(stream):
+                if event.name == "request":
+                    received.append(event.json())
+                    break
+        line = follower.stdout.readline()
+    finally:
+        follower.terminate()
+        follower.wait(timeout=10)
+    assert received[0]["answer"]["status"] == 200 and received[0]["headers"]["apns-collapse-id"] == "live"
+    printed = json.loads(line)
+    assert printed["id"] == received[0]["id"] and printed["notification"]["identifier"] == "live"
+
+
+def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys):
+    jwt = token(keys[1], KEY_ID, TEAM_ID)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(f"{plain_server.url}/requests")
+        expect(page.locator("#signed-out")).to_be_visible()
+        # Signed in on the home page (the admin cookie), the inspector fills live.
+        page.goto(f"{plain_server.url}/")
+        page.fill("#admin-token", ADMIN_TOKEN)
+        page.click("#show-devices")
+        page.goto(f"{plain_server.url}/requests")
+        expect(page.locator("#status")).to_have_text("Live")
+        refused_id = str(uuid.uuid4())
+        response = httpx.post(f"{plain_server.url}/3/device/{'0' * 64}", content=json.dumps({"aps": {"alert": "x"}}),
+                              headers={"authorization": f"bearer {jwt}", "apns-topic": TOPIC, "apns-id": refused_id})
+        assert response.status_code == 400
+        row = page.locator("#requests tbody tr", has_text=refused_id)
+        expect(row.locator(".reason")).to_have_text("BadDeviceToken")
+        row.click()
+        expect(page.locator("#detail-title")).to_contain_text("400 BadDeviceToken")
+        expect(page.locator("#detail-json")).to_contain_text(refused_id)
+        assert jwt not in page.content()
+        browser.close()
