@@ -1,18 +1,22 @@
 """Screenshots for the README: the demo center on a phone and a desktop, unlocked and locked, and the home
-page on a desktop (signed in with the admin token, so that it lists the server's devices).
+page on a desktop (signed in with the admin token, so that it lists the server's devices), and the provider
+request inspector after a few pushes.
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
-and docs/home-desktop.png.
+docs/home-desktop.png and docs/inspector-desktop.png.
 """
 import argparse
+import json
 import pathlib
 import re
 import secrets
 import socket
 import subprocess
+import urllib.error
+import urllib.request
 import time
 
 from playwright.sync_api import sync_playwright
@@ -29,7 +33,7 @@ def free_port():
 
 def start_demo(huddle, port, admin_token):
     """Starts the server and returns it with the demo page's address (from its log)."""
-    process = subprocess.Popen([huddle, "serve", "--port", str(port), "--database", "memory", "--demo", "--admin-token", admin_token],
+    process = subprocess.Popen([huddle, "serve", "--port", str(port), "--database", "memory", "--demo", "--development", "--admin-token", admin_token],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 30
     for line in process.stdout:
@@ -40,6 +44,22 @@ def start_demo(huddle, port, admin_token):
             break
     process.kill()
     raise SystemExit("huddle serve --demo printed no demo address")
+
+
+def push_examples(address):
+    """Pushes as a provider would, to the demo server (it runs with --development: no provider token)."""
+    base, token = address.split("#")[0].split("/devices/")
+    def push(device, body, **headers):
+        request = urllib.request.Request(f"{base}/3/device/{device}", data=body.encode(), method="POST",
+                                         headers={"apns-topic": "com.apple.MobileSMS", **headers})
+        try:
+            urllib.request.urlopen(request)
+        except urllib.error.HTTPError:
+            pass
+    push(token, json.dumps({"aps": {"alert": {"title": "Teja", "body": "Lunch at noon?"}, "thread-id": "gr-51413"}}))
+    push(token, json.dumps({"aps": {"alert": {"title": "Michele", "body": "Hall 2"}, "thread-id": "gr-michele"}}), **{"apns-collapse-id": "hall"})
+    push("0" * 64, json.dumps({"aps": {"alert": "hello"}}))
+    push(token, "{not json")
 
 
 def main():
@@ -77,6 +97,15 @@ def main():
                 page.wait_for_selector("#sign-out")
                 page.locator(".listed-device details").first.evaluate("details => details.open = true")
             page.screenshot(path=str(out / "home-desktop.png"), full_page=True)
+            # The request inspector, signed in by the home page's admin cookie, after a few pushes: accepted ones
+            # to the demo device, one to a token that is not a device, one whose payload is not JSON.
+            page.goto(address.split("/devices/")[0] + "/requests")
+            page.wait_for_function("document.getElementById('status').textContent === 'Live'")
+            push_examples(address)
+            page.wait_for_selector("#requests tbody tr:nth-child(4)")
+            page.locator("#requests tbody tr.refused").first.click()
+            page.wait_for_selector("#detail:not([hidden])")
+            page.screenshot(path=str(out / "inspector-desktop.png"), full_page=True)
             context.close()
             browser.close()
     finally:

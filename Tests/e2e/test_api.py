@@ -8,7 +8,8 @@ from openapi_spec_validator import validate
 from conftest import TOPIC, read_center, register_device
 
 ROUTE_SOURCES = ["Sources/HuddleServer/Devices/DeviceController.swift", "Sources/HuddleServer/Admin/AdminController.swift",
-                 "Sources/HuddleServer/Streams/StreamController.swift", "Sources/HuddleServer/Web/WebController.swift"]
+                 "Sources/HuddleServer/Streams/StreamController.swift", "Sources/HuddleServer/Web/WebController.swift",
+                 "Sources/HuddleServer/Web/HomeController.swift", "Sources/HuddleServer/Inspector/InspectorController.swift"]
 
 
 def test_openapi_document_is_served_valid_and_complete(plain_server):

@@ -117,7 +117,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// provider token's key, team and age (the token itself is not kept).
     private func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
         var record = ProviderRequestRecord(
-            receivedAt: clock(), client: context.connectionChannel.remoteAddress?.description, httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
+            receivedAt: clock(), client: context.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
             tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.hasPrefix("apns-") })
         // The token as sent, also when the request is refused before it is checked.
         if let sent = request.path.split(separator: "?").first, sent.hasPrefix("/3/device/") {
