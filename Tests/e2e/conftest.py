@@ -14,6 +14,7 @@ import uuid
 
 import httpx
 import pytest
+from playwright.sync_api import sync_playwright
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
@@ -186,3 +187,13 @@ def postgres_database():
     base, _, query = server.partition("?")
     yield base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
     subprocess.run(["psql", "-q", server, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium (scripts/test-env installs it), driven by playwright; playwright's own browser download
+    is not used."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()

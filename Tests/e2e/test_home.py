@@ -3,7 +3,7 @@ device made in one click, the demo opened from the home page, every word of a pa
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from conftest import ADMIN_TOKEN, TOPIC, Server
 from test_web import CATEGORIES, push_conversation, register_device, stack
@@ -48,14 +48,6 @@ def server(tmp_path_factory):
     server = Server(str(tmp_path_factory.mktemp("home")), tls=False, extra=["--development", "--demo"])
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 def new_page(browser, locale="en-US", size=(1280, 900)):

@@ -12,7 +12,7 @@ import aioapns
 import aioapns.connection
 import httpx
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, register_device
 from jwt_tokens import token
@@ -123,11 +123,11 @@ def test_the_stream_and_huddle_requests_follow_show_a_push_as_it_arrives(plain_s
     assert printed["id"] == received[0]["id"] and printed["notification"]["identifier"] == "live"
 
 
-def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys):
+def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys, browser):
     jwt = token(keys[1], KEY_ID, TEAM_ID)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
         page.goto(f"{plain_server.url}/requests")
         expect(page.locator("#signed-out")).to_be_visible()
         # Signed in on the home page (the admin cookie), the inspector fills live.
@@ -146,4 +146,5 @@ def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys):
         expect(page.locator("#detail-title")).to_contain_text("400 BadDeviceToken")
         expect(page.locator("#detail-json")).to_contain_text(refused_id)
         assert jwt not in page.content()
-        browser.close()
+    finally:
+        context.close()

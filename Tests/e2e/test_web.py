@@ -5,7 +5,7 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from conftest import TOPIC, Server, register_device
 
@@ -19,14 +19,6 @@ def server(tmp_path_factory):
     server = Server(str(tmp_path_factory.mktemp("web")), tls=False, extra=["--development"])
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
