@@ -66,16 +66,15 @@ enum Base64URL {
     /// Works on the bytes: Foundation's `replacingOccurrences` bridges to NSString on Linux, which cost more
     /// than the rest of reading a token, on a path every push (and the request inspector) takes.
     static func decode(_ text: Substring) -> Data? {
-        var base64 = Data(capacity: text.utf8.count + 3)
-        for byte in text.utf8 {
+        var base64: [UInt8] = text.utf8.map { byte in
             switch byte {
-            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
-            default: base64.append(byte)
+            case UInt8(ascii: "-"): UInt8(ascii: "+")
+            case UInt8(ascii: "_"): UInt8(ascii: "/")
+            default: byte
             }
         }
         while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
-        return Data(base64Encoded: base64)
+        return Data(base64Encoded: Data(base64))
     }
 
     static func encode(_ data: Data) -> String {

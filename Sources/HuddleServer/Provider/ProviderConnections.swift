@@ -32,6 +32,11 @@ final class ProviderConnections: Sendable {
         }
     }
 
+    /// The token the connection last had admitted, if any.
+    func token(of connection: ObjectIdentifier) -> ProviderToken? {
+        states.withLock { $0[connection]?.token }
+    }
+
     func forget(_ connection: ObjectIdentifier) {
         _ = states.withLock { $0.removeValue(forKey: connection) }
     }

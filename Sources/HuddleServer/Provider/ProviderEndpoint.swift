@@ -123,8 +123,10 @@ struct ProviderEndpoint: RouterMiddleware {
         if let sent = request.path.split(separator: "?").first, sent.hasPrefix("/3/device/") {
             record.deviceToken = String(sent.dropFirst("/3/device/".count).prefix(200)).lowercased()
         }
-        if let authorization = request.values("authorization").first,
-            let token = try? ProviderToken(parsing: String(authorization.split(separator: " ", maxSplits: 1).last ?? ""))
+        // Most pushes present the token their connection already had admitted: it is read once per connection.
+        if let authorization = request.values("authorization").first?.split(separator: " ", maxSplits: 1).last,
+            let token = connections.token(of: context.connection).flatMap({ $0.text == authorization ? $0 : nil })
+                ?? (try? ProviderToken(parsing: String(authorization)))
         {
             record.tokenKeyID = token.keyID
             record.tokenTeamID = token.teamID
