@@ -134,7 +134,7 @@ def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys, bro
         page.goto(f"{plain_server.url}/")
         page.fill("#admin-token", ADMIN_TOKEN)
         page.click("#show-devices")
-        page.goto(f"{plain_server.url}/requests")
+        page.get_by_role("link", name="Provider requests").click()
         expect(page.locator("#status")).to_have_text("Live")
         refused_id = str(uuid.uuid4())
         response = httpx.post(f"{plain_server.url}/3/device/{'0' * 64}", content=json.dumps({"aps": {"alert": "x"}}),

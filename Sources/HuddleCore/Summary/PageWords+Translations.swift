@@ -16,7 +16,7 @@ extension PageWords {
         adminOff: "Start the server with %@ to list its devices here.", noDevices: "No devices yet.", signOut: "Sign out",
         openCenter: "Open center", pushToIt: "Push to it", openDemo: "Open the demo",
         demoHint: "A device whose apps replay the stories of WWDC 2018 session 711.", openAPIDocument: "OpenAPI document",
-        metrics: "Metrics")
+        metrics: "Metrics", providerRequests: "Provider requests")
 
     /// Huddle's page words in every language of ``HuddleStrings/translations``, by language tag.
     static let translations: [String: PageWords] = [
@@ -64,7 +64,7 @@ extension PageWords {
             openDemo: "فتح العرض التوضيحي",
             demoHint: "جهاز تعيد تطبيقاته عرض قصص الجلسة 711 من WWDC 2018.",
             openAPIDocument: "مستند OpenAPI",
-            metrics: "المقاييس"),
+            metrics: "المقاييس", providerRequests: "طلبات المزوّد"),
         "bg": PageWords(
             notificationCenter: "Център за известия",
             unlocked: "Отключено",
@@ -108,7 +108,7 @@ extension PageWords {
             openDemo: "Отвори демото",
             demoHint: "Устройство, чиито приложения възпроизвеждат историите от сесия 711 на WWDC 2018.",
             openAPIDocument: "Документ OpenAPI",
-            metrics: "Метрики"),
+            metrics: "Метрики", providerRequests: "Заявки от доставчика"),
         "bn": PageWords(
             notificationCenter: "বিজ্ঞপ্তি কেন্দ্র",
             unlocked: "আনলক করা",
@@ -152,7 +152,7 @@ extension PageWords {
             openDemo: "ডেমো খুলুন",
             demoHint: "একটি ডিভাইস যার অ্যাপগুলো WWDC 2018-এর সেশন 711-এর গল্পগুলো আবার দেখায়।",
             openAPIDocument: "OpenAPI নথি",
-            metrics: "মেট্রিক্স"),
+            metrics: "মেট্রিক্স", providerRequests: "প্রোভাইডারের অনুরোধ"),
         "ca": PageWords(
             notificationCenter: "Centre de notificacions",
             unlocked: "Desbloquejat",
@@ -196,7 +196,7 @@ extension PageWords {
             openDemo: "Obre la demostració",
             demoHint: "Un dispositiu amb apps que reprodueixen les històries de la sessió 711 de la WWDC 2018.",
             openAPIDocument: "Document OpenAPI",
-            metrics: "Mètriques"),
+            metrics: "Mètriques", providerRequests: "Sol·licituds del proveïdor"),
         "cs": PageWords(
             notificationCenter: "Oznamovací centrum",
             unlocked: "Odemčeno",
@@ -240,7 +240,7 @@ extension PageWords {
             openDemo: "Otevřít ukázku",
             demoHint: "Zařízení, jehož aplikace přehrávají příběhy ze sekce 711 konference WWDC 2018.",
             openAPIDocument: "Dokument OpenAPI",
-            metrics: "Metriky"),
+            metrics: "Metriky", providerRequests: "Požadavky poskytovatele"),
         "da": PageWords(
             notificationCenter: "Notifikationscenter",
             unlocked: "Låst op",
@@ -284,7 +284,7 @@ extension PageWords {
             openDemo: "Åbn demoen",
             demoHint: "En enhed, hvis apps genspiller historierne fra WWDC 2018-session 711.",
             openAPIDocument: "OpenAPI-dokument",
-            metrics: "Målinger"),
+            metrics: "Målinger", providerRequests: "Udbyderanmodninger"),
         "de": PageWords(
             notificationCenter: "Mitteilungszentrale",
             unlocked: "Entsperrt",
@@ -328,7 +328,7 @@ extension PageWords {
             openDemo: "Demo öffnen",
             demoHint: "Ein Gerät, dessen Apps die Geschichten der WWDC-2018-Session 711 nachspielen.",
             openAPIDocument: "OpenAPI-Dokument",
-            metrics: "Metriken"),
+            metrics: "Metriken", providerRequests: "Anfragen des Providers"),
         "el": PageWords(
             notificationCenter: "Κέντρο γνωστοποιήσεων",
             unlocked: "Ξεκλείδωτο",
@@ -372,7 +372,7 @@ extension PageWords {
             openDemo: "Άνοιγμα επίδειξης",
             demoHint: "Μια συσκευή της οποίας οι εφαρμογές αναπαράγουν τις ιστορίες της συνεδρίας 711 του WWDC 2018.",
             openAPIDocument: "Έγγραφο OpenAPI",
-            metrics: "Μετρήσεις"),
+            metrics: "Μετρήσεις", providerRequests: "Αιτήματα παρόχου"),
         "es": PageWords(
             notificationCenter: "Centro de notificaciones",
             unlocked: "Desbloqueado",
@@ -416,7 +416,7 @@ extension PageWords {
             openDemo: "Abrir la demo",
             demoHint: "Un dispositivo cuyas apps reproducen las historias de la sesión 711 de la WWDC 2018.",
             openAPIDocument: "Documento OpenAPI",
-            metrics: "Métricas"),
+            metrics: "Métricas", providerRequests: "Solicitudes del proveedor"),
         "et": PageWords(
             notificationCenter: "Teavituskeskus",
             unlocked: "Lukust avatud",
@@ -460,7 +460,7 @@ extension PageWords {
             openDemo: "Ava demo",
             demoHint: "Seade, mille rakendused esitavad WWDC 2018 sessiooni 711 lugusid.",
             openAPIDocument: "OpenAPI dokument",
-            metrics: "Mõõdikud"),
+            metrics: "Mõõdikud", providerRequests: "Pakkuja päringud"),
         "fa": PageWords(
             notificationCenter: "مرکز اعلان‌ها",
             unlocked: "باز",
@@ -504,7 +504,7 @@ extension PageWords {
             openDemo: "باز کردن نمایش",
             demoHint: "دستگاهی که برنامه‌هایش داستان‌های جلسهٔ ۷۱۱ WWDC 2018 را بازپخش می‌کنند.",
             openAPIDocument: "سند OpenAPI",
-            metrics: "سنجه‌ها"),
+            metrics: "سنجه‌ها", providerRequests: "درخواست‌های ارائه‌دهنده"),
         "fi": PageWords(
             notificationCenter: "Ilmoituskeskus",
             unlocked: "Avattu",
@@ -548,7 +548,7 @@ extension PageWords {
             openDemo: "Avaa esittely",
             demoHint: "Laite, jonka apit toistavat WWDC 2018 -istunnon 711 tarinat.",
             openAPIDocument: "OpenAPI-kuvaus",
-            metrics: "Mittarit"),
+            metrics: "Mittarit", providerRequests: "Palveluntarjoajan pyynnöt"),
         "fr": PageWords(
             notificationCenter: "Centre de notifications",
             unlocked: "Déverrouillé",
@@ -592,7 +592,7 @@ extension PageWords {
             openDemo: "Ouvrir la démo",
             demoHint: "Un appareil dont les apps rejouent les histoires de la session 711 de la WWDC 2018.",
             openAPIDocument: "Document OpenAPI",
-            metrics: "Métriques"),
+            metrics: "Métriques", providerRequests: "Requêtes du fournisseur"),
         "he": PageWords(
             notificationCenter: "מרכז העדכונים",
             unlocked: "לא נעול",
@@ -636,7 +636,7 @@ extension PageWords {
             openDemo: "פתח את ההדגמה",
             demoHint: "מכשיר שהיישומים שלו משחזרים את הסיפורים של מושב 711 ב־WWDC 2018.",
             openAPIDocument: "מסמך OpenAPI",
-            metrics: "מדדים"),
+            metrics: "מדדים", providerRequests: "בקשות של הספק"),
         "hi": PageWords(
             notificationCenter: "सूचना केंद्र",
             unlocked: "अनलॉक",
@@ -680,7 +680,7 @@ extension PageWords {
             openDemo: "डेमो खोलें",
             demoHint: "एक डिवाइस जिसके ऐप WWDC 2018 के सत्र 711 की कहानियाँ दोहराते हैं।",
             openAPIDocument: "OpenAPI दस्तावेज़",
-            metrics: "मेट्रिक्स"),
+            metrics: "मेट्रिक्स", providerRequests: "प्रदाता के अनुरोध"),
         "hr": PageWords(
             notificationCenter: "Centar za obavijesti",
             unlocked: "Otključano",
@@ -724,7 +724,7 @@ extension PageWords {
             openDemo: "Otvori demo",
             demoHint: "Uređaj čije aplikacije ponavljaju priče sa sesije 711 WWDC-a 2018.",
             openAPIDocument: "OpenAPI dokument",
-            metrics: "Metrike"),
+            metrics: "Metrike", providerRequests: "Zahtjevi pružatelja"),
         "hu": PageWords(
             notificationCenter: "Értesítési központ",
             unlocked: "Feloldva",
@@ -768,7 +768,7 @@ extension PageWords {
             openDemo: "Bemutató megnyitása",
             demoHint: "Egy eszköz, amelynek appjai a WWDC 2018 711-es előadásának történeteit játsszák le.",
             openAPIDocument: "OpenAPI-dokumentum",
-            metrics: "Mérőszámok"),
+            metrics: "Mérőszámok", providerRequests: "Szolgáltatói kérések"),
         "id": PageWords(
             notificationCenter: "Pusat Notifikasi",
             unlocked: "Tidak terkunci",
@@ -812,7 +812,7 @@ extension PageWords {
             openDemo: "Buka demo",
             demoHint: "Perangkat yang aplikasinya memutar ulang cerita sesi 711 WWDC 2018.",
             openAPIDocument: "Dokumen OpenAPI",
-            metrics: "Metrik"),
+            metrics: "Metrik", providerRequests: "Permintaan penyedia"),
         "is": PageWords(
             notificationCenter: "Tilkynningamiðstöð",
             unlocked: "Ólæst",
@@ -856,7 +856,7 @@ extension PageWords {
             openDemo: "Opna sýnishornið",
             demoHint: "Tæki þar sem forrit endurspila sögurnar úr lotu 711 á WWDC 2018.",
             openAPIDocument: "OpenAPI-skjal",
-            metrics: "Mælingar"),
+            metrics: "Mælingar", providerRequests: "Beiðnir veitanda"),
         "it": PageWords(
             notificationCenter: "Centro notifiche",
             unlocked: "Sbloccato",
@@ -900,7 +900,7 @@ extension PageWords {
             openDemo: "Apri la demo",
             demoHint: "Un dispositivo le cui app ripropongono le storie della sessione 711 della WWDC 2018.",
             openAPIDocument: "Documento OpenAPI",
-            metrics: "Metriche"),
+            metrics: "Metriche", providerRequests: "Richieste del provider"),
         "ja": PageWords(
             notificationCenter: "通知センター",
             unlocked: "ロック解除中",
@@ -944,7 +944,7 @@ extension PageWords {
             openDemo: "デモを開く",
             demoHint: "WWDC 2018 のセッション 711 のストーリーを再現するアプリを持つデバイス。",
             openAPIDocument: "OpenAPI ドキュメント",
-            metrics: "メトリクス"),
+            metrics: "メトリクス", providerRequests: "プロバイダのリクエスト"),
         "ko": PageWords(
             notificationCenter: "알림 센터",
             unlocked: "잠금 해제됨",
@@ -988,7 +988,7 @@ extension PageWords {
             openDemo: "데모 열기",
             demoHint: "앱이 WWDC 2018 세션 711의 이야기를 재현하는 기기입니다.",
             openAPIDocument: "OpenAPI 문서",
-            metrics: "지표"),
+            metrics: "지표", providerRequests: "제공자 요청"),
         "lt": PageWords(
             notificationCenter: "Pranešimų centras",
             unlocked: "Atrakinta",
@@ -1032,7 +1032,7 @@ extension PageWords {
             openDemo: "Atidaryti demonstraciją",
             demoHint: "Įrenginys, kurio programos atkuria WWDC 2018 711 sesijos istorijas.",
             openAPIDocument: "OpenAPI dokumentas",
-            metrics: "Metrika"),
+            metrics: "Metrika", providerRequests: "Teikėjo užklausos"),
         "lv": PageWords(
             notificationCenter: "Paziņojumu centrs",
             unlocked: "Atbloķēts",
@@ -1076,7 +1076,7 @@ extension PageWords {
             openDemo: "Atvērt demonstrāciju",
             demoHint: "Ierīce, kuras lietotnes atskaņo WWDC 2018 sesijas 711 stāstus.",
             openAPIDocument: "OpenAPI dokuments",
-            metrics: "Metrikas"),
+            metrics: "Metrikas", providerRequests: "Nodrošinātāja pieprasījumi"),
         "ms": PageWords(
             notificationCenter: "Pusat Pemberitahuan",
             unlocked: "Tidak berkunci",
@@ -1120,7 +1120,7 @@ extension PageWords {
             openDemo: "Buka demo",
             demoHint: "Peranti yang aplikasinya memainkan semula kisah sesi 711 WWDC 2018.",
             openAPIDocument: "Dokumen OpenAPI",
-            metrics: "Metrik"),
+            metrics: "Metrik", providerRequests: "Permintaan pembekal"),
         "nb": PageWords(
             notificationCenter: "Varslingssenter",
             unlocked: "Låst opp",
@@ -1164,7 +1164,7 @@ extension PageWords {
             openDemo: "Åpne demoen",
             demoHint: "En enhet med apper som spiller av historiene fra WWDC 2018, økt 711.",
             openAPIDocument: "OpenAPI-dokument",
-            metrics: "Måledata"),
+            metrics: "Måledata", providerRequests: "Forespørsler fra leverandøren"),
         "nl": PageWords(
             notificationCenter: "Berichtencentrum",
             unlocked: "Ontgrendeld",
@@ -1208,7 +1208,7 @@ extension PageWords {
             openDemo: "Open de demo",
             demoHint: "Een apparaat waarvan de apps de verhalen van WWDC 2018-sessie 711 naspelen.",
             openAPIDocument: "OpenAPI-document",
-            metrics: "Statistieken"),
+            metrics: "Statistieken", providerRequests: "Verzoeken van de provider"),
         "pl": PageWords(
             notificationCenter: "Centrum powiadomień",
             unlocked: "Odblokowane",
@@ -1252,7 +1252,7 @@ extension PageWords {
             openDemo: "Otwórz demo",
             demoHint: "Urządzenie, którego aplikacje odtwarzają historie z sesji 711 WWDC 2018.",
             openAPIDocument: "Dokument OpenAPI",
-            metrics: "Metryki"),
+            metrics: "Metryki", providerRequests: "Żądania dostawcy"),
         "pt": PageWords(
             notificationCenter: "Central de Notificações",
             unlocked: "Desbloqueado",
@@ -1296,7 +1296,7 @@ extension PageWords {
             openDemo: "Abrir a demonstração",
             demoHint: "Um dispositivo cujos apps reproduzem as histórias da sessão 711 da WWDC 2018.",
             openAPIDocument: "Documento OpenAPI",
-            metrics: "Métricas"),
+            metrics: "Métricas", providerRequests: "Solicitações do provedor"),
         "pt-PT": PageWords(
             notificationCenter: "Centro de notificações",
             unlocked: "Desbloqueado",
@@ -1340,7 +1340,7 @@ extension PageWords {
             openDemo: "Abrir a demonstração",
             demoHint: "Um dispositivo cujas apps reproduzem as histórias da sessão 711 da WWDC 2018.",
             openAPIDocument: "Documento OpenAPI",
-            metrics: "Métricas"),
+            metrics: "Métricas", providerRequests: "Pedidos do fornecedor"),
         "ro": PageWords(
             notificationCenter: "Centrul de notificări",
             unlocked: "Deblocat",
@@ -1384,7 +1384,7 @@ extension PageWords {
             openDemo: "Deschide demonstrația",
             demoHint: "Un dispozitiv ale cărui aplicații redau poveștile sesiunii 711 de la WWDC 2018.",
             openAPIDocument: "Documentul OpenAPI",
-            metrics: "Metrici"),
+            metrics: "Metrici", providerRequests: "Cereri ale furnizorului"),
         "ru": PageWords(
             notificationCenter: "Центр уведомлений",
             unlocked: "Разблокировано",
@@ -1428,7 +1428,7 @@ extension PageWords {
             openDemo: "Открыть демо",
             demoHint: "Устройство, чьи приложения воспроизводят истории сессии 711 WWDC 2018.",
             openAPIDocument: "Документ OpenAPI",
-            metrics: "Метрики"),
+            metrics: "Метрики", providerRequests: "Запросы провайдера"),
         "sk": PageWords(
             notificationCenter: "Centrum hlásení",
             unlocked: "Odomknuté",
@@ -1472,7 +1472,7 @@ extension PageWords {
             openDemo: "Otvoriť ukážku",
             demoHint: "Zariadenie, ktorého aplikácie prehrávajú príbehy zo sekcie 711 konferencie WWDC 2018.",
             openAPIDocument: "Dokument OpenAPI",
-            metrics: "Metriky"),
+            metrics: "Metriky", providerRequests: "Požiadavky poskytovateľa"),
         "sl": PageWords(
             notificationCenter: "Središče za obvestila",
             unlocked: "Odklenjeno",
@@ -1516,7 +1516,7 @@ extension PageWords {
             openDemo: "Odpri predstavitev",
             demoHint: "Naprava, katere aplikacije predvajajo zgodbe s seje 711 konference WWDC 2018.",
             openAPIDocument: "Dokument OpenAPI",
-            metrics: "Meritve"),
+            metrics: "Meritve", providerRequests: "Zahteve ponudnika"),
         "sr": PageWords(
             notificationCenter: "Центар за обавештења",
             unlocked: "Откључано",
@@ -1560,7 +1560,7 @@ extension PageWords {
             openDemo: "Отвори демо",
             demoHint: "Уређај чије апликације понављају приче са сесије 711 на WWDC 2018.",
             openAPIDocument: "OpenAPI документ",
-            metrics: "Метрике"),
+            metrics: "Метрике", providerRequests: "Захтеви добављача"),
         "sv": PageWords(
             notificationCenter: "Notiscenter",
             unlocked: "Upplåst",
@@ -1604,7 +1604,7 @@ extension PageWords {
             openDemo: "Öppna demon",
             demoHint: "En enhet vars appar spelar upp berättelserna från WWDC 2018, session 711.",
             openAPIDocument: "OpenAPI-dokument",
-            metrics: "Mätvärden"),
+            metrics: "Mätvärden", providerRequests: "Leverantörens förfrågningar"),
         "th": PageWords(
             notificationCenter: "ศูนย์การแจ้งเตือน",
             unlocked: "ปลดล็อกแล้ว",
@@ -1648,7 +1648,7 @@ extension PageWords {
             openDemo: "เปิดตัวอย่าง",
             demoHint: "อุปกรณ์ที่แอปเล่นเรื่องราวจากเซสชัน 711 ของ WWDC 2018 ซ้ำ",
             openAPIDocument: "เอกสาร OpenAPI",
-            metrics: "ตัวชี้วัด"),
+            metrics: "ตัวชี้วัด", providerRequests: "คำขอจากผู้ให้บริการ"),
         "tr": PageWords(
             notificationCenter: "Bildirim Merkezi",
             unlocked: "Kilidi açık",
@@ -1692,7 +1692,7 @@ extension PageWords {
             openDemo: "Tanıtımı aç",
             demoHint: "Uygulamaları WWDC 2018 711. oturumunun öykülerini yeniden oynatan bir aygıt.",
             openAPIDocument: "OpenAPI belgesi",
-            metrics: "Ölçümler"),
+            metrics: "Ölçümler", providerRequests: "Sağlayıcı istekleri"),
         "uk": PageWords(
             notificationCenter: "Центр сповіщень",
             unlocked: "Розблоковано",
@@ -1736,7 +1736,7 @@ extension PageWords {
             openDemo: "Відкрити демо",
             demoHint: "Пристрій, чиї застосунки відтворюють історії сесії 711 WWDC 2018.",
             openAPIDocument: "Документ OpenAPI",
-            metrics: "Метрики"),
+            metrics: "Метрики", providerRequests: "Запити постачальника"),
         "vi": PageWords(
             notificationCenter: "Trung tâm thông báo",
             unlocked: "Đã mở khóa",
@@ -1780,7 +1780,7 @@ extension PageWords {
             openDemo: "Mở bản dùng thử",
             demoHint: "Một thiết bị có các ứng dụng phát lại những câu chuyện của phiên 711 tại WWDC 2018.",
             openAPIDocument: "Tài liệu OpenAPI",
-            metrics: "Số liệu"),
+            metrics: "Số liệu", providerRequests: "Yêu cầu của nhà cung cấp"),
         "zh-Hans": PageWords(
             notificationCenter: "通知中心",
             unlocked: "已解锁",
@@ -1824,7 +1824,7 @@ extension PageWords {
             openDemo: "打开演示",
             demoHint: "一台设备，其应用重现 WWDC 2018 第 711 场演讲中的故事。",
             openAPIDocument: "OpenAPI 文档",
-            metrics: "指标"),
+            metrics: "指标", providerRequests: "提供方请求"),
         "zh-Hant": PageWords(
             notificationCenter: "通知中心",
             unlocked: "已解鎖",
@@ -1868,6 +1868,6 @@ extension PageWords {
             openDemo: "打開展示",
             demoHint: "一部裝置，其 App 重現 WWDC 2018 第 711 場講座中的故事。",
             openAPIDocument: "OpenAPI 文件",
-            metrics: "指標"),
+            metrics: "指標", providerRequests: "提供者請求"),
     ]
 }

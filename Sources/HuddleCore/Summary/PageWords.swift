@@ -67,6 +67,8 @@ public struct PageWords: Sendable, Equatable {
     public var demoHint: String
     public var openAPIDocument: String
     public var metrics: String
+    /// The link to the provider request inspector (`/requests`).
+    public var providerRequests: String
 
     /// The words for a viewer, and the language they are in: the first of the viewer's languages (or one of
     /// its CLDR parents, `pt-PT` before `pt`) that Huddle has words in, else English.
