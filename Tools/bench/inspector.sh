@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Pushes into SQLite with and without a live request-inspector viewer (curl on /v1/admin/requests/stream),
+# in interleaved rounds on one server; each viewer must receive every request.
+#
+#   HUDDLE=<release binary> Tools/bench/inspector.sh [PUSHES] [ROUNDS]     defaults: 20000 pushes, 3 rounds
+#
+# Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+huddle=${HUDDLE:-.build-release/release/huddle}
+pushes=${1:-20000}
+rounds=${2:-3}
+python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+url="http://127.0.0.1:$port"
+LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench >"$work/serve.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
+openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
+openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
+printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here"}, "thread-id": "team"}}' >"$work/payload.json"
+"$python" - "$url" "$work" <<'PY'
+import json, sys, urllib.request
+sys.path.insert(0, "Tests/e2e")
+from jwt_tokens import token
+url, work = sys.argv[1], sys.argv[2]
+p8 = open(f"{work}/key.p8").read()
+def call(method, path, body, bearer=None):
+    headers = {"authorization": f"Bearer {bearer}"} if bearer else {}
+    return json.load(urllib.request.urlopen(urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)))
+call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, "bench")
+device = call("POST", "/v1/devices", {"name": "bench"})
+call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench", {}, device["secret"])
+open(f"{work}/device", "w").write(device["token"])
+open(f"{work}/jwt", "w").write(token(p8, "BENCH00001", "BENCHTEAM1"))
+PY
+rate() {
+    h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}'
+}
+for round in $(seq "$rounds"); do
+    echo "round $round without a viewer: $(rate) req/s"
+    curl -sN -o "$work/viewer.txt" -H "authorization: Bearer bench" "$url/v1/admin/requests/stream" &
+    viewer=$!
+    sleep 0.5
+    with=$(rate)
+    sleep 1
+    kill "$viewer"
+    echo "round $round with a live inspector viewer: $with req/s; the viewer got $(grep -c '^event: request' "$work/viewer.txt") of $pushes requests"
+done

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CPU time a push costs the server, and the push rate, per route and store, in interleaved rounds: the
+# check-only route (every check, nothing stored), pushes into memory, pushes into SQLite; a fresh server for
+# each measurement. CPU is the server's user+system time (/proc) over the pushes: it drifts less than a rate
+# on a machine that other work shares.
+#
+#   HUDDLE=<release binary> Tools/bench/push-cpu.sh [PUSHES] [ROUNDS]     defaults: 20000 pushes, 2 rounds
+#
+# Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+huddle=${HUDDLE:-.build-release/release/huddle}
+pushes=${1:-20000}
+rounds=${2:-2}
+python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
+work=$(mktemp -d)
+trap 'kill $(cat "$work/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
+openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
+openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
+printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
+
+# One measurement: a new server on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
+measure() {  # label database path-prefix
+    local port=$((20000 + RANDOM % 20000)) url pid before after rate
+    url="http://127.0.0.1:$port"
+    rm -f "$work"/*.sqlite*
+    LOG_LEVEL=error "$huddle" serve --port "$port" --database "$2" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
+    pid=$!
+    echo "$pid" >"$work/pid"
+    for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
+    "$python" - "$url" "$work" <<'PY'
+import json, sys, urllib.request
+sys.path.insert(0, "Tests/e2e")
+from jwt_tokens import token
+url, work = sys.argv[1], sys.argv[2]
+p8 = open(f"{work}/key.p8").read()
+def call(method, path, body, bearer=None):
+    headers = {"authorization": f"Bearer {bearer}"} if bearer else {}
+    return json.load(urllib.request.urlopen(urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)))
+call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, "bench")
+device = call("POST", "/v1/devices", {"name": "bench"})
+call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench",
+     {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}, device["secret"])
+open(f"{work}/device", "w").write(device["token"])
+open(f"{work}/jwt", "w").write(token(p8, "BENCH00001", "BENCHTEAM1"))
+PY
+    before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    rate=$(h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer $(cat "$work/jwt")" "$url$3/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
+    after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push"
+}
+
+for round in $(seq "$rounds"); do
+    echo "== round $round"
+    measure "check-only route" "$work/check.sqlite" /bench/check
+    measure "pushes into memory" memory ""
+    measure "pushes into SQLite" "$work/push.sqlite" ""
+done
