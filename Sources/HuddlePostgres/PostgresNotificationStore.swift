@@ -209,69 +209,37 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     // MARK: Notifications
 
-    /// One statement, so one round trip and its own transaction: the busiest write takes its number, stores
-    /// the notification, records the change and announces it together (the other writes take several
-    /// statements in an explicit transaction).
+    /// A batch of one (``deliver(_:)``): one statement, one round trip, its own transaction.
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        let content = RowCodec.contentText(request.content)
-        let identifiers = ChangeRecord(number: 0, kind: .delivered, topic: app, identifiers: [request.identifier]).identifiersText
-        let numbers = try await client.rows(
-            """
-            WITH number AS (
-                UPDATE devices SET last_change = last_change + 1
-                WHERE token = \(token) AND EXISTS (SELECT 1 FROM apps WHERE device_token = \(token) AND topic = \(app))
-                RETURNING last_change
-            ), stored AS (
-                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-                SELECT \(token), \(app), \(request.identifier), last_change, \(date.milliseconds), \(content) FROM number
-                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
-            ), recorded AS (
-                INSERT INTO changes (device_token, number, kind, topic, identifiers)
-                SELECT \(token), last_change, \(ChangeRecord.Kind.delivered.rawValue), \(app), \(identifiers) FROM number
-            )
-            SELECT last_change FROM number CROSS JOIN LATERAL (
-                SELECT pg_notify(\(ChangeNoticePayload.channel),
-                    json_build_object('server', \(instanceID)::text, 'device', \(token)::text, 'change', last_change)::text)
-            ) AS announced
-            """, logger: logger
-        ) { UInt64(try $0.decode(Int64.self)) }
-        guard let number = numbers.first else {
-            guard try await device(token: token) != nil else { throw StoreError(.notFound, "unknown device \(token)") }
-            throw StoreError(.notFound, "device \(token) has no app \(app)")
+        guard let change = try await deliver([Delivery(request: request, app: app, date: date, device: token)])[0].get() else {
+            throw StoreError(.corrupt, "a delivery was stored without a change")
         }
-        if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
-            try await forgetChanges(before: oldestKept, device: token)
-        }
-        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
-        return DeviceChange(number: number, kind: .delivered(notification))
+        return change
     }
 
     /// Deliveries alone, the provider endpoint's writes, are one statement: one round trip and one commit for
     /// the whole batch. A batch with removals is committed one write at a time (removals are rare).
     public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
-        var deliveries: [(request: NotificationRequest, app: String, date: Date, device: String)] = []
+        var deliveries: [Delivery] = []
         deliveries.reserveCapacity(writes.count)
         for write in writes {
             guard case .deliver(let request, let app, let date, let device) = write else { return try await commitEach(writes) }
-            deliveries.append((request, app, date, device))
-        }
-        if deliveries.count == 1, let only = deliveries.first {
-            do {
-                return [.success(try await deliver(only.request, app: only.app, at: only.date, device: only.device))]
-            } catch let error as StoreError where error.code == .notFound {
-                return [.failure(error)]
-            }
+            deliveries.append(Delivery(request: request, app: app, date: date, device: device))
         }
         return try await deliver(deliveries)
+    }
+
+    private struct Delivery {
+        var request: NotificationRequest
+        var app: String
+        var date: Date
+        var device: String
     }
 
     /// Stores deliveries to any devices in one statement: each device's numbers are taken in one step (its
     /// row locked in token order, so that two servers' batches cannot deadlock), then every notification
     /// and change is written, and each device is announced once, with its last change.
-    private func deliver(
-        _ deliveries: [(request: NotificationRequest, app: String, date: Date, device: String)]
-    ) async throws -> [Result<DeviceChange?, StoreError>] {
+    private func deliver(_ deliveries: [Delivery]) async throws -> [Result<DeviceChange?, StoreError>] {
         let devices = deliveries.map(\.device)
         let apps = deliveries.map(\.app)
         let identifiers = deliveries.map(\.request.identifier)
@@ -316,19 +284,20 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                     json_build_object('server', \(instanceID)::text, 'device', token, 'change', last)::text)
                 FROM taken
             )
+            -- A CTE that changes nothing runs only when read: the count makes every notice go out.
             SELECT position, number, (SELECT count(*) FROM announced) FROM numbered
             """, logger: logger
         ) { row in
             let (position, number, _) = try row.decode((Int64, Int64, Int64).self)
             return (index: Int(position) - 1, number: UInt64(number))
         }
-        var results = [Result<DeviceChange?, StoreError>?](repeating: nil, count: deliveries.count)
+        var changes: [Int: DeviceChange] = [:]
         var oldestKept: [String: UInt64] = [:]
         for (index, number) in numbered {
             let delivery = deliveries[index]
             let stamp = DeliveryStamp(date: delivery.date, sequence: number)
             let notification = DeliveredNotification(app: delivery.app, request: delivery.request, stamp: stamp)
-            results[index] = .success(DeviceChange(number: number, kind: .delivered(notification)))
+            changes[index] = DeviceChange(number: number, kind: .delivered(notification))
             if let oldest = configuration.retention.oldestKept(afterRecording: number) {
                 oldestKept[delivery.device] = max(oldest, oldestKept[delivery.device] ?? 0)
             }
@@ -336,14 +305,19 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         for (device, oldest) in oldestKept {
             try await forgetChanges(before: oldest, device: device)
         }
-        // Those the statement left out had no app, or no device.
-        for index in results.indices where results[index] == nil {
-            let delivery = deliveries[index]
-            let known = try await device(token: delivery.device) != nil
-            results[index] = .failure(
-                known ? StoreError(.notFound, "device \(delivery.device) has no app \(delivery.app)") : StoreError(.notFound, "unknown device \(delivery.device)"))
+        var results: [Result<DeviceChange?, StoreError>] = []
+        results.reserveCapacity(deliveries.count)
+        for (index, delivery) in deliveries.enumerated() {
+            if let change = changes[index] {
+                results.append(.success(change))
+            } else if try await device(token: delivery.device) != nil {
+                // The statement left it out: its device has no such app, or no longer exists.
+                results.append(.failure(StoreError(.notFound, "device \(delivery.device) has no app \(delivery.app)")))
+            } else {
+                results.append(.failure(StoreError(.notFound, "unknown device \(delivery.device)")))
+            }
         }
-        return results.map { $0! }
+        return results
     }
 
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {

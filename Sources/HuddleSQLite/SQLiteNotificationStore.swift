@@ -231,10 +231,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         app: String, identifiers: [String], device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
         var removed: [String] = []
+        let delete = try db.cachedStatement(sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?")
         for identifier in identifiers {
-            try db.execute(
-                sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?",
-                arguments: [token, app, identifier])
+            try delete.execute(arguments: [token, app, identifier])
             if db.changesCount > 0 { removed.append(identifier) }
         }
         guard !removed.isEmpty else { return nil }
