@@ -55,21 +55,24 @@ func buildRouter(
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
     let requestLog = ProviderRequestLog(configuration: .init(
-        maximumRecords: configuration.limits.requestHistory, maximumBytes: configuration.limits.requestHistoryBytes))
+        maximumRecords: configuration.limits.requestHistory, maximumBytes: configuration.limits.requestHistoryBytes,
+        heartbeatInterval: configuration.heartbeatInterval))
+    let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
         requestLog: requestLog, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
-    InspectorController(log: requestLog, centers: centers, adminToken: configuration.adminToken, clock: configuration.clock)
-        .addRoutes(to: router)
+    InspectorController(
+        log: requestLog, centers: centers, adminToken: configuration.adminToken, slots: streamSlots,
+        writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
+    ).addRoutes(to: router)
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
         limits: configuration.limits
     ).addRoutes(to: router)
     StreamController(
-        centers: centers, store: store,
-        slots: StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams),
-        bufferBytes: configuration.limits.streamBufferBytes, writeTimeout: configuration.limits.streamWriteTimeout
+        centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes,
+        writeTimeout: configuration.limits.streamWriteTimeout
     ).addRoutes(to: router)
     WebController(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,

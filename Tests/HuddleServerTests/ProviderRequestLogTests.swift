@@ -54,8 +54,9 @@ import Testing
     }
 
     @Test func wakesItsViewersAndForgetsThemWhenTheyGo() async {
-        let log = ProviderRequestLog()
+        let log = ProviderRequestLog(configuration: .init(heartbeatInterval: .seconds(3600)))
         var wakeUps: AsyncStream<Void>.Iterator? = log.wakeUps().makeAsyncIterator()
+        #expect(log.viewerCount == 1)
         log.record(Self.record())
         log.record(Self.record())
         // Two records not yet taken are one wake-up.
@@ -63,7 +64,15 @@ import Testing
         log.record(Self.record())
         #expect(await wakeUps?.next() != nil)
         wakeUps = nil
-        log.record(Self.record())
+        #expect(log.viewerCount == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func wakesItsViewersForHeartbeatsWhileNothingHappens() async {
+        let log = ProviderRequestLog(configuration: .init(heartbeatInterval: .milliseconds(10)))
+        var wakeUps = log.wakeUps().makeAsyncIterator()
+        // No record: the heartbeats wake it, again and again.
+        for _ in 0..<3 { #expect(await wakeUps.next() != nil) }
+        #expect(log.lastID == 0)
     }
 
     @Test func itsJSONNeverHoldsTheProviderToken() {

@@ -6,6 +6,7 @@ import json
 import ssl
 import subprocess
 import threading
+import time
 import uuid
 
 import aioapns
@@ -14,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, register_device
+from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, register_device
 from jwt_tokens import token
 from sse import events
 
@@ -148,3 +149,24 @@ def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys, bro
         assert jwt not in page.content()
     finally:
         context.close()
+
+
+def test_inspector_streams_count_among_the_servers_live_streams(tmp_path):
+    server = Server(str(tmp_path), tls=False, extra=["--max-streams-per-device", "1"])
+    try:
+        with httpx.Client(timeout=10) as client, client.stream("GET", f"{server.url}/v1/admin/requests/stream", headers=ADMIN) as first:
+            assert first.status_code == 200
+            second = client.get(f"{server.url}/v1/admin/requests/stream", headers=ADMIN)
+            assert second.status_code == 429 and "--max-streams-per-device" in second.json()["error"]
+        # Closed, its place is free again once the server finds the client gone: at its next write, which the
+        # next request (or heartbeat) brings.
+        httpx.post(f"{server.url}/3/device/{'0' * 64}", content=b"{}", headers={"apns-topic": TOPIC})
+        for _ in range(100):
+            with httpx.Client(timeout=10) as client, client.stream(
+                    "GET", f"{server.url}/v1/admin/requests/stream", headers=ADMIN) as again:
+                if again.status_code == 200:
+                    break
+            time.sleep(0.1)
+        assert again.status_code == 200
+    finally:
+        server.stop()

@@ -3,6 +3,7 @@ import HTTPTypes
 import HuddleCore
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// The provider request inspector: every request to `/3/device/…`, with its answer, through the admin API
 /// (a list with filters, one request, a live stream) and on the page `/requests`.
@@ -13,13 +14,16 @@ struct InspectorController {
     let log: ProviderRequestLog
     let centers: DeviceCenters
     let adminToken: String?
+    /// The server's live streams, which inspector streams count among.
+    let slots: StreamSlots
+    /// How long one write may wait for the client to read.
+    let writeTimeout: Duration
     let clock: @Sendable () -> Date
-    /// How long a live stream waits with nothing to say before it writes a comment, so that proxies and
-    /// clients know it is alive.
-    var heartbeatInterval: Duration = .seconds(15)
 
     /// The most records one list answers with.
     static let maximumLimit = 1_000
+    /// Inspector streams count as the streams of one pretend device.
+    static let streamSlotKey = "request inspector"
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/admin/requests", use: list)
@@ -67,7 +71,8 @@ struct InspectorController {
     }
 
     /// `GET /v1/admin/requests/stream`: Server-Sent Events, one `request` event per request as it is
-    /// answered (those after `Last-Event-ID` or `after` first), with the list's filters.
+    /// answered (those after `Last-Event-ID` or `after` first), with the list's filters. It counts as a live
+    /// stream of the server (`--max-streams`; `--max-streams-per-device` bounds inspector streams together).
     @Sendable func stream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         try authorize(request)
         var filter = try Self.filter(request)
@@ -78,35 +83,36 @@ struct InspectorController {
         } else {
             filter.after = log.lastID
         }
-        let wakeUps = log.wakeUps()
-        let (log, clock, heartbeatInterval, startFilter) = (log, clock, heartbeatInterval, filter)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
-            body: ResponseBody { writer in
-                let heartbeat = Task {
-                    // Wakes the loop below now and then, which writes a comment when nothing came.
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeatInterval)
-                        log.wakeViewers()
-                    }
-                }
-                defer { heartbeat.cancel() }
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                var filter = startFilter
-                var wakeUps = wakeUps.makeAsyncIterator()
-                repeat {
-                    // Oldest first, at most a list's worth per write; the next wake-up or heartbeat takes the rest.
-                    let records = log.records(filter, limit: Self.maximumLimit).reversed()
-                    var text = ""
-                    for record in records {
-                        text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: clock()).jsonText())\n\n"
-                        filter.after = record.id
-                    }
-                    try await writer.write(ByteBuffer(string: text.isEmpty ? ": nothing new\n\n" : text))
-                } while await wakeUps.next() != nil
-                try await writer.finish(nil)
-            })
+        let slot = try slots.open(device: Self.streamSlotKey)
+        let cursor = Cursor(log: log, filter: filter, clock: clock)
+        let events = log.wakeUps().map { _ in cursor.eventsSinceLastTaken() }
+        return EventStreamResponse.make(holding: slot, events: events, channel: context.channel, writeTimeout: writeTimeout)
+    }
+
+    /// Where a live viewer of the inspector is in the history: the records its filter admits that it has not
+    /// been sent yet are encoded when it is woken, on its own stream's task.
+    private final class Cursor: Sendable {
+        private let log: ProviderRequestLog
+        private let clock: @Sendable () -> Date
+        private let filter: Mutex<ProviderRequestLog.Filter>
+
+        init(log: ProviderRequestLog, filter: ProviderRequestLog.Filter, clock: @escaping @Sendable () -> Date) {
+            self.log = log
+            self.clock = clock
+            self.filter = Mutex(filter)
+        }
+
+        /// The next records as events, oldest first, at most a list's worth (the next wake-up takes the
+        /// rest); a heartbeat comment when there is none.
+        func eventsSinceLastTaken() -> ByteBuffer {
+            let records = log.records(filter.withLock { $0 }, limit: InspectorController.maximumLimit).reversed()
+            guard let last = records.last else { return ByteBuffer(string: ": heartbeat\n\n") }
+            filter.withLock { $0.after = last.id }
+            let now = clock()
+            var text = ""
+            for record in records { text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: now).jsonText())\n\n" }
+            return ByteBuffer(string: text)
+        }
     }
 
     private func authorize(_ request: Request) throws {

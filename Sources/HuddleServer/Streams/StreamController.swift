@@ -21,10 +21,6 @@ struct StreamController {
     /// How long one write may wait for the client to read.
     let writeTimeout: Duration
 
-    /// The shortest time between two writes to one stream: 50 updates a second, faster than a page can
-    /// show them.
-    static let minimumWriteInterval = Duration.milliseconds(20)
-
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/devices/:token/stream", use: centerStream)
         router.get("/v1/devices/:token/groups/:group/stream", use: groupStream)
@@ -42,7 +38,7 @@ struct StreamController {
         let view = CenterView(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(view, resumingAfter: resumingAfter, bufferBytes: bufferBytes)
-        return eventStream(holding: slot, subscription, context: context)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, channel: context.channel, writeTimeout: writeTimeout)
     }
 
     @Sendable func groupStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -52,7 +48,7 @@ struct StreamController {
         let viewer = try request.viewer()
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(group, viewer: viewer, bufferBytes: bufferBytes)
-        return eventStream(holding: slot, subscription, context: context)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, channel: context.channel, writeTimeout: writeTimeout)
     }
 
     /// The change a reconnecting client has: `Last-Event-ID` (sent by `EventSource` on its own), else the
@@ -65,79 +61,5 @@ struct StreamController {
             throw APIError(.badRequest, "Last-Event-ID: expected a change number, found \"\(text)\"")
         }
         return number
-    }
-
-    /// A `text/event-stream` response that writes a subscription's events until the client goes away,
-    /// holding the stream's slot and place until the response is done with (written to the end, or dropped
-    /// unwritten). Whatever waits is written at once: a client that fell behind catches up in one write.
-    ///
-    /// A client that stops reading would leave a write waiting forever, and its slot taken: a write that
-    /// waits longer than ``writeTimeout`` closes the request's channel, which ends the write.
-    private func eventStream(
-        holding slot: StreamSlots.Slot, _ subscription: Subscription, context: HuddleRequestContext
-    ) -> Response {
-        let channel = context.channel
-        let writeTimeout = writeTimeout
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
-            body: ResponseBody { writer in
-                defer { withExtendedLifetime((slot, subscription)) {} }
-                let progress = WriteProgress()
-                let watchdog = Task {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: writeTimeout / 4)
-                        if progress.hasWaited(longerThan: writeTimeout) {
-                            channel.close(promise: nil)
-                            return
-                        }
-                    }
-                }
-                defer { watchdog.cancel() }
-                var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
-                // Reconnect quickly after a server restart.
-                try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
-                var lastWrite: ContinuousClock.Instant?
-                while true {
-                    // A write soon after another waits for the rest of the interval, gathering what arrives
-                    // meanwhile: under a burst of changes each stream writes (and its client wakes) at most
-                    // 1 / interval times a second, and a quiet stream's next change still goes at once.
-                    if let lastWrite, ContinuousClock.now < lastWrite + Self.minimumWriteInterval {
-                        try? await Task.sleep(until: lastWrite + Self.minimumWriteInterval)
-                    }
-                    guard let events = await subscription.queue.next() else { break }
-                    try await watched.write(events)
-                    lastWrite = .now
-                }
-                try await watched.finish(nil)
-            })
-    }
-}
-
-/// When the write in progress began, if one is.
-private final class WriteProgress: Sendable {
-    private let startedAt = Mutex<ContinuousClock.Instant?>(nil)
-
-    func begin() { startedAt.withLock { $0 = .now } }
-    func end() { startedAt.withLock { $0 = nil } }
-
-    func hasWaited(longerThan limit: Duration) -> Bool {
-        startedAt.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
-    }
-}
-
-/// A response writer that tells ``WriteProgress`` when each write begins and ends.
-private struct WatchedWriter: ResponseBodyWriter {
-    var base: any ResponseBodyWriter
-    let progress: WriteProgress
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        progress.begin()
-        defer { progress.end() }
-        try await base.write(buffer)
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
-        try await base.finish(trailingHeaders)
     }
 }

@@ -113,4 +113,9 @@ final class Subscription: Sendable {
     deinit {
         subscribers.remove(id)
     }
+
+    /// The stream's events as they are to be written: all that waits, in one buffer each time.
+    var events: AsyncStream<ByteBuffer> {
+        AsyncStream(unfolding: { [queue] in await queue.next() })
+    }
 }

@@ -1,0 +1,79 @@
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import Synchronization
+
+/// A `text/event-stream` response, for every live stream of the server (center, group and request-inspector
+/// streams): it writes what its events give until they end or the client goes away, holding the stream's
+/// slot and subscription until the response is done with (written to the end, or dropped unwritten).
+///
+/// A client that stops reading would leave a write waiting forever, and its slot taken: a write that waits
+/// longer than `writeTimeout` closes the request's channel, which ends the write.
+enum EventStreamResponse {
+    /// The shortest time between two writes to one stream: 50 updates a second, faster than a page can
+    /// show them.
+    static let minimumWriteInterval = Duration.milliseconds(20)
+
+    /// - Parameter events: each element is what to write at once: whatever waited, in one buffer.
+    static func make(
+        holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable, channel: any Channel,
+        writeTimeout: Duration
+    ) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                defer { withExtendedLifetime(resources) {} }
+                let progress = WriteProgress()
+                let watchdog = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: writeTimeout / 4)
+                        if progress.hasWaited(longerThan: writeTimeout) {
+                            channel.close(promise: nil)
+                            return
+                        }
+                    }
+                }
+                defer { watchdog.cancel() }
+                var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
+                // Reconnect quickly after a server restart.
+                try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
+                for await buffer in events {
+                    try await watched.write(buffer)
+                    // The next write waits for the rest of the interval, gathering what arrives meanwhile: under
+                    // a burst each stream writes (and its client wakes) at most 1 / interval times a second, and
+                    // a quiet stream's next event still goes at once.
+                    try? await Task.sleep(for: minimumWriteInterval)
+                }
+                try await watched.finish(nil)
+            })
+    }
+}
+
+/// When the write in progress began, if one is.
+private final class WriteProgress: Sendable {
+    private let startedAt = Mutex<ContinuousClock.Instant?>(nil)
+
+    func begin() { startedAt.withLock { $0 = .now } }
+    func end() { startedAt.withLock { $0 = nil } }
+
+    func hasWaited(longerThan limit: Duration) -> Bool {
+        startedAt.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
+    }
+}
+
+/// A response writer that tells ``WriteProgress`` when each write begins and ends.
+private struct WatchedWriter: ResponseBodyWriter {
+    var base: any ResponseBodyWriter
+    let progress: WriteProgress
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        progress.begin()
+        defer { progress.end() }
+        try await base.write(buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await base.finish(trailingHeaders)
+    }
+}
