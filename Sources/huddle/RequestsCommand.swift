@@ -77,13 +77,21 @@ struct RequestsCommand: AsyncParsableCommand {
             throw ValidationError("\(url): \(response.status.code) \(body)")
         }
         guard let stream else { return String(buffer: try await response.body.collect(upTo: 64 << 20)) }
-        var pending = ""
+        // Events end with a blank line. Each byte is looked at once, and an event may not grow past a bound.
+        var pending: [UInt8] = []
+        var scanned = 0
         for try await chunk in response.body {
-            pending += String(buffer: chunk)
-            while let end = pending.range(of: "\n\n") {
-                let event = pending[..<end.lowerBound]
-                pending = String(pending[end.upperBound...])
+            pending.append(contentsOf: chunk.readableBytesView)
+            var start = 0
+            while let end = Self.blankLine(in: pending, from: max(start, scanned - 1)) {
+                let event = String(decoding: pending[start..<end], as: UTF8.self)
                 for field in event.split(separator: "\n") where field.hasPrefix("data: ") { stream(String(field.dropFirst(6))) }
+                start = end + 2
+            }
+            pending.removeFirst(start)
+            scanned = pending.count
+            guard pending.count <= Self.maximumEventBytes else {
+                throw ValidationError("\(url): an event of more than \(Self.maximumEventBytes) bytes")
             }
         }
         return ""
@@ -110,6 +118,19 @@ struct RequestsCommand: AsyncParsableCommand {
             time, statusField, text("answer", "reason").isEmpty ? "-" : text("answer", "reason"), text("topic"), device + "…",
             text("answer", "apnsID"), String(format: "%.1f ms", micros / 1000),
         ].joined(separator: "  ")
+    }
+
+    /// The longest event the stream may send: a request's record is a few kilobytes.
+    static let maximumEventBytes = 1 << 20
+
+    /// Where the first `\n\n` at or after `start` begins.
+    static func blankLine(in bytes: [UInt8], from start: Int) -> Int? {
+        var index = max(0, start)
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n"), bytes[index + 1] == UInt8(ascii: "\n") { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Writes a line at once, not buffered: a script reading a pipe sees each request as it arrives.
