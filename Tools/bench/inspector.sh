@@ -21,21 +21,7 @@ for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; do
 openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
 openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here"}, "thread-id": "team"}}' >"$work/payload.json"
-"$python" - "$url" "$work" <<'PY'
-import json, sys, urllib.request
-sys.path.insert(0, "Tests/e2e")
-from jwt_tokens import token
-url, work = sys.argv[1], sys.argv[2]
-p8 = open(f"{work}/key.p8").read()
-def call(method, path, body, bearer=None):
-    headers = {"authorization": f"Bearer {bearer}"} if bearer else {}
-    return json.load(urllib.request.urlopen(urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)))
-call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, "bench")
-device = call("POST", "/v1/devices", {"name": "bench"})
-call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench", {}, device["secret"])
-open(f"{work}/device", "w").write(device["token"])
-open(f"{work}/jwt", "w").write(token(p8, "BENCH00001", "BENCHTEAM1"))
-PY
+"$python" Tools/bench/bench_setup.py "$url" "$work"
 rate() {
     h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}'

@@ -55,22 +55,10 @@ start_server() {  # database
 
 # Registers the key and 1,000 devices with the bench app through URL; writes NAME.devices (one token per line).
 prepare() {  # url name
-    python3 - "$1" "$work/$2.devices" "$work/key.p8" <<'PY'
-import json, sys, urllib.request
-url, out, p8 = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
-def call(method, path, body, bearer=None):
-    headers = {"authorization": f"Bearer {bearer}"} if bearer else {}
-    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)
-    return json.load(urllib.request.urlopen(request))
-call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, "bench")
-tokens = []
-for index in range(1000):
-    device = call("POST", "/v1/devices", {"name": f"bench {index}"})
-    call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench",
-         {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}, device["secret"])
-    tokens.append(device["token"])
-open(out, "w").write("\n".join(tokens) + "\n")
-PY
+    mkdir -p "$work/$2"
+    cp "$work/key.p8" "$work/$2/"
+    python3 Tools/bench/bench_setup.py "$1" "$work/$2" --devices 1000
+    cp "$work/$2/devices" "$work/$2.devices"
 }
 
 # The wrk script and h2load URI list for pushes to PATHS (one device, or all of NAME's devices).
