@@ -47,7 +47,7 @@ struct DeviceController {
             throw APIError(
                 .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
         }
-        var name = "Huddle device"
+        var name = DeviceRegistration.defaultName
         if request.headers[.contentLength].map({ $0 != "0" }) ?? false {
             // A name is all a registration says: anyone may call this, so it reads little.
             let body = try await request.jsonBody(limit: 4096)

@@ -10,6 +10,8 @@ struct DeviceRegistration {
 
     /// The longest device name accepted, in characters.
     static let maximumNameLength = 200
+    /// What a device registered without a name is called.
+    static let defaultName = "Huddle device"
 
     /// Creates a device with a new token and secret.
     /// - Returns: the device and its secret, which is stored only as a hash: this is the one time it is known.

@@ -19,8 +19,6 @@ struct HomeController {
     /// The most devices the page lists, newest first.
     static let listedDevices = 50
     static let adminCookie = "huddle-admin"
-    /// A device the home page makes without a name is called this (as `POST /v1/devices` does).
-    static let defaultDeviceName = "Huddle device"
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/", use: home)
@@ -49,7 +47,7 @@ struct HomeController {
         let registration = DeviceRegistration(store: store, clock: configuration.clock, maximumDevices: configuration.limits.devices)
         let created: (device: DeviceRecord, secret: String)
         do {
-            created = try await registration.register(name: name.isEmpty ? Self.defaultDeviceName : name)
+            created = try await registration.register(name: name.isEmpty ? DeviceRegistration.defaultName : name)
         } catch let error as APIError where error.kind == .serviceUnavailable {
             return try await page(for: request, problem: .serverFull, status: .serviceUnavailable)
         }
