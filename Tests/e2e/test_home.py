@@ -167,3 +167,24 @@ def test_a_browser_that_asks_for_russian_gets_the_page_in_russian(server, browse
     expect(page.locator("h1")).to_have_text("Центр уведомлений")
     expect(page.locator("#empty h2")).to_have_text("Нет более ранних уведомлений")
     page.context.close()
+
+
+def test_a_language_chosen_before_the_home_script_runs_is_taken(server, browser):
+    page = new_page(browser)
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/static/home.js", hold_the_first)
+    page.goto(f"{server.url}/", wait_until="commit")
+    page.wait_for_selector("#language")
+    page.select_option("#language", "ru")
+    assert len(held) == 1, "home.js was held back until after the choice"
+    held[0].continue_()
+    expect(page.get_by_role("button", name="Создать и открыть")).to_be_visible()
+    assert "languages=ru" in page.url
+    page.context.close()

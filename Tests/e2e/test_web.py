@@ -162,6 +162,33 @@ def test_the_language_menu_rewrites_every_text(server, browser, device):
     page.context.close()
 
 
+def test_a_language_chosen_before_the_script_runs_is_taken(server, browser, device):
+    # The page shows its server-rendered stacks before its deferred script runs; a reader quick enough
+    # to pick a language then must not lose the choice.
+    push_conversation(server, device, "early", category=None)
+    context = browser.new_context(locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/static/app.js", hold_the_first)
+    page.goto(f"{server.url}/devices/{device['token']}#secret={device['secret']}", wait_until="commit")
+    page.wait_for_selector("#language")
+    page.wait_for_function("() => document.querySelector('.stack') !== null")
+    page.select_option("#language", "de")
+    assert len(held) == 1, "app.js was held back until after the choice"
+    held[0].continue_()
+    expect(stack(page, "team").locator(".summary")).to_have_text(re.compile("Michele und Teja"))
+    assert "languages=de" in page.url
+    expect(page.locator("#connection")).to_have_text("verbunden")
+    context.close()
+
+
 def test_a_push_slides_in_without_a_reload(server, browser, device):
     push(server, device, "old", "older", "Teja")
     page = open_page(browser, server, device)

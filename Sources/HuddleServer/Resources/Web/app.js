@@ -166,12 +166,21 @@
     connect();
   });
   // A new language loads the page again: its own words, times and menu are the server's to write.
-  languageMenu.addEventListener("change", () => {
+  function switchLanguage() {
     languages = languageMenu.value;
     const query = new URLSearchParams(location.search);
     query.set("languages", languages);
     location.search = query.toString();
-  });
+  }
+  languageMenu.addEventListener("change", switchLanguage);
+  // The page shows before this deferred script runs: a language chosen in between (or a menu the browser
+  // restored) is taken now. The server marks the page's own language as the menu's default, so this
+  // cannot repeat after the new page loads.
+  const pageOption = Array.from(languageMenu.options).find((option) => option.defaultSelected);
+  if (pageOption && languageMenu.value !== pageOption.value) {
+    switchLanguage();
+    return;
+  }
 
   refreshTimes();
   setInterval(refreshTimes, 30_000);

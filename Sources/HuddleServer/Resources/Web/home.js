@@ -2,5 +2,9 @@
 (() => {
   "use strict";
   const menu = document.getElementById("language");
-  menu.addEventListener("change", () => document.getElementById("language-form").submit());
+  const switchLanguage = () => document.getElementById("language-form").submit();
+  menu.addEventListener("change", switchLanguage);
+  // A language chosen before this deferred script ran (see app.js) is taken now.
+  const pageOption = Array.from(menu.options).find((option) => option.defaultSelected);
+  if (pageOption && menu.value !== pageOption.value) switchLanguage();
 })();
