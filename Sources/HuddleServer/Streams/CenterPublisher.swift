@@ -48,8 +48,8 @@ struct CenterPublisher {
     mutating func replace(with newCenter: Center, lastChange number: UInt64) {
         var update = CenterUpdate(number: number)
         update.changesEverything = true
-        let watchedGroups = Set(subscribers.all.compactMap { entry -> GroupID? in
-            if case .group(let group, _) = entry.subscriber.topic { return group }
+        let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
+            if case .group(let group, _) = topic { return group }
             return nil
         })
         update.groupEvents = Center.groupEvents(from: center, to: newCenter, in: watchedGroups)
@@ -64,7 +64,7 @@ struct CenterPublisher {
 
     /// A view's whole document (see ``RenderCache/document(_:center:)``).
     mutating func document(_ view: CenterView) -> ByteBuffer {
-        defer { if cache.viewCount > RenderCache.maximumUnwatchedViews { cache.trim(keeping: watchedViews(in: subscribers.all)) } }
+        defer { if cache.viewCount > RenderCache.maximumUnwatchedViews { cache.trim(keeping: watchedViews(in: subscribers.topics)) } }
         return cache.document(view, center: center)
     }
 
@@ -102,30 +102,30 @@ struct CenterPublisher {
     // MARK: Publishing
 
     private mutating func publish(_ update: CenterUpdate) {
-        let open = subscribers.all
-        guard !open.isEmpty else { return }
+        let topics = subscribers.topics
+        guard !topics.isEmpty else { return }
         var events: [Subscribers.Topic: ByteBuffer] = [:]
-        for (_, subscriber) in open where events[subscriber.topic] == nil {
-            switch subscriber.topic {
+        for topic in topics {
+            switch topic {
             case .center(let view):
                 if update.changesEverything {
-                    events[subscriber.topic] = centerEvent(view)
+                    events[topic] = centerEvent(view)
                 } else if !update.groups.isEmpty {
-                    events[subscriber.topic] = changeEvent(update, view: view)
+                    events[topic] = changeEvent(update, view: view)
                 }
             case .group(let group, let viewer):
                 var text = ""
                 for (eventGroup, event) in update.groupEvents where eventGroup == group { text += groupEvent(event, viewer: viewer) }
-                if !text.isEmpty { events[subscriber.topic] = ByteBuffer(string: text) }
+                if !text.isEmpty { events[topic] = ByteBuffer(string: text) }
             }
         }
-        cache.trim(keeping: watchedViews(in: open))
-        subscribers.publish(events, to: open)
+        cache.trim(keeping: watchedViews(in: topics))
+        subscribers.publish(events)
     }
 
-    private func watchedViews(in open: [(id: Int, subscriber: Subscribers.Subscriber)]) -> Set<CenterView> {
-        Set(open.compactMap { entry -> CenterView? in
-            if case .center(let view) = entry.subscriber.topic { return view }
+    private func watchedViews(in topics: [Subscribers.Topic]) -> Set<CenterView> {
+        Set(topics.compactMap { topic -> CenterView? in
+            if case .center(let view) = topic { return view }
             return nil
         })
     }

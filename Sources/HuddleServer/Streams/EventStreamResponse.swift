@@ -13,6 +13,8 @@ enum EventStreamResponse {
     /// The shortest time between two writes to one stream: 50 updates a second, faster than a page can
     /// show them.
     static let minimumWriteInterval = Duration.milliseconds(20)
+    /// The ticks every stream's writes wait for.
+    private static let pacing = PacingClock(interval: minimumWriteInterval)
 
     /// - Parameter events: each element is what to write at once: whatever waited, in one buffer.
     static func make(
@@ -40,10 +42,10 @@ enum EventStreamResponse {
                 try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
                 for await buffer in events {
                     try await watched.write(buffer)
-                    // The next write waits for the rest of the interval, gathering what arrives meanwhile: under
-                    // a burst each stream writes (and its client wakes) at most 1 / interval times a second, and
-                    // a quiet stream's next event still goes at once.
-                    try? await Task.sleep(for: minimumWriteInterval)
+                    // The next write waits for the next tick, gathering what arrives meanwhile: under a burst
+                    // each stream writes (and its client wakes) at most 1 / interval times a second, and a quiet
+                    // stream's next event still goes at once.
+                    await pacing.nextTick()
                 }
                 try await watched.finish(nil)
             })
@@ -75,5 +77,48 @@ private struct WatchedWriter: ResponseBodyWriter {
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
         try await base.finish(trailingHeaders)
+    }
+}
+
+/// One clock for the pacing of every stream: a stream that has written waits for the next tick, and a
+/// single task ticks while any stream waits. A timer per stream per write cost more than the writes
+/// themselves with hundreds of streams (a dispatch timer armed and fired each time).
+final class PacingClock: Sendable {
+    let interval: Duration
+    private let state = Mutex(State())
+
+    private struct State {
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var isTicking = false
+    }
+
+    init(interval: Duration) {
+        self.interval = interval
+    }
+
+    /// Returns at the next tick, at most one interval from now.
+    func nextTick() async {
+        await withCheckedContinuation { continuation in
+            let startsTicking = state.withLock { state in
+                state.waiting.append(continuation)
+                defer { state.isTicking = true }
+                return !state.isTicking
+            }
+            if startsTicking { Task { await tick() } }
+        }
+    }
+
+    /// Ticks until a tick finds nobody waiting.
+    private func tick() async {
+        while true {
+            try? await Task.sleep(for: interval)
+            let due = state.withLock { state in
+                defer { state.waiting = [] }
+                if state.waiting.isEmpty { state.isTicking = false }
+                return state.waiting
+            }
+            guard !due.isEmpty else { return }
+            for continuation in due { continuation.resume() }
+        }
     }
 }

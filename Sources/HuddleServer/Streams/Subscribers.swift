@@ -23,6 +23,8 @@ struct CenterView: Sendable, Hashable {
 ///
 /// The device's session adds to it and publishes to it; a stream leaves it when its client goes away,
 /// from any task, which is why the table has a lock of its own. Nothing is rendered under that lock.
+/// Streams are kept by topic: a change is encoded once per topic, and publishing it to a topic's streams
+/// costs a queue append each, however many streams share the topic.
 final class Subscribers: Sendable {
     /// What a stream follows.
     enum Topic: Sendable, Hashable {
@@ -32,13 +34,10 @@ final class Subscribers: Sendable {
         case group(GroupID, Viewer)
     }
 
-    struct Subscriber: Sendable {
-        var topic: Topic
-        var queue: EventQueue
-    }
-
     private struct State {
-        var table: [Int: Subscriber] = [:]
+        /// Each topic's streams, by id.
+        var streams: [Topic: [Int: EventQueue]] = [:]
+        var topicOfStream: [Int: Topic] = [:]
         var nextID = 0
     }
 
@@ -49,36 +48,44 @@ final class Subscribers: Sendable {
         ServerMetrics.streamOpened()
         return state.withLock { state in
             defer { state.nextID += 1 }
-            state.table[state.nextID] = Subscriber(topic: topic, queue: queue)
+            state.streams[topic, default: [:]][state.nextID] = queue
+            state.topicOfStream[state.nextID] = topic
             return state.nextID
         }
     }
 
     func remove(_ id: Int) {
-        let removed = state.withLock { $0.table.removeValue(forKey: id) }
+        let removed = state.withLock { state -> EventQueue? in
+            guard let topic = state.topicOfStream.removeValue(forKey: id) else { return nil }
+            let queue = state.streams[topic]?.removeValue(forKey: id)
+            if state.streams[topic]?.isEmpty == true { state.streams[topic] = nil }
+            return queue
+        }
         if let removed {
             ServerMetrics.streamClosed()
-            removed.queue.end()
+            removed.end()
         }
     }
 
-    /// The streams open now.
-    var all: [(id: Int, subscriber: Subscriber)] {
-        state.withLock { state in state.table.map { ($0.key, $0.value) } }
+    /// The topics that streams follow now.
+    var topics: [Topic] {
+        state.withLock { Array($0.streams.keys) }
     }
 
-    var count: Int { state.withLock { $0.table.count } }
+    var count: Int { state.withLock { $0.topicOfStream.count } }
 
-    var isEmpty: Bool { state.withLock { $0.table.isEmpty } }
+    var isEmpty: Bool { state.withLock { $0.topicOfStream.isEmpty } }
 
-    /// Gives each of the `open` streams (from ``all``) its event by topic; a stream whose client is too far
-    /// behind is closed.
-    func publish(_ events: [Topic: ByteBuffer], to open: [(id: Int, subscriber: Subscriber)]) {
+    /// Gives every stream of each topic the topic's event; a stream whose client is too far behind is
+    /// closed.
+    func publish(_ events: [Topic: ByteBuffer]) {
         guard !events.isEmpty else { return }
+        let deliveries = state.withLock { state in
+            events.map { topic, event in (event, state.streams[topic] ?? [:]) }
+        }
         var behind: [Int] = []
-        for (id, subscriber) in open {
-            guard let event = events[subscriber.topic] else { continue }
-            if !subscriber.queue.add(event) { behind.append(id) }
+        for (event, streams) in deliveries {
+            for (id, queue) in streams where !queue.add(event) { behind.append(id) }
         }
         for id in behind { remove(id) }
     }
@@ -86,14 +93,12 @@ final class Subscribers: Sendable {
     /// Sends a comment to every stream, so that proxies and clients see the connection alive.
     func heartbeat() {
         let comment = ByteBuffer(string: ": heartbeat\n\n")
-        var behind: [Int] = []
-        for (id, subscriber) in all where !subscriber.queue.add(comment) { behind.append(id) }
-        for id in behind { remove(id) }
+        publish(Dictionary(uniqueKeysWithValues: topics.map { ($0, comment) }))
     }
 
     /// Ends every stream (the device was deleted).
     func endAll() {
-        for (id, _) in all { remove(id) }
+        for id in state.withLock({ Array($0.topicOfStream.keys) }) { remove(id) }
     }
 }
 
