@@ -1,6 +1,7 @@
 """Sets up a running `huddle serve` for a push benchmark: registers a signing key (admin token `bench`), creates
 devices with the bench app, and writes into WORK what the load tools need: `jwt` (a provider token), `device`
-(the first device's token) and `devices` (every device's token, one a line).
+(the first device's token), `devices` (every device's token, one a line) and `secrets` (their secrets, in
+the same order, for the device API and its streams).
 
     python3 Tools/bench/bench_setup.py URL WORK [--devices N]
 
@@ -32,13 +33,15 @@ def main():
 
     p8 = (arguments.work / "key.p8").read_text()
     call("PUT", f"/v1/admin/keys/{KEY_ID}", {"teamID": TEAM_ID, "publicKey": p8, "topics": []}, "bench")
-    tokens = []
+    tokens, secrets = [], []
     for index in range(arguments.devices):
         device = call("POST", "/v1/devices", {"name": f"bench {index}"})
         call("PUT", f"/v1/devices/{device['token']}/apps/{TOPIC}",
              {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}, device["secret"])
         tokens.append(device["token"])
+        secrets.append(device["secret"])
     (arguments.work / "devices").write_text("\n".join(tokens) + "\n")
+    (arguments.work / "secrets").write_text("\n".join(secrets) + "\n")
     (arguments.work / "device").write_text(tokens[0])
     (arguments.work / "jwt").write_text(token(p8, KEY_ID, TEAM_ID))
 
