@@ -42,16 +42,6 @@ struct ProviderEndpoint: RouterMiddleware {
         guard path.hasPrefix("/3/") || path == "/3" else {
             return try await next(request, context)
         }
-        // Pushes are bulk traffic: they run at background priority, so that a person reading a center (or a
-        // stream's next write) does not queue behind a load test's flood of them. (Measured on Linux: a
-        // center read during full-rate pushes went from p50 5 ms to 2 ms; `.low` did no better than none.)
-        return await Task(priority: .background) {
-            await answer(request, path: path, stores: stores, context: context)
-        }.value
-    }
-
-    /// Checks, records and (unless `stores` is false) delivers one request to the provider API.
-    private func answer(_ request: Request, path: String, stores: Bool, context: Context) async -> Response {
         let started = ContinuousClock.now
         let providerRequest = ProviderRequest(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
