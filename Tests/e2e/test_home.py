@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ADMIN_TOKEN, TOPIC, Server
-from test_web import CATEGORIES, push_conversation, register_device, stack
+from test_web import CATEGORIES, hold_back_script, push_conversation, register_device, stack
 
 # Names and codes the pages write in every language: the product, Apple's, and command-line words.
 NAMES = {"Huddle", "iOS", "APNs", "OpenAPI", "WWDC", "iPhone"}
@@ -171,15 +171,7 @@ def test_a_browser_that_asks_for_russian_gets_the_page_in_russian(server, browse
 
 def test_a_language_chosen_before_the_home_script_runs_is_taken(server, browser):
     page = new_page(browser)
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/static/home.js", hold_the_first)
+    held = hold_back_script(page, "home.js")
     page.goto(f"{server.url}/", wait_until="commit")
     page.wait_for_selector("#language")
     page.select_option("#language", "ru")

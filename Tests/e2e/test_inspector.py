@@ -158,10 +158,11 @@ def test_inspector_streams_count_among_the_servers_live_streams(tmp_path):
             assert first.status_code == 200
             second = client.get(f"{server.url}/v1/admin/requests/stream", headers=ADMIN)
             assert second.status_code == 429 and "--max-streams-per-device" in second.json()["error"]
-        # Closed, its place is free again once the server finds the client gone: at its next write, which the
-        # next request (or heartbeat) brings.
-        httpx.post(f"{server.url}/3/device/{'0' * 64}", content=b"{}", headers={"apns-topic": TOPIC})
+        # Closed, its place is free again once the server finds the client gone: at a write, which a request
+        # (or a heartbeat) brings. The first write after the client left can still succeed (the client's
+        # reset comes back after it), so each attempt brings another.
         for _ in range(100):
+            httpx.post(f"{server.url}/3/device/{'0' * 64}", content=b"{}", headers={"apns-topic": TOPIC})
             with httpx.Client(timeout=10) as client, client.stream(
                     "GET", f"{server.url}/v1/admin/requests/stream", headers=ADMIN) as again:
                 if again.status_code == 200:

@@ -46,6 +46,21 @@ def push_conversation(server, device, prefix, thread="team", category="msg"):
         push(server, device, f"{prefix}{index}", thread, sender, category=category)
 
 
+def hold_back_script(page, name):
+    """Holds the page's first request for the script `name`; the test lets it go with the returned list's
+    route (`held[0].continue_()`), so that it can act while the page shows without its script."""
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/static/{name}", hold_the_first)
+    return held
+
+
 def open_page(browser, server, device, size=(390, 844), query=""):
     """The page, its secret handed over in the address's fragment as `huddle serve --demo` prints it."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US", reduced_motion="reduce")
@@ -168,15 +183,7 @@ def test_a_language_chosen_before_the_script_runs_is_taken(server, browser, devi
     push_conversation(server, device, "early", category=None)
     context = browser.new_context(locale="en-US", reduced_motion="reduce")
     page = context.new_page()
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/static/app.js", hold_the_first)
+    held = hold_back_script(page, "app.js")
     page.goto(f"{server.url}/devices/{device['token']}#secret={device['secret']}", wait_until="commit")
     page.wait_for_selector("#language")
     page.wait_for_function("() => document.querySelector('.stack') !== null")

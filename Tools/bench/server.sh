@@ -115,14 +115,23 @@ for query in "limit=3" ""; do
     done
 done
 
-# Reads of a device while a provider pushes to that same device at full rate.
-h2load -D "$duration" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
-    -H "authorization: bearer $jwt" "$url/3/device/$reader" >"$work/pushes-during-reads.txt" &
-pusher=$!
-latency=$(read_latency 1 "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3")
-wait "$pusher"
-echo "center read (limit=3, 1 connection) while pushes go to the same device: p99 $latency;" \
-    "pushes $(awk '/finished in/ {print $4}' "$work/pushes-during-reads.txt") req/s"
+# Reads of a device while a provider pushes to that same device at full rate; then the same load's floor:
+# reads of the empty center during those pushes, and of the large center during check-only pushes (which
+# store nothing and leave every center alone).
+read_while_pushing() {  # label push-path secret read-path
+    h2load -D "$duration" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer $jwt" "$url$2" >"$work/pushes-during-reads.txt" &
+    local pusher=$! latency
+    latency=$(read_latency 1 "$3" "$4")
+    wait "$pusher"
+    echo "$1: p99 $latency; pushes $(awk '/finished in/ {print $4}' "$work/pushes-during-reads.txt") req/s"
+}
+read_while_pushing "center read (limit=3, 1 connection) while pushes go to the same device" \
+    "/3/device/$reader" "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3"
+read_while_pushing "empty center read (limit=3, 1 connection) while pushes go to the large one" \
+    "/3/device/$reader" "$empty_secret" "/v1/devices/$empty/center?languages=en&limit=3"
+read_while_pushing "center read (limit=3, 1 connection) during check-only pushes" \
+    "/bench/check/3/device/$token" "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3"
 
 # Pushes to a device that 200 live viewers watch (curl, one SSE stream each), against a device nobody
 # watches; then every viewer must have every change, in order.
