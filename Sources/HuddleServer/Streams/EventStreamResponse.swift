@@ -108,6 +108,9 @@ final class PacingClock: Sendable {
         }
     }
 
+    /// Whether the ticking task runs (for tests).
+    var isTicking: Bool { state.withLock { $0.isTicking } }
+
     /// Ticks until a tick finds nobody waiting.
     private func tick() async {
         while true {
