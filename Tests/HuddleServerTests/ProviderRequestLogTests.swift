@@ -53,10 +53,44 @@ import Testing
         #expect(log.records(.init(), limit: 2).map(\.id) == [3, 2])
     }
 
-    @Test func wakesItsViewersAndForgetsThemWhenTheyGo() async {
+    @Test func aViewerReadsOnFromItsPositionOldestFirstAndSkipsNothing() {
+        let log = ProviderRequestLog()
+        for _ in 0..<7 { log.record(Self.record()) }
+        // More waiting than one take: the rest comes next time, none skipped.
+        let first = log.records(after: 2, admittedBy: .init(), limit: 3)
+        #expect(first.records.map(\.id) == [3, 4, 5])
+        #expect(first.position == 5)
+        let second = log.records(after: first.position, admittedBy: .init(), limit: 3)
+        #expect(second.records.map(\.id) == [6, 7])
+        let third = log.records(after: second.position, admittedBy: .init(), limit: 3)
+        #expect(third.records.isEmpty && third.position == 7)
+    }
+
+    @Test func aViewerWhoseFilterAdmitsNothingStillMovesOn() {
+        let log = ProviderRequestLog()
+        for _ in 0..<5 { log.record(Self.record(device: "aa")) }
+        // Looked at once: the next read starts after them, instead of looking at them all again.
+        let unmatched = log.records(after: 0, admittedBy: .init(device: "bb"), limit: 10)
+        #expect(unmatched.records.isEmpty && unmatched.position == 5)
+        log.record(Self.record(device: "bb"))
+        #expect(log.records(after: 5, admittedBy: .init(device: "bb"), limit: 10).records.map(\.id) == [6])
+    }
+
+    @Test func aViewerBehindTheHistoryOrFromAnotherNumberingReadsWhatIsKept() {
+        let log = ProviderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
+        for _ in 0..<5 { log.record(Self.record()) }
+        #expect(log.records(after: 1, admittedBy: .init(), limit: 10).records.map(\.id) == [3, 4, 5])
+        // A number this server has not reached yet: the viewer's last event came from before a restart.
+        #expect(log.records(after: 900, admittedBy: .init(), limit: 10).records.map(\.id) == [3, 4, 5])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func wakesItsViewersAtOnceThenForEachRecordAndForgetsThemWhenTheyGo() async {
         let log = ProviderRequestLog(configuration: .init(heartbeatInterval: .seconds(3600)))
         var wakeUps: AsyncStream<Void>.Iterator? = log.wakeUps().makeAsyncIterator()
         #expect(log.viewerCount == 1)
+        // The first comes before any request, so that a resuming viewer reads what waits for it.
+        #expect(await wakeUps?.next() != nil)
+        #expect(log.lastID == 0)
         log.record(Self.record())
         log.record(Self.record())
         // Two records not yet taken are one wake-up.

@@ -171,3 +171,24 @@ def test_inspector_streams_count_among_the_servers_live_streams(tmp_path):
         assert again.status_code == 200
     finally:
         server.stop()
+
+
+def test_a_stream_resuming_from_before_a_restart_gets_the_whole_history_in_order(tmp_path):
+    # The page's EventSource sends its last event's number when it reconnects; after the server started again,
+    # that number belongs to the old numbering, and every request the new server holds is news.
+    server = Server(str(tmp_path), tls=False)
+    try:
+        for device in ["a" * 64, "b" * 64, "a" * 64]:
+            httpx.post(f"{server.url}/3/device/{device}", content=b"{}", headers={"apns-topic": TOPIC})
+        received = []
+        with httpx.Client(timeout=10) as client, client.stream(
+                "GET", f"{server.url}/v1/admin/requests/stream", params={"device": "a" * 64},
+                headers={**ADMIN, "last-event-id": "5000"}) as stream:
+            for event in events(stream):
+                if event.name == "request":
+                    received.append(event.json()["id"])
+                if len(received) == 2:
+                    break
+        assert received == [1, 3]
+    finally:
+        server.stop()

@@ -76,38 +76,43 @@ struct InspectorController {
     @Sendable func stream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         try authorize(request)
         var filter = try Self.filter(request)
+        // Where the stream starts is its own position, not a filter.
+        filter.after = nil
+        var start = log.lastID
         let resumeText = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
         if let resumeText, !resumeText.isEmpty {
             guard let after = UInt64(resumeText) else { throw APIError(.badRequest, "Last-Event-ID: expected a request number") }
-            filter.after = after
-        } else {
-            filter.after = log.lastID
+            start = after
         }
         let slot = try slots.open(device: Self.streamSlotKey)
-        let cursor = Cursor(log: log, filter: filter, clock: clock)
-        let events = log.wakeUps().map { _ in cursor.eventsSinceLastTaken() }
+        let cursor = Cursor(log: log, filter: filter, position: start, clock: clock)
+        let events = log.wakeUps().compactMap { _ in cursor.eventsSinceLastTaken() }
         return EventStreamResponse.make(holding: slot, events: events, channel: context.channel, writeTimeout: writeTimeout)
     }
 
-    /// Where a live viewer of the inspector is in the history: the records its filter admits that it has not
+    /// Where a live viewer of the inspector is in the history. The records its filter admits that it has not
     /// been sent yet are encoded when it is woken, on its own stream's task.
     private final class Cursor: Sendable {
         private let log: ProviderRequestLog
+        private let filter: ProviderRequestLog.Filter
         private let clock: @Sendable () -> Date
-        private let filter: Mutex<ProviderRequestLog.Filter>
+        private let position: Mutex<UInt64>
 
-        init(log: ProviderRequestLog, filter: ProviderRequestLog.Filter, clock: @escaping @Sendable () -> Date) {
+        init(log: ProviderRequestLog, filter: ProviderRequestLog.Filter, position: UInt64, clock: @escaping @Sendable () -> Date) {
             self.log = log
+            self.filter = filter
             self.clock = clock
-            self.filter = Mutex(filter)
+            self.position = Mutex(position)
         }
 
         /// The next records as events, oldest first, at most a list's worth (the next wake-up takes the
-        /// rest); a heartbeat comment when there is none.
-        func eventsSinceLastTaken() -> ByteBuffer {
-            let records = log.records(filter.withLock { $0 }, limit: InspectorController.maximumLimit).reversed()
-            guard let last = records.last else { return ByteBuffer(string: ": heartbeat\n\n") }
-            filter.withLock { $0.after = last.id }
+        /// rest); a heartbeat comment when nothing was recorded since (a heartbeat's wake-up); `nil` when
+        /// requests were recorded but the filter admits none of them.
+        func eventsSinceLastTaken() -> ByteBuffer? {
+            let from = position.withLock { $0 }
+            let (records, reached) = log.records(after: from, admittedBy: filter, limit: InspectorController.maximumLimit)
+            position.withLock { $0 = reached }
+            guard !records.isEmpty else { return reached == from ? ByteBuffer(string: ": heartbeat\n\n") : nil }
             let now = clock()
             var text = ""
             for record in records { text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: now).jsonText())\n\n" }

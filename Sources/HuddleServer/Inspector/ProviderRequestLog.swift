@@ -97,6 +97,32 @@ final class ProviderRequestLog: Sendable {
         }
     }
 
+    /// What a live viewer reads next: the records after `position` that `filter` admits, oldest first, at
+    /// most `limit`, and the position to read from next (the last record looked at). Each record is looked
+    /// at once per viewer, matching or not, and none is skipped when more than `limit` wait. A position past
+    /// the last record is another numbering (a viewer resuming after this server started again): it reads
+    /// the whole history.
+    func records(
+        after position: UInt64, admittedBy filter: Filter, limit: Int
+    ) -> (records: [ProviderRequestRecord], position: UInt64) {
+        state.withLock { state in
+            let start = position > state.lastID ? 0 : position
+            guard state.count > 0 else { return ([], start) }
+            let oldest = state.records[state.first].id
+            // Numbers are consecutive, so the record after `start` is found without a search.
+            var index = state.first + (start >= oldest ? Int(start - oldest) + 1 : 0)
+            var found: [ProviderRequestRecord] = []
+            var reached = start
+            while index < state.records.count, found.count < limit {
+                let record = state.records[index]
+                if filter.admits(record) { found.append(record) }
+                reached = record.id
+                index += 1
+            }
+            return (found, reached)
+        }
+    }
+
     func record(id: UInt64) -> ProviderRequestRecord? {
         state.withLock { state in
             guard state.count > 0, let oldest = state.records[state.first...].first?.id, id >= oldest, id <= state.lastID else { return nil }
@@ -110,10 +136,12 @@ final class ProviderRequestLog: Sendable {
     /// How many records and bytes are kept.
     var size: (records: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
 
-    /// A wake-up each time a request is recorded, and every ``Configuration/heartbeatInterval`` besides,
-    /// until the stream is let go; several wake-ups that the viewer has not taken yet count as one.
+    /// A wake-up at once (a viewer resuming reads what already waits for it), then one each time a request
+    /// is recorded and every ``Configuration/heartbeatInterval`` besides, until the stream is let go; several
+    /// wake-ups that the viewer has not taken yet count as one.
     func wakeUps() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.yield()
         let (id, startsBeating) = state.withLock { state in
             state.nextViewer += 1
             state.viewers[state.nextViewer] = continuation
