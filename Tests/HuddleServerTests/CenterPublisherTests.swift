@@ -292,12 +292,18 @@ import Testing
 
     @Test func aSubscriptionLetGoLeavesTheTable() {
         var fixture = Fixture()
+        let staying = fixture.subscribe(["ru"])
         do {
             let stream = fixture.subscribe()
-            #expect(fixture.publisher.subscribers.count == 1)
-            _ = stream
+            let sameView = fixture.subscribe()
+            #expect(fixture.publisher.subscribers.count == 3)
+            #expect(fixture.publisher.subscribers.topics.count == 2)
+            _ = (stream, sameView)
         }
-        #expect(fixture.publisher.subscribers.isEmpty)
+        // The view nobody follows any more is no topic either: changes are not encoded for it.
+        #expect(fixture.publisher.subscribers.count == 1)
+        #expect(fixture.publisher.subscribers.topics.count == 1)
+        _ = staying
     }
 
     @Test func renderingsAreKeptForWatchedViewsAndAFewRecentReads() async throws {
