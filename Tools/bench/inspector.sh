@@ -18,8 +18,6 @@ LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" -
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
-openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
-openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here"}, "thread-id": "team"}}' >"$work/payload.json"
 "$python" Tools/bench/bench_setup.py "$url" "$work"
 rate() {

@@ -15,8 +15,6 @@ rounds=${2:-2}
 python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
 work=$(mktemp -d)
 trap 'kill $(cat "$work/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
-openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
-openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 
 # One measurement: a new server on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.

@@ -18,6 +18,7 @@ cd "$(dirname "$0")/../.."
 duration=${1:-10}
 rounds=${ROUNDS:-2}
 huddle=${HUDDLE:-.build-release/release/huddle}
+python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
 work=$(mktemp -d)
 databases=()
 cleanup() {
@@ -28,22 +29,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
-openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/key.p8"
-python3 - "$work" <<'PY'
-import json, sys
-sys.path.insert(0, "Tests/e2e")
-from jwt_tokens import token
-work = sys.argv[1]
-open(f"{work}/jwt", "w").write(token(open(f"{work}/key.p8").read(), "BENCH00001", "BENCHTEAM1"))
-# A 544-byte payload, the size the tooling baselines used.
-payload = {"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here, come to the lab on the second floor", "summary-arg": "Kritarth"},
-                   "thread-id": "team", "category": "msg", "sound": "default"}, "conversation": {"id": 51413, "kind": "group"}}
-text = json.dumps(payload)
-open(f"{work}/payload.json", "w").write(text[:-1] + ', "padding": "' + "x" * (544 - len(text) - 15) + '"}')
-PY
-jwt=$(cat "$work/jwt")
-
 # Starts a server on DATABASE and waits for it: prints its URL.
 start_server() {  # database
     local port=$((20000 + RANDOM % 20000))
@@ -53,12 +38,14 @@ start_server() {  # database
     echo "http://127.0.0.1:$port"
 }
 
-# Registers the key and 1,000 devices with the bench app through URL; writes NAME.devices (one token per line).
+# Registers the key (one for every server, made on first use) and 1,000 devices with the bench app through
+# URL; writes NAME.devices (one token per line), and the provider token and payload all servers take.
 prepare() {  # url name
     mkdir -p "$work/$2"
-    cp "$work/key.p8" "$work/$2/"
-    python3 Tools/bench/bench_setup.py "$1" "$work/$2" --devices 1000
+    "$python" Tools/bench/bench_setup.py "$1" "$work/$2" --devices 1000 --key "$work/key.p8"
     cp "$work/$2/devices" "$work/$2.devices"
+    cp "$work/$2/jwt" "$work/$2/payload.json" "$work/"
+    jwt=$(cat "$work/jwt")
 }
 
 # The wrk script and h2load URI list for pushes to PATHS (one device, or all of NAME's devices).

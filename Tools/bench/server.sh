@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-10}
 huddle=${HUDDLE:-.build-release/release/huddle}
+python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 url="http://127.0.0.1:$port"
@@ -23,33 +24,9 @@ LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" -
 server=$!
 for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
 
-# A signing key, a device with one app, and a provider token.
-openssl ecparam -name prime256v1 -genkey -noout -out "$work/k.pem" 2>/dev/null
-openssl pkcs8 -topk8 -nocrypt -in "$work/k.pem" -out "$work/AuthKey_BENCH00001.p8"
-python3 - "$work" "$url" <<'PY'
-import json, sys, time, urllib.request
-sys.path.insert(0, "Tests/e2e")
-from jwt_tokens import token
-work, url = sys.argv[1], sys.argv[2]
-p8 = open(f"{work}/AuthKey_BENCH00001.p8").read()
-def call(method, path, body, headers={}):
-    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)
-    return json.load(urllib.request.urlopen(request))
-call("PUT", "/v1/admin/keys/BENCH00001", {"teamID": "BENCHTEAM1", "publicKey": p8, "topics": []}, {"authorization": "Bearer bench"})
-device = call("POST", "/v1/devices", {"name": "bench"})
-call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench", {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]},
-     {"authorization": f"Bearer {device['secret']}"})
-open(f"{work}/device", "w").write(device["token"])
-open(f"{work}/secret", "w").write(device["secret"])
-open(f"{work}/jwt", "w").write(token(p8, "BENCH00001", "BENCHTEAM1"))
-# A 544-byte payload, the size the tooling baselines used.
-payload = {"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here, come to the lab on the second floor", "summary-arg": "Kritarth"},
-                   "thread-id": "team", "category": "msg", "sound": "default"}, "conversation": {"id": 51413, "kind": "group"}}
-text = json.dumps(payload)
-text = text[:-1] + ', "padding": "' + "x" * (544 - len(text) - 15) + '"}'
-open(f"{work}/payload.json", "w").write(text)
-PY
-token=$(cat "$work/device"); jwt=$(cat "$work/jwt"); secret=$(cat "$work/secret")
+# A signing key, a device with one app, a provider token and the payload.
+"$python" Tools/bench/bench_setup.py "$url" "$work"
+token=$(cat "$work/device"); jwt=$(cat "$work/jwt")
 cat > "$work/post.lua" <<LUA
 wrk.method = "POST"
 wrk.body = io.open("$work/payload.json"):read("*a")
