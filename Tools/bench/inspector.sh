@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Pushes into SQLite with and without a live request-inspector viewer (curl on /v1/admin/requests/stream),
-# in interleaved rounds on one server; each viewer must receive every request.
+# in interleaved rounds on one server: a viewer of every request (it must receive every one), and a viewer
+# whose filter admits none of them.
 #
 #   HUDDLE=<release binary> Tools/bench/inspector.sh [PUSHES] [ROUNDS]     defaults: 20000 pushes, 3 rounds
 #
@@ -24,13 +25,19 @@ rate() {
     h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}'
 }
-for round in $(seq "$rounds"); do
-    echo "round $round without a viewer: $(rate) req/s"
-    curl -sN -o "$work/viewer.txt" -H "authorization: Bearer bench" "$url/v1/admin/requests/stream" &
-    viewer=$!
+# Pushes while a viewer follows QUERY's requests (empty: all of them); prints the rate and what it received.
+with_viewer() {  # query
+    curl -sN -o "$work/viewer.txt" -H "authorization: Bearer bench" "$url/v1/admin/requests/stream?$1" &
+    local viewer=$! rate
     sleep 0.5
-    with=$(rate)
+    rate=$(rate)
     sleep 1
     kill "$viewer"
-    echo "round $round with a live inspector viewer: $with req/s; the viewer got $(grep -c '^event: request' "$work/viewer.txt") of $pushes requests"
+    echo "$rate req/s; the viewer got $(grep -c '^event: request' "$work/viewer.txt") requests"
+}
+for round in $(seq "$rounds"); do
+    echo "round $round without a viewer: $(rate) req/s"
+    echo "round $round with a live inspector viewer of every request: $(with_viewer "") (of $pushes)"
+    # A filter that admits none of the pushes: the viewer must cost little, and receive nothing.
+    echo "round $round with a viewer of another device's requests: $(with_viewer "device=$(printf 'f%.0s' {1..64})")"
 done
