@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
         .target(
             name: "HuddleSQLite",
-            dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HuddlePostgres",

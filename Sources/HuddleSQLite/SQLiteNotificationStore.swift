@@ -21,6 +21,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private let pool: DatabasePool
+    private let checkpointer: WALCheckpointer
     private let retention: ChangeRetention
 
     /// Opens (creating if needed) and migrates the database at `path`.
@@ -31,10 +32,14 @@ public final class SQLiteNotificationStore: NotificationStore {
         let synchronous = configuration.synchronous
         grdb.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous == "FULL" ? "FULL" : "NORMAL")")
+            // The checkpointer keeps the log short; this threshold (64 MiB of pages) only bounds it should
+            // checkpoints fail, and then the writer copies the log itself.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         pool = try DatabasePool(path: path, configuration: grdb)
         retention = configuration.retention
         try SQLiteMigrations.migrate(pool)
+        checkpointer = try WALCheckpointer(path: path, configuration: grdb)
     }
 
     // MARK: Devices
@@ -327,11 +332,14 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     /// A write transaction, its failures as ``StoreError``.
     private func write<Value: Sendable>(_ body: @Sendable (Database) throws -> Value) async throws -> Value {
+        let value: Value
         do {
-            return try await pool.write(body)
+            value = try await pool.write(body)
         } catch {
             throw StoreError.fromSQLite(error)
         }
+        checkpointer.didCommit()
+        return value
     }
 
     /// A read, its failures as ``StoreError``.

@@ -91,6 +91,31 @@ import Testing
         #expect(snapshot?.lastChange == 5)
     }
 
+    /// Commits go to the write-ahead log; the store's checkpointer copies them into the database file soon
+    /// after, on its own connection (SQLite's automatic checkpoint, on the writer, is set far off). A copy of
+    /// the database file alone, without its log, then holds what was committed.
+    @Test func theLogIsCopiedIntoTheDatabaseFileSoonAfterCommits() async throws {
+        let path = try Self.temporaryPath()
+        let store = try SQLiteNotificationStore(path: path)
+        try await StoreConformance.check("notifications round-trip exactly, oldest first", store: store)
+        let copy = try Self.temporaryPath()
+        var notificationsInFile = 0
+        for _ in 0..<200 {
+            try await Task.sleep(for: .milliseconds(50))
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            notificationsInFile = Self.notificationCount(inFileAt: copy)
+            if notificationsInFile == 3 { break }
+        }
+        #expect(notificationsInFile == 3)
+        _ = store
+    }
+
+    /// The notifications in a database file; 0 when it has no such table yet, or is a copy torn mid-write.
+    static func notificationCount(inFileAt path: String) -> Int {
+        (try? DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notifications") }) ?? 0
+    }
+
     @Test func refusesADatabaseFromANewerVersion() throws {
         let path = try Self.temporaryPath()
         _ = try SQLiteNotificationStore(path: path)

@@ -2,9 +2,12 @@
 # CPU time a push costs the server, and the push rate, per route and store, in interleaved rounds: the
 # check-only route (every check, nothing stored), pushes into memory, pushes into SQLite; a fresh server for
 # each measurement. CPU is the server's user+system time (/proc) over the pushes: it drifts less than a rate
-# on a machine that other work shares.
+# on a machine that other work shares. BEFORE=<binary> adds pushes into SQLite by that build to each round,
+# for a before-and-after in one run. Ends with each measurement's median over the rounds and its rate as a
+# share of the check-only route's.
 #
-#   HUDDLE=<release binary> Tools/bench/push-cpu.sh [PUSHES] [ROUNDS]     defaults: 20000 pushes, 2 rounds
+#   HUDDLE=<release binary> [BEFORE=<binary>] Tools/bench/push-cpu.sh [PUSHES] [ROUNDS]
+#                                                                         defaults: 20000 pushes, 2 rounds
 #
 # Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
 set -euo pipefail
@@ -17,12 +20,12 @@ work=$(mktemp -d)
 trap 'kill $(cat "$work/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 
-# One measurement: a new server on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
-measure() {  # label database path-prefix
+# One measurement: a new server (BINARY) on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
+measure() {  # label database path-prefix [binary]
     local port=$((20000 + RANDOM % 20000)) url pid before after rate
     url="http://127.0.0.1:$port"
     rm -f "$work"/*.sqlite*
-    LOG_LEVEL=error "$huddle" serve --port "$port" --database "$2" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
+    LOG_LEVEL=error "${4:-$huddle}" serve --port "$port" --database "$2" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
     pid=$!
     echo "$pid" >"$work/pid"
     for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
@@ -32,7 +35,7 @@ measure() {  # label database path-prefix
         -H "authorization: bearer $(cat "$work/jwt")" "$url$3/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
     after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     kill "$pid"; wait "$pid" 2>/dev/null || true
-    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push"
+    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push" | tee -a "$work/results"
 }
 
 for round in $(seq "$rounds"); do
@@ -40,4 +43,13 @@ for round in $(seq "$rounds"); do
     measure "check-only route" "$work/check.sqlite" /bench/check
     measure "pushes into memory" memory ""
     measure "pushes into SQLite" "$work/push.sqlite" ""
+    if [[ -n ${BEFORE:-} ]]; then measure "pushes into SQLite (before)" "$work/push.sqlite" "" "$BEFORE"; fi
 done
+echo "== medians over $rounds rounds"
+awk -F': ' '{ split($2, figures, " "); rate[$1] = rate[$1] " " figures[1]; cpu[$1] = cpu[$1] " " figures[3]; if (!($1 in seen)) { seen[$1]; order[++labels] = $1 } }
+    function median(list,    values, count, i, j, swap) {
+        count = split(list, values, " ")
+        for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { swap = values[i]; values[i] = values[j]; values[j] = swap }
+        return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
+    }
+    END { base = median(rate[order[1]]); for (i = 1; i <= labels; i++) printf "%s: %.0f req/s (%.0f%% of the check-only route), %.0f µs CPU per push\n", order[i], median(rate[order[i]]), 100 * median(rate[order[i]]) / base, median(cpu[order[i]]) }' "$work/results"
