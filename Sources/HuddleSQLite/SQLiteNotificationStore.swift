@@ -32,8 +32,8 @@ public final class SQLiteNotificationStore: NotificationStore {
         let synchronous = configuration.synchronous
         grdb.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous == "FULL" ? "FULL" : "NORMAL")")
-            // The checkpointer keeps the log short; this threshold (64 MiB of pages) only bounds it should
-            // checkpoints fail, and then the writer copies the log itself.
+            // The checkpointer keeps the log short; this threshold (16,384 pages, 64 MiB at the default page
+            // size) only bounds it should checkpoints fail, and then the writer copies the log itself.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         pool = try DatabasePool(path: path, configuration: grdb)

@@ -42,6 +42,8 @@ final class WALCheckpointer: Sendable {
     }
 
     private func checkpointWhileCommitsCome() async {
+        // A failure that lasts (a full disk) is logged when it starts and when it ends, not at every retry.
+        var isFailing = false
         while state.withLock({ state in
             state.isRunning = state.hasNewCommits
             state.hasNewCommits = false
@@ -49,8 +51,11 @@ final class WALCheckpointer: Sendable {
         }) {
             do {
                 _ = try await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                if isFailing { logger.notice("WAL checkpoints work again") }
+                isFailing = false
             } catch {
-                logger.warning("WAL checkpoint failed (the next one will retry): \(error)")
+                if !isFailing { logger.warning("WAL checkpoint failed; retrying while commits come: \(error)") }
+                isFailing = true
             }
             try? await Task.sleep(for: interval)
         }

@@ -107,8 +107,10 @@ import Testing
             notificationsInFile = Self.notificationCount(inFileAt: copy)
             if notificationsInFile == 3 { break }
         }
+        // The store stays open until the file has been watched: closing its last connection would checkpoint
+        // by itself, and the test would pass without the checkpointer.
+        withExtendedLifetime(store) {}
         #expect(notificationsInFile == 3)
-        _ = store
     }
 
     /// The notifications in a database file; 0 when it has no such table yet, or is a copy torn mid-write.
