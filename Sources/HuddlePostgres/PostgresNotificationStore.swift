@@ -229,67 +229,17 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return try await deliver(deliveries)
     }
 
-    private struct Delivery {
-        var request: NotificationRequest
-        var app: String
-        var date: Date
-        var device: String
-    }
+    private typealias Delivery = DeliveryBatchStatement.Delivery
 
-    /// Stores deliveries to any devices in one statement: each device's numbers are taken in one step (its
-    /// row locked in token order, so that two servers' batches cannot deadlock), then every notification
-    /// and change is written, and each device is announced once, with its last change.
+    /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then forgets the
+    /// changes the retention no longer keeps, and finds why each delivery left out was.
     private func deliver(_ deliveries: [Delivery]) async throws -> [Result<DeviceChange?, StoreError>] {
-        let devices = deliveries.map(\.device)
-        let apps = deliveries.map(\.app)
-        let identifiers = deliveries.map(\.request.identifier)
-        let dates = deliveries.map(\.date.milliseconds)
-        let contents = deliveries.map { RowCodec.contentText($0.request.content) }
-        let journalIdentifiers = deliveries.map {
-            ChangeRecord(number: 0, kind: .delivered, topic: $0.app, identifiers: [$0.request.identifier]).identifiersText
-        }
-        let numbered = try await client.rows(
-            """
-            WITH pushes AS (
-                SELECT * FROM unnest(\(devices)::text[], \(apps)::text[], \(identifiers)::text[], \(dates)::bigint[],
-                    \(contents)::text[], \(journalIdentifiers)::text[])
-                    WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
-            ), accepted AS (
-                SELECT pushes.* FROM pushes
-                WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
-            ), counts AS (
-                SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
-            ), locked AS (
-                SELECT token FROM devices WHERE token IN (SELECT device_token FROM counts) ORDER BY token FOR UPDATE
-            ), taken AS (
-                UPDATE devices SET last_change = devices.last_change + counts.count
-                FROM counts JOIN locked ON locked.token = counts.device_token
-                WHERE devices.token = counts.device_token
-                RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
-            ), numbered AS (
-                SELECT accepted.*, taken.before + row_number() OVER (PARTITION BY accepted.device_token ORDER BY accepted.position) AS number
-                FROM accepted JOIN taken ON taken.token = accepted.device_token
-            ), stored AS (
-                -- A notification pushed twice in one batch (one collapse identifier) is stored once, as its last push.
-                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-                SELECT DISTINCT ON (device_token, topic, identifier) device_token, topic, identifier, number, delivered_at, content
-                FROM numbered ORDER BY device_token, topic, identifier, number DESC
-                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
-            ), recorded AS (
-                INSERT INTO changes (device_token, number, kind, topic, identifiers)
-                SELECT device_token, number, \(ChangeRecord.Kind.delivered.rawValue), topic, journal_identifiers FROM numbered
-            ), announced AS (
-                SELECT pg_notify(\(ChangeNoticePayload.channel),
-                    json_build_object('server', \(instanceID)::text, 'device', token, 'change', last)::text)
-                FROM taken
-            )
-            -- A CTE that changes nothing runs only when read: the count makes every notice go out.
-            SELECT position, number, (SELECT count(*) FROM announced) FROM numbered
-            """, logger: logger
-        ) { row in
-            let (position, number, _) = try row.decode((Int64, Int64, Int64).self)
-            return (index: Int(position) - 1, number: UInt64(number))
+        let numbered: [DeliveryBatchStatement.Row]
+        do {
+            numbered = try await client.execute(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
+                .reduce(into: []) { $0.append($1) }
+        } catch {
+            throw StoreError.fromPostgres(error)
         }
         var changes: [Int: DeviceChange] = [:]
         var oldestKept: [String: UInt64] = [:]

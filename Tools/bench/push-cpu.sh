@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CPU time a push costs the server, and the push rate, per route and store, in interleaved rounds: the
 # check-only route (every check, nothing stored), pushes into memory, pushes into SQLite; a fresh server for
-# each measurement. CPU is the server's user+system time (/proc) over the pushes: it drifts less than a rate
-# on a machine that other work shares. BEFORE=<binary> adds pushes into SQLite by that build to each round,
+# each measurement; with HUDDLE_TEST_POSTGRES_URL set (eval "$(scripts/postgres start)"), pushes into
+# PostgreSQL too, on a new database each time. CPU is the server's user+system time (/proc) over the pushes:
+# it drifts less than a rate on a machine that other work shares (PostgreSQL's own processes are not in it). BEFORE=<binary> adds pushes into SQLite by that build to each round,
 # for a before-and-after in one run. Ends with each measurement's median over the rounds and its rate as a
 # share of the check-only route's.
 #
@@ -17,7 +18,12 @@ pushes=${1:-20000}
 rounds=${2:-2}
 python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
 work=$(mktemp -d)
-trap 'kill $(cat "$work/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
+cleanup() {
+    kill "$(cat "$work/pid" 2>/dev/null)" 2>/dev/null || true
+    if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 
 # One measurement: a new server (BINARY) on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
@@ -35,7 +41,17 @@ measure() {  # label database path-prefix [binary]
         -H "authorization: bearer $(cat "$work/jwt")" "$url$3/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
     after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     kill "$pid"; wait "$pid" 2>/dev/null || true
+    if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)"; rm "$work/database"; fi
     echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push" | tee -a "$work/results"
+}
+
+# A new, empty database on the PostgreSQL server of HUDDLE_TEST_POSTGRES_URL: prints its URL. `measure`
+# drops it when its server stops.
+new_postgres_database() {
+    local name="huddle_push_cpu_$$_$RANDOM" base=${HUDDLE_TEST_POSTGRES_URL%%\?*}
+    psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "CREATE DATABASE $name"
+    echo "$name" >"$work/database"
+    echo "${base%/*}/$name?sslmode=disable"
 }
 
 for round in $(seq "$rounds"); do
@@ -44,6 +60,10 @@ for round in $(seq "$rounds"); do
     measure "pushes into memory" memory ""
     measure "pushes into SQLite" "$work/push.sqlite" ""
     if [[ -n ${BEFORE:-} ]]; then measure "pushes into SQLite (before)" "$work/push.sqlite" "" "$BEFORE"; fi
+    if [[ -n ${HUDDLE_TEST_POSTGRES_URL:-} ]]; then
+        measure "pushes into PostgreSQL" "$(new_postgres_database)" ""
+        if [[ -n ${BEFORE:-} ]]; then measure "pushes into PostgreSQL (before)" "$(new_postgres_database)" "" "$BEFORE"; fi
+    fi
 done
 echo "== medians over $rounds rounds"
 awk -F': ' '{ split($2, figures, " "); rate[$1] = rate[$1] " " figures[1]; cpu[$1] = cpu[$1] " " figures[3]; if (!($1 in seen)) { seen[$1]; order[++labels] = $1 } }

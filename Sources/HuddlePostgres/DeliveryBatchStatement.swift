@@ -1,0 +1,88 @@
+import Foundation
+import HuddleCore
+import PostgresNIO
+
+/// The statement that stores a batch of deliveries to any devices, as a named prepared statement: each
+/// connection parses it once, and PostgreSQL may keep its plan, where an unnamed statement was parsed and
+/// planned again for every batch (about a millisecond of the database's time, measured with `EXPLAIN
+/// ANALYZE`, as much as the rest of a batch of eight pushes).
+///
+/// Each device's numbers are taken in one step (its row locked in token order, so that two servers'
+/// batches cannot deadlock), then every notification and change is written, and each device is announced
+/// once, with its last change. A delivery whose device or app is gone is left out: it has no row.
+struct DeliveryBatchStatement: PostgresPreparedStatement {
+    static let name = "huddle_deliver_batch_v1"
+
+    static let sql = """
+        WITH pushes AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[])
+                WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
+        ), accepted AS (
+            SELECT pushes.* FROM pushes
+            WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
+        ), counts AS (
+            SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
+        ), locked AS (
+            SELECT token FROM devices WHERE token IN (SELECT device_token FROM counts) ORDER BY token FOR UPDATE
+        ), taken AS (
+            UPDATE devices SET last_change = devices.last_change + counts.count
+            FROM counts JOIN locked ON locked.token = counts.device_token
+            WHERE devices.token = counts.device_token
+            RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
+        ), numbered AS (
+            SELECT accepted.*, taken.before + row_number() OVER (PARTITION BY accepted.device_token ORDER BY accepted.position) AS number
+            FROM accepted JOIN taken ON taken.token = accepted.device_token
+        ), stored AS (
+            -- A notification pushed twice in one batch (one collapse identifier) is stored once, as its last push.
+            INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
+            SELECT DISTINCT ON (device_token, topic, identifier) device_token, topic, identifier, number, delivered_at, content
+            FROM numbered ORDER BY device_token, topic, identifier, number DESC
+            ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+        ), recorded AS (
+            INSERT INTO changes (device_token, number, kind, topic, identifiers)
+            SELECT device_token, number, $7::text, topic, journal_identifiers FROM numbered
+        ), announced AS (
+            SELECT pg_notify($8::text, json_build_object('server', $9::text, 'device', token, 'change', last)::text)
+            FROM taken
+        )
+        -- A CTE that changes nothing runs only when read: the count makes every notice go out.
+        SELECT position, number, (SELECT count(*) FROM announced) FROM numbered
+        """
+
+    /// One delivery of the batch.
+    struct Delivery {
+        var request: NotificationRequest
+        var app: String
+        var date: Date
+        var device: String
+    }
+
+    /// Where each stored delivery is in the batch (from 0) and the change number it took.
+    typealias Row = (index: Int, number: UInt64)
+
+    var deliveries: [Delivery]
+    /// Names the storing server in its notices, so that its own listener can drop them.
+    var serverID: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 9)
+        try bindings.append(deliveries.map(\.device))
+        try bindings.append(deliveries.map(\.app))
+        try bindings.append(deliveries.map(\.request.identifier))
+        try bindings.append(deliveries.map(\.date.milliseconds))
+        try bindings.append(deliveries.map { RowCodec.contentText($0.request.content) })
+        try bindings.append(deliveries.map {
+            ChangeRecord(number: 0, kind: .delivered, topic: $0.app, identifiers: [$0.request.identifier]).identifiersText
+        })
+        try bindings.append(ChangeRecord.Kind.delivered.rawValue)
+        try bindings.append(ChangeNoticePayload.channel)
+        try bindings.append(serverID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (position, number, _) = try row.decode((Int64, Int64, Int64).self)
+        return (index: Int(position) - 1, number: UInt64(number))
+    }
+}
