@@ -11,7 +11,7 @@ import PostgresNIO
 /// batches cannot deadlock), then every notification and change is written, and each device is announced
 /// once, with its last change. A delivery whose device or app is gone is left out: it has no row.
 struct DeliveryBatchStatement: PostgresPreparedStatement {
-    static let name = "huddle_deliver_batch_v1"
+    static let name = "huddle_deliver_batch"
 
     static let sql = """
         WITH pushes AS (

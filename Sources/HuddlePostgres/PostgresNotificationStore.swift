@@ -16,7 +16,8 @@ public import ServiceLifecycle
 /// The store is a `Service`: ``run()`` runs its connection pool and the listener behind
 /// ``noticesFromOtherServers()`` until graceful shutdown, and no query is served while it is not running.
 /// The schema must be migrated first (``PostgresMigrations/migrate(_:logger:)``). Values reach SQL only
-/// through `PostgresQuery` interpolation, as bound parameters.
+/// as bound parameters: through `PostgresQuery` interpolation, or a prepared statement's bindings
+/// (``DeliveryBatchStatement``).
 public final class PostgresNotificationStore: NotificationStore, Service {
     /// Options with defaults suited to a server.
     public struct Configuration: Sendable {
@@ -232,7 +233,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     private typealias Delivery = DeliveryBatchStatement.Delivery
 
     /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then forgets the
-    /// changes the retention no longer keeps, and finds why each delivery left out was.
+    /// changes the retention no longer keeps, and says why each delivery the statement left out was refused.
     private func deliver(_ deliveries: [Delivery]) async throws -> [Result<DeviceChange?, StoreError>] {
         let numbered: [DeliveryBatchStatement.Row]
         do {

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # CPU time a push costs the server, and the push rate, per route and store, in interleaved rounds: the
-# check-only route (every check, nothing stored), pushes into memory, pushes into SQLite; a fresh server for
-# each measurement; with HUDDLE_TEST_POSTGRES_URL set (eval "$(scripts/postgres start)"), pushes into
-# PostgreSQL too, on a new database each time. CPU is the server's user+system time (/proc) over the pushes:
-# it drifts less than a rate on a machine that other work shares (PostgreSQL's own processes are not in it). BEFORE=<binary> adds pushes into SQLite by that build to each round,
-# for a before-and-after in one run. Ends with each measurement's median over the rounds and its rate as a
-# share of the check-only route's.
+# check-only route (every check, nothing stored), pushes into memory, pushes into SQLite, and with
+# HUDDLE_TEST_POSTGRES_URL set (eval "$(scripts/postgres start)") pushes into PostgreSQL, on a new database
+# each time; a fresh server for each measurement. CPU is the server's user+system time (/proc) over the
+# pushes: it drifts less than a rate on a machine that other work shares. The CPU of PostgreSQL's backends
+# for the database is given apart, when the cluster runs on this machine (as scripts/postgres runs it).
+# BEFORE=<binary> adds pushes into SQLite (and PostgreSQL) by that build to each round, for a before-and-after
+# in one run. Ends with each measurement's median over the rounds and its rate as a share of the check-only
+# route's.
 #
 #   HUDDLE=<release binary> [BEFORE=<binary>] Tools/bench/push-cpu.sh [PUSHES] [ROUNDS]
 #                                                                         defaults: 20000 pushes, 2 rounds
@@ -28,7 +30,7 @@ printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth
 
 # One measurement: a new server (BINARY) on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
 measure() {  # label database path-prefix [binary]
-    local port=$((20000 + RANDOM % 20000)) url pid before after rate
+    local port=$((20000 + RANDOM % 20000)) url pid before after rate database_before database_after database_cpu=""
     url="http://127.0.0.1:$port"
     rm -f "$work"/*.sqlite*
     LOG_LEVEL=error "${4:-$huddle}" serve --port "$port" --database "$2" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
@@ -37,12 +39,25 @@ measure() {  # label database path-prefix [binary]
     for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
     "$python" Tools/bench/bench_setup.py "$url" "$work"
     before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    database_before=$(database_ticks)
     rate=$(h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $(cat "$work/jwt")" "$url$3/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
     after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    database_after=$(database_ticks)
+    if [[ -f "$work/database" ]]; then
+        database_cpu=", $(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL's backends"
+    fi
     kill "$pid"; wait "$pid" 2>/dev/null || true
     if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)"; rm "$work/database"; fi
-    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push" | tee -a "$work/results"
+    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push$database_cpu" | tee -a "$work/results"
+}
+
+# The CPU time (clock ticks) of the PostgreSQL backends serving the measurement's database; 0 without one.
+database_ticks() {
+    local name
+    name=$(cat "$work/database" 2>/dev/null) || { echo 0; return; }
+    for backend in $(pgrep -f "postgres: [^ ]+ $name " || true); do awk '{print $14 + $15}' "/proc/$backend/stat" 2>/dev/null || true; done |
+        awk '{ total += $1 } END { print total + 0 }'
 }
 
 # A new, empty database on the PostgreSQL server of HUDDLE_TEST_POSTGRES_URL: prints its URL. `measure`
@@ -66,10 +81,10 @@ for round in $(seq "$rounds"); do
     fi
 done
 echo "== medians over $rounds rounds"
-awk -F': ' '{ split($2, figures, " "); rate[$1] = rate[$1] " " figures[1]; cpu[$1] = cpu[$1] " " figures[3]; if (!($1 in seen)) { seen[$1]; order[++labels] = $1 } }
+awk -F': ' '{ split($2, figures, " "); rate[$1] = rate[$1] " " figures[1]; cpu[$1] = cpu[$1] " " figures[3]; if (figures[8] != "") database[$1] = database[$1] " " figures[8]; if (!($1 in seen)) { seen[$1]; order[++labels] = $1 } }
     function median(list,    values, count, i, j, swap) {
         count = split(list, values, " ")
         for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { swap = values[i]; values[i] = values[j]; values[j] = swap }
         return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
     }
-    END { base = median(rate[order[1]]); for (i = 1; i <= labels; i++) printf "%s: %.0f req/s (%.0f%% of the check-only route), %.0f µs CPU per push\n", order[i], median(rate[order[i]]), 100 * median(rate[order[i]]) / base, median(cpu[order[i]]) }' "$work/results"
+    END { base = median(rate[order[1]]); for (i = 1; i <= labels; i++) printf "%s: %.0f req/s (%.0f%% of the check-only route), %.0f µs CPU per push%s\n", order[i], median(rate[order[i]]), 100 * median(rate[order[i]]) / base, median(cpu[order[i]]), order[i] in database ? sprintf(", %.0f µs in PostgreSQL's backends", median(database[order[i]])) : "" }' "$work/results"
