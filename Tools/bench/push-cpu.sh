@@ -45,7 +45,7 @@ measure() {  # label database path-prefix [binary]
     after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     database_after=$(database_ticks)
     if [[ -f "$work/database" ]]; then
-        database_cpu=", $(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL's backends"
+        database_cpu=", $(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL backends"
     fi
     kill "$pid"; wait "$pid" 2>/dev/null || true
     if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)"; rm "$work/database"; fi
@@ -87,4 +87,4 @@ awk -F': ' '{ split($2, figures, " "); rate[$1] = rate[$1] " " figures[1]; cpu[$
         for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { swap = values[i]; values[i] = values[j]; values[j] = swap }
         return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
     }
-    END { base = median(rate[order[1]]); for (i = 1; i <= labels; i++) printf "%s: %.0f req/s (%.0f%% of the check-only route), %.0f µs CPU per push%s\n", order[i], median(rate[order[i]]), 100 * median(rate[order[i]]) / base, median(cpu[order[i]]), order[i] in database ? sprintf(", %.0f µs in PostgreSQL's backends", median(database[order[i]])) : "" }' "$work/results"
+    END { base = median(rate[order[1]]); for (i = 1; i <= labels; i++) printf "%s: %.0f req/s (%.0f%% of the check-only route), %.0f µs CPU per push%s\n", order[i], median(rate[order[i]]), 100 * median(rate[order[i]]) / base, median(cpu[order[i]]), order[i] in database ? sprintf(", %.0f µs in PostgreSQL backends", median(database[order[i]])) : "" }' "$work/results"
