@@ -40,6 +40,17 @@ extension PostgresClient {
             throw StoreError.fromPostgres(error)
         }
     }
+
+    /// Runs a prepared statement outside an explicit transaction and returns its rows, as it decodes them.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
+        do {
+            var rows: [Statement.Row] = []
+            for try await row in try await execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        } catch {
+            throw StoreError.fromPostgres(error)
+        }
+    }
 }
 
 extension PostgresConnection {

@@ -235,13 +235,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then forgets the
     /// changes the retention no longer keeps, and says why each delivery the statement left out was refused.
     private func deliver(_ deliveries: [Delivery]) async throws -> [Result<DeviceChange?, StoreError>] {
-        let numbered: [DeliveryBatchStatement.Row]
-        do {
-            numbered = try await client.execute(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
-                .reduce(into: []) { $0.append($1) }
-        } catch {
-            throw StoreError.fromPostgres(error)
-        }
+        let numbered = try await client.rows(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
         var changes: [Int: DeviceChange] = [:]
         var oldestKept: [String: UInt64] = [:]
         for (index, number) in numbered {

@@ -20,53 +20,59 @@ pushes=${1:-20000}
 rounds=${2:-2}
 python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
 work=$(mktemp -d)
+# What a measurement has running, for the cleanup when the script stops midway.
+server_pid=""
+postgres_database=""
 cleanup() {
-    kill "$(cat "$work/pid" 2>/dev/null)" 2>/dev/null || true
-    if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)" 2>/dev/null || true; fi
+    if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi
+    drop_postgres_database 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 
 # One measurement: a new server (BINARY) on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
+# DATABASE `postgres` is a new database on the server of HUDDLE_TEST_POSTGRES_URL, dropped afterwards.
 measure() {  # label database path-prefix [binary]
-    local port=$((20000 + RANDOM % 20000)) url pid before after rate database_before database_after database_cpu=""
+    local port=$((20000 + RANDOM % 20000)) url database=$2 before after rate database_before database_cpu=""
     url="http://127.0.0.1:$port"
     rm -f "$work"/*.sqlite*
-    LOG_LEVEL=error "${4:-$huddle}" serve --port "$port" --database "$2" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
-    pid=$!
-    echo "$pid" >"$work/pid"
+    if [[ $database == postgres ]]; then
+        local base=${HUDDLE_TEST_POSTGRES_URL%%\?*}
+        postgres_database="huddle_push_cpu_$$_$RANDOM"
+        psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "CREATE DATABASE $postgres_database"
+        database="${base%/*}/$postgres_database?sslmode=disable"
+    fi
+    LOG_LEVEL=error "${4:-$huddle}" serve --port "$port" --database "$database" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
+    server_pid=$!
     for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
     "$python" Tools/bench/bench_setup.py "$url" "$work"
-    before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-    database_before=$(database_ticks)
+    before=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+    database_before=$(postgres_ticks)
     rate=$(h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $(cat "$work/jwt")" "$url$3/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
-    after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-    database_after=$(database_ticks)
-    if [[ -f "$work/database" ]]; then
-        database_cpu=", $(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL backends"
+    after=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+    if [[ -n $postgres_database ]]; then
+        database_cpu=", $(( ($(postgres_ticks) - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL backends"
     fi
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-    if [[ -f "$work/database" ]]; then psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $(cat "$work/database") WITH (FORCE)"; rm "$work/database"; fi
+    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+    drop_postgres_database
     echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push$database_cpu" | tee -a "$work/results"
 }
 
 # The CPU time (clock ticks) of the PostgreSQL backends serving the measurement's database; 0 without one.
-database_ticks() {
-    local name
-    name=$(cat "$work/database" 2>/dev/null) || { echo 0; return; }
-    for backend in $(pgrep -f "postgres: [^ ]+ $name " || true); do awk '{print $14 + $15}' "/proc/$backend/stat" 2>/dev/null || true; done |
-        awk '{ total += $1 } END { print total + 0 }'
+postgres_ticks() {
+    [[ -n $postgres_database ]] || { echo 0; return; }
+    for backend in $(pgrep -f "postgres: [^ ]+ $postgres_database " || true); do
+        awk '{print $14 + $15}' "/proc/$backend/stat" 2>/dev/null || true
+    done | awk '{ total += $1 } END { print total + 0 }'
 }
 
-# A new, empty database on the PostgreSQL server of HUDDLE_TEST_POSTGRES_URL: prints its URL. `measure`
-# drops it when its server stops.
-new_postgres_database() {
-    local name="huddle_push_cpu_$$_$RANDOM" base=${HUDDLE_TEST_POSTGRES_URL%%\?*}
-    psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "CREATE DATABASE $name"
-    echo "$name" >"$work/database"
-    echo "${base%/*}/$name?sslmode=disable"
+drop_postgres_database() {
+    [[ -n $postgres_database ]] || return 0
+    psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $postgres_database WITH (FORCE)"
+    postgres_database=""
 }
 
 for round in $(seq "$rounds"); do
@@ -76,8 +82,8 @@ for round in $(seq "$rounds"); do
     measure "pushes into SQLite" "$work/push.sqlite" ""
     if [[ -n ${BEFORE:-} ]]; then measure "pushes into SQLite (before)" "$work/push.sqlite" "" "$BEFORE"; fi
     if [[ -n ${HUDDLE_TEST_POSTGRES_URL:-} ]]; then
-        measure "pushes into PostgreSQL" "$(new_postgres_database)" ""
-        if [[ -n ${BEFORE:-} ]]; then measure "pushes into PostgreSQL (before)" "$(new_postgres_database)" "" "$BEFORE"; fi
+        measure "pushes into PostgreSQL" postgres ""
+        if [[ -n ${BEFORE:-} ]]; then measure "pushes into PostgreSQL (before)" postgres "" "$BEFORE"; fi
     fi
 done
 echo "== medians over $rounds rounds"
