@@ -98,7 +98,7 @@ func buildRouter(
     if configuration.benchmarkRoutes {
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)
-            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID().uuidString.lowercased()])
+            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.randomLowercasedString()])
         }
     }
     return router

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleCore
 
 /// A request to the provider endpoint, as the HTTP layer hands it over: method, path, header fields
 /// (names lowercased, repeats kept) and body.
@@ -49,7 +50,7 @@ public enum ProviderRequestCheck {
     /// - Returns: the push, or the reason to refuse it; `apnsID` is what to echo in either case.
     public static func check(_ request: ProviderRequest) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
         let sentID = request.values("apns-id").first
-        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID().uuidString.lowercased()
+        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID.randomLowercasedString()
         return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: sentID) })
     }
 

@@ -212,7 +212,7 @@ struct DeviceController {
         // As small as a push: a notification is a notification, whichever way it arrives.
         let body = try await request.jsonBody(limit: Self.maximumLocalNotificationSize)
         try body.rejectUnknownMembers(["id", "content"])
-        let identifier = try body.optionalMember("id")?.string() ?? UUID().uuidString.lowercased()
+        let identifier = try body.optionalMember("id")?.string() ?? UUID.randomLowercasedString()
         let content = try NotificationContent(json: try body.member("content"))
         guard try await session.deliver(NotificationRequest(identifier: identifier, content: content), app: topic, at: clock()) != nil else {
             throw APIError(.badRequest, "content: a notification needs a title, subtitle or body to be shown")
