@@ -47,7 +47,7 @@ struct DeviceAuthorization {
     /// device is gone.
     static func webSession(of device: DeviceRecord) -> String {
         let key = SymmetricKey(data: Data(device.secretHash.utf8))
-        return hex(Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)))
+        return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)).lowercaseHex
     }
 
     private static func bearer(_ request: Request) -> String? {
@@ -61,17 +61,13 @@ struct DeviceAuthorization {
 
     static func randomHex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }.lowercaseHex
     }
 
     static func hash(_ secret: String) -> String {
-        hex(Array(SHA256.hash(data: Data(secret.utf8))))
+        Array(SHA256.hash(data: Data(secret.utf8))).lowercaseHex
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
-    }
 
     /// Whether the request's bearer token is `token`, compared in constant time (through hashes of equal
     /// length, so that neither the contents nor the length of the token leak through timing).

@@ -129,6 +129,6 @@ struct HomeController {
     /// token ends every session.
     static func adminSession(_ adminToken: String) -> String {
         let key = SymmetricKey(data: Data(adminToken.utf8))
-        return DeviceAuthorization.hex(Array(HMAC<SHA256>.authenticationCode(for: Data("huddle admin session".utf8), using: key)))
+        return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle admin session".utf8), using: key)).lowercaseHex
     }
 }
