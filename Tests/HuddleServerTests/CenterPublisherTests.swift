@@ -48,7 +48,7 @@ import Testing
             bufferBytes: Int = 1 << 20
         ) -> Events {
             let view = CenterView(viewer: Viewer(languages: languages), format: format, notificationLimit: limit)
-            return Events(publisher.subscribe(view, resumingAfter: after, queue: EventQueue(byteLimit: bufferBytes)))
+            return Events(publisher.subscribe(view, resumingAfter: after, byteLimit: bufferBytes))
         }
     }
 
@@ -64,7 +64,7 @@ import Testing
         /// The next event's id, name and data; `nil` when the stream has ended.
         mutating func next() async throws -> (id: String?, name: String, data: JSONValue)? {
             if parsed.isEmpty {
-                guard let bytes = await subscription.queue.next() else { return nil }
+                guard let bytes = await subscription.next() else { return nil }
                 for block in String(buffer: bytes).components(separatedBy: "\n\n") where !block.isEmpty {
                     var id: String?
                     var name = ""
@@ -225,10 +225,10 @@ import Testing
         var fixture = Fixture()
         let stream = fixture.subscribe()
         for index in 0..<10 { fixture.deliver("n\(index)", thread: "t") }
-        let bytes = try #require(await stream.subscription.queue.next())
+        let bytes = try #require(await stream.subscription.next())
         let events = String(buffer: bytes).components(separatedBy: "\n\n").filter { $0.hasPrefix("id: ") }
         #expect(events.count == 11)
-        #expect(stream.subscription.queue.waitingBytes == 0)
+        #expect(stream.subscription.waitingBytes == 0)
     }
 
     @Test func aChangeToEverythingSendsTheWholeCenterAndForgetsWhatCameBefore() async throws {
@@ -264,7 +264,7 @@ import Testing
         let group = GroupID(app: Self.app, kind: .thread("t"))
         fixture.deliver("a", thread: "t")
         fixture.deliver("b", thread: "t")
-        var stream = Events(fixture.publisher.subscribe(group, viewer: Viewer(), queue: EventQueue(byteLimit: 1 << 20)))
+        var stream = Events(fixture.publisher.subscribe(group, viewer: Viewer(), byteLimit: 1 << 20))
         fixture.deliver("other", thread: "elsewhere")
         fixture.deliver("c", thread: "t")
         fixture.remove(["a"])

@@ -197,13 +197,13 @@ actor DeviceSession {
         !subscribers.isEmpty
     }
 
-    /// Opens a live stream of the center (see ``CenterPublisher/subscribe(_:resumingAfter:queue:)``).
+    /// Opens a live stream of the center (see ``CenterPublisher/subscribe(_:resumingAfter:byteLimit:)``).
     func subscribe(_ view: CenterView, resumingAfter: UInt64?, bufferBytes: Int) -> Subscription {
-        publisher.subscribe(view, resumingAfter: resumingAfter, queue: EventQueue(byteLimit: bufferBytes))
+        publisher.subscribe(view, resumingAfter: resumingAfter, byteLimit: bufferBytes)
     }
 
     /// Opens a live stream of one group, as a notification content extension sees it.
     func subscribe(_ group: GroupID, viewer: Viewer, bufferBytes: Int) -> Subscription {
-        publisher.subscribe(group, viewer: viewer, queue: EventQueue(byteLimit: bufferBytes))
+        publisher.subscribe(group, viewer: viewer, byteLimit: bufferBytes)
     }
 }

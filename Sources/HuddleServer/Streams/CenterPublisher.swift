@@ -75,28 +75,26 @@ struct CenterPublisher {
 
     /// Opens a center stream. It starts with the whole center, or with the groups changed since the client's
     /// number (`resumingAfter`, its `Last-Event-ID`), or with nothing when the client is up to date.
-    mutating func subscribe(
-        _ view: CenterView, resumingAfter: UInt64?, queue: EventQueue
-    ) -> Subscription {
+    /// - Parameter byteLimit: how many bytes may wait for the stream's client before the stream is ended.
+    mutating func subscribe(_ view: CenterView, resumingAfter: UInt64?, byteLimit: Int) -> Subscription {
+        var prelude: ByteBuffer?
         if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {
             if resumingAfter < lastChange {
                 var update = CenterUpdate(number: lastChange)
                 update.groups = changed
-                queue.add(changeEvent(update, view: view))
+                prelude = changeEvent(update, view: view)
             }
         } else {
-            queue.add(centerEvent(view))
+            prelude = centerEvent(view)
         }
-        return Subscription(topic: .center(view), queue: queue, subscribers: subscribers)
+        return Subscription(topic: .center(view), prelude: prelude, byteLimit: byteLimit, subscribers: subscribers)
     }
 
     /// Opens a group stream: the group's leading notification (if it has one now), then every later delivery
     /// to it and removal from it.
-    func subscribe(_ group: GroupID, viewer: Viewer, queue: EventQueue) -> Subscription {
-        if let leading = center.leadingNotification(of: group) {
-            queue.add(ByteBuffer(string: groupEvent(.leading(leading), viewer: viewer)))
-        }
-        return Subscription(topic: .group(group, viewer), queue: queue, subscribers: subscribers)
+    func subscribe(_ group: GroupID, viewer: Viewer, byteLimit: Int) -> Subscription {
+        let prelude = center.leadingNotification(of: group).map { ByteBuffer(string: groupEvent(.leading($0), viewer: viewer)) }
+        return Subscription(topic: .group(group, viewer), prelude: prelude, byteLimit: byteLimit, subscribers: subscribers)
     }
 
     // MARK: Publishing
