@@ -57,7 +57,9 @@ final class Subscribers: Sendable {
         var waiter: CheckedContinuation<ByteBuffer?, Never>?
     }
 
-    /// A topic's events from the oldest that one of its streams has still to take.
+    /// A topic's events from the oldest that one of its streams has still to take. Events that every stream
+    /// has taken are forgotten once the kept bytes pass the smallest byte limit, so a topic keeps at most
+    /// about that much, as much as one stream's client may have waiting.
     private struct TopicLog {
         /// `events[i]` has sequence number `firstSequence + i`.
         var events: [ByteBuffer] = []
@@ -122,7 +124,7 @@ final class Subscribers: Sendable {
         }
 
         /// What a reader takes now: its prelude and the topic's events from its position, in one buffer.
-        /// `.some(nil)` when it has ended and taken everything; `nil` when it has to wait.
+        /// `.some(nil)` when it has ended (or left the table) and taken everything; `nil` when it has to wait.
         mutating func take(_ id: Int) -> ByteBuffer?? {
             guard var reader = readers[id] else { return .some(nil) }
             var taken = reader.prelude
@@ -190,9 +192,9 @@ final class Subscribers: Sendable {
             state.logs[topic, default: TopicLog()].readers.insert(id)
             state.logs[topic]!.liveReaders += 1
             state.logs[topic]!.smallestByteLimit = min(state.logs[topic]!.smallestByteLimit, byteLimit)
-            let log = state.logs[topic]!
             state.readers[id] = Reader(
-                topic: topic, byteLimit: byteLimit, prelude: prelude, position: log.endSequence, bytesBeforePosition: log.appendedBytes)
+                topic: topic, byteLimit: byteLimit, prelude: prelude, position: state.logs[topic]!.endSequence,
+                bytesBeforePosition: state.logs[topic]!.appendedBytes)
             state.liveReaders += 1
             return id
         }
