@@ -28,12 +28,21 @@ extension Center {
     public func render(
         groups ids: some Sequence<GroupID>, for viewer: Viewer, options: RenderOptions = RenderOptions()
     ) -> (groups: [GroupID: RenderedGroup], diagnostics: [String]) {
-        var resolver = TextResolver(viewer: viewer)
+        var memory = RenderMemory(viewer: viewer)
+        return render(groups: ids, options: options, memory: &memory)
+    }
+
+    /// Renders some groups for the memory's viewer, with what earlier renderings for that viewer resolved
+    /// (see ``RenderMemory``). A diagnostic about a format is reported by the rendering that first resolved it.
+    public func render(
+        groups ids: some Sequence<GroupID>, options: RenderOptions = RenderOptions(), memory: inout RenderMemory
+    ) -> (groups: [GroupID: RenderedGroup], diagnostics: [String]) {
         var groups: [GroupID: RenderedGroup] = [:]
         for id in ids {
-            if let group = renderGroup(id, resolver: &resolver, options: options) { groups[id] = group }
+            if let group = renderGroup(id, resolver: &memory.resolver, options: options) { groups[id] = group }
         }
-        return (groups, resolver.diagnostics)
+        memory.resolver.forgetIfFull()
+        return (groups, memory.resolver.takeDiagnostics())
     }
 
     /// Renders one delivered notification as it shows for the viewer (hidden previews applied).

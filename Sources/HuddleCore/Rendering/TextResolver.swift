@@ -31,9 +31,26 @@ struct TextResolver {
         var count: Int
     }
 
-    init(viewer: Viewer) {
+    /// How many resolved formats and joined lists the resolver keeps before it starts again: one that lives
+    /// across renderings (``RenderMemory``) meets every count and every list of names in time.
+    let maximumRemembered: Int
+
+    init(viewer: Viewer, maximumRemembered: Int = 4096) {
         self.viewer = viewer
         self.formatting = LocaleFormatting(identifier: viewer.formattingLocale)
+        self.maximumRemembered = maximumRemembered
+    }
+
+    /// The diagnostics collected since the last call.
+    mutating func takeDiagnostics() -> [String] {
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
+    /// Forgets the resolved formats, or the joined lists, once there are more than ``maximumRemembered``.
+    mutating func forgetIfFull() {
+        if formatCache.count > maximumRemembered { formatCache = [:] }
+        if joinedLists.count > maximumRemembered { joinedLists = [:] }
     }
 
     /// A title, subtitle or body: plain text as it is; a localized key looked up in the app's bundle and
@@ -64,7 +81,9 @@ struct TextResolver {
     mutating func format(
         _ text: LocalizableText, role: SummaryFormat.Role, count: Int, app: String, bundle: LocalizationBundle
     ) -> LocalizedFormat? {
-        let key = FormatCacheKey(app: app, text: text, role: role, count: count)
+        // The count chooses a localized format's plural form; a plain format is the same for every count.
+        let countKey = if case .plain = text { 0 } else { count }
+        let key = FormatCacheKey(app: app, text: text, role: role, count: countKey)
         let result: Result<LocalizedFormat, FormatError>
         if let cached = formatCache[key] {
             result = cached

@@ -22,6 +22,9 @@ struct RenderCache {
         /// The whole document, built from the fragments; `nil` after a change. Kept as bytes: a read writes
         /// this buffer itself.
         var document: ByteBuffer?
+        /// What the view's renderings resolved (its summary formats), kept until the center changes
+        /// everything (an app saved or deleted: its formats and strings may differ).
+        var memory: RenderMemory?
         var lastUse: UInt64 = 0
     }
 
@@ -128,16 +131,19 @@ struct RenderCache {
         touch(view)
         // Taken out of the table while it changes, so that its fragments are not copied.
         var entry = entries.removeValue(forKey: view)!
+        var memory = entry.memory ?? RenderMemory(viewer: view.viewer)
+        entry.memory = nil
         if !entry.isComplete {
             entry.order = center.groupIDs
-            entry.fragments = render(entry.order!, view: view, center: center)
+            entry.fragments = render(entry.order!, view: view, center: center, memory: &memory)
             entry.isComplete = true
             entry.stale = []
         } else if !entry.stale.isEmpty {
-            let rendered = render(entry.stale, view: view, center: center)
+            let rendered = render(entry.stale, view: view, center: center, memory: &memory)
             for group in entry.stale { entry.fragments[group] = rendered[group] }
             entry.stale = []
         }
+        entry.memory = memory
         if entry.order == nil { entry.order = center.groupIDs }
         entries[view] = entry
     }
@@ -147,8 +153,10 @@ struct RenderCache {
         entries[view, default: Entry()].lastUse = uses
     }
 
-    private func render(_ ids: some Sequence<GroupID>, view: CenterView, center: Center) -> [GroupID: String] {
-        let (groups, diagnostics) = center.render(groups: ids, for: view.viewer, options: view.options)
+    private func render(
+        _ ids: some Sequence<GroupID>, view: CenterView, center: Center, memory: inout RenderMemory
+    ) -> [GroupID: String] {
+        let (groups, diagnostics) = center.render(groups: ids, options: view.options, memory: &memory)
         for diagnostic in diagnostics { logger.warning("\(diagnostic)") }
         return groups.mapValues { group in
             switch view.format {
