@@ -10,12 +10,15 @@ final class ProviderConnections: Sendable {
 
     /// The connection's state as it is now, registering a new connection.
     func state(of connection: ObjectIdentifier, closed: EventLoopFuture<Void>) -> ProviderConnectionState {
-        states.withLock { states in
-            if let state = states[connection] { return state }
+        let (state, isNew) = states.withLock { states in
+            if let state = states[connection] { return (state, false) }
             states[connection] = ProviderConnectionState()
-            closed.whenComplete { [weak self] _ in self?.forget(connection) }
-            return ProviderConnectionState()
+            return (ProviderConnectionState(), true)
         }
+        // Outside the lock: on the connection's event loop, a connection that has closed already runs the
+        // callback at once, and `forget` takes the lock.
+        if isNew { closed.whenComplete { [weak self] _ in self?.forget(connection) } }
+        return state
     }
 
     /// Admits a verified token on a connection, atomically: the connection's rules are checked against its
