@@ -53,6 +53,15 @@ import Testing
         #expect(log.records(.init(), limit: 2).map(\.id) == [3, 2])
     }
 
+    @Test func aPollerWithLimitGetsTheRequestsJustAfterItsNumber() {
+        let log = ProviderRequestLog()
+        for _ in 0..<7 { log.record(Self.record()) }
+        // Newest first as every list, but the window next to `after`: polling on from 4 then loses nothing.
+        #expect(log.records(.init(after: 1), limit: 3).map(\.id) == [4, 3, 2])
+        #expect(log.records(.init(after: 4), limit: 3).map(\.id) == [7, 6, 5])
+        #expect(log.records(.init(after: 7), limit: 3).isEmpty)
+    }
+
     @Test func aViewerReadsOnFromItsPositionOldestFirstAndSkipsNothing() {
         let log = ProviderRequestLog()
         for _ in 0..<7 { log.record(Self.record()) }

@@ -82,14 +82,16 @@ final class ProviderRequestLog: Sendable {
         for viewer in viewers { viewer.yield() }
     }
 
-    /// The records a filter admits, newest first, at most `limit`.
+    /// The records a filter admits, newest first, at most `limit`: the newest ones, or with the filter's
+    /// `after` the ones just above that number, so that a client polling with the highest number it has
+    /// loses none when more than `limit` came meanwhile.
     func records(_ filter: Filter, limit: Int) -> [ProviderRequestRecord] {
-        state.withLock { state in
+        if let after = filter.after { return records(after: after, admittedBy: filter, limit: limit).records.reversed() }
+        return state.withLock { state in
             var found: [ProviderRequestRecord] = []
             var index = state.records.count - 1
             while index >= state.first, found.count < limit {
                 let record = state.records[index]
-                if let after = filter.after, record.id <= after { break }
                 if filter.admits(record) { found.append(record) }
                 index -= 1
             }
