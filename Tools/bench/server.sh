@@ -45,6 +45,7 @@ measure_h2load() {  # label path
     rate=$(h2load -D "$duration" -c16 -m8 -t2 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $jwt" "$url$2" | awk '/finished in/ {print $4}')
     echo "h2load HTTP/2 $1: $rate req/s"
+    echo "$rate" >"$work/last-h2load-rate"
 }
 # Interleaved, so drift over minutes hits both alike.
 for round in 1 2; do
@@ -95,8 +96,8 @@ done
 # Reads of a device while a provider pushes to that same device at full rate; then the same load's floor:
 # reads of the empty center during those pushes, and of the large center during check-only pushes (which
 # store nothing and leave every center alone).
-read_while_pushing() {  # label push-path secret read-path
-    h2load -D "$duration" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+read_while_pushing() {  # label push-path secret read-path [h2load options]
+    h2load -D "$duration" -c16 -m8 -t1 "${@:5}" -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $jwt" "$url$2" >"$work/pushes-during-reads.txt" &
     local pusher=$! latency
     latency=$(read_latency 1 "$3" "$4")
@@ -109,6 +110,12 @@ read_while_pushing "empty center read (limit=3, 1 connection) while pushes go to
     "/3/device/$reader" "$empty_secret" "/v1/devices/$empty/center?languages=en&limit=3"
 read_while_pushing "center read (limit=3, 1 connection) during check-only pushes" \
     "/bench/check/3/device/$token" "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3"
+# At full rate the two cores are saturated (the load generator shares them), so the reads above wait for the
+# CPU whatever they do. At half the peak push rate of the last round above (16 clients, each at its share),
+# what is left is the read path's own wait behind the write path.
+half_rate_per_client=$(( $(cut -d. -f1 "$work/last-h2load-rate") / 2 / 16 ))
+read_while_pushing "center read (limit=3, 1 connection) while pushes go to the same device at half the peak rate" \
+    "/3/device/$reader" "$reader_secret" "/v1/devices/$reader/center?languages=en&limit=3" --rps "$half_rate_per_client"
 
 # Pushes to a device that 200 live viewers watch (curl, one SSE stream each), against a device nobody
 # watches, in VIEWER_ROUNDS interleaved rounds with new devices and viewers each (2,000 pushes take well
