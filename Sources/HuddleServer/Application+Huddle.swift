@@ -18,7 +18,9 @@ public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
     logger: Logger
 ) throws -> some ApplicationProtocol {
-    let centers = DeviceCenters(store: store, maximumSessions: configuration.maximumLoadedDevices, logger: logger)
+    let centers = DeviceCenters(
+        store: store, maximumSessions: configuration.maximumLoadedDevices,
+        notificationsPerApp: configuration.limits.notificationsPerApp, logger: logger)
     let router = buildRouter(configuration: configuration, store: store, centers: centers, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
@@ -45,7 +47,9 @@ public func buildApplication(
 public func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry
 ) -> Router<HuddleRequestContext> {
-    buildRouter(configuration: configuration, store: store, centers: DeviceCenters(store: store), metrics: metrics)
+    buildRouter(
+        configuration: configuration, store: store,
+        centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp), metrics: metrics)
 }
 
 func buildRouter(

@@ -69,6 +69,9 @@ extension ServerConfiguration {
         public var devices = 100_000
         /// Apps one device may install.
         public var appsPerDevice = 100
+        /// Notifications one app keeps on a device; past that, its oldest go (as removals, which streams and
+        /// other servers see). Without a bound, a provider that keeps pushing would fill the server's memory.
+        public var notificationsPerApp = 10_000
         /// Bytes of localization files (`.strings`, `.stringsdict`, `.xcstrings`) one app may upload in all.
         public var localizationBytesPerApp = 8 << 20
         /// Provider requests the request inspector keeps (the oldest go first).

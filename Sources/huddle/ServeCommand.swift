@@ -190,6 +190,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Apps one device may install.")
     var maxAppsPerDevice = ServerConfiguration.Limits().appsPerDevice
 
+    @Option(help: "Notifications one app keeps on a device; past that, its oldest are removed.")
+    var maxNotificationsPerApp = ServerConfiguration.Limits().notificationsPerApp
+
     @Option(help: "Bytes of localization files one app may upload in all.")
     var maxLocalizationBytes = ServerConfiguration.Limits().localizationBytesPerApp
 
@@ -202,7 +205,7 @@ struct LimitOptions: ParsableArguments {
     func validate() throws {
         let values = [
             maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
-            maxAppsPerDevice, maxLocalizationBytes, requestHistory, requestHistoryBytes,
+            maxAppsPerDevice, maxNotificationsPerApp, maxLocalizationBytes, requestHistory, requestHistoryBytes,
         ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
     }
@@ -217,6 +220,7 @@ struct LimitOptions: ParsableArguments {
         limits.streamWriteTimeout = .seconds(streamWriteTimeout)
         limits.devices = maxDevices
         limits.appsPerDevice = maxAppsPerDevice
+        limits.notificationsPerApp = maxNotificationsPerApp
         limits.localizationBytesPerApp = maxLocalizationBytes
         limits.requestHistory = requestHistory
         limits.requestHistoryBytes = requestHistoryBytes

@@ -45,6 +45,44 @@ import Testing
     }
 
     @Test(arguments: ServerRouterTests.Backend.allCases)
+    func anAppPastItsLimitLosesItsOldestBeforeThePushIsAnswered(_ backend: ServerRouterTests.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store, notificationsPerApp: 3))
+            for index in 0..<5 {
+                let date = Date(timeIntervalSince1970: 1_800_000_000 + Double(index))
+                try await session.deliver(Self.request("n\(index)", thread: "t", sender: "Teja"), app: Self.app, at: date)
+                #expect(await session.read { $0.notificationCount(app: Self.app) } == min(index + 1, 3))
+            }
+            #expect(await session.read { $0.deliveredNotifications(app: Self.app).map(\.identifier) } == ["n4", "n3", "n2"])
+            // Stored as removals: another server loading the device has the same center.
+            let fresh = try #require(try await DeviceSession.load(token: Self.token, store: store))
+            #expect(await fresh.read { $0.deliveredNotifications(app: Self.app).map(\.identifier) } == ["n4", "n3", "n2"])
+        }
+    }
+
+    @Test(arguments: ServerRouterTests.Backend.allCases)
+    func concurrentPushesPastTheLimitLeaveTheNewest(_ backend: ServerRouterTests.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store, notificationsPerApp: 3))
+            let date = Date()
+            let numbered = try await withThrowingTaskGroup { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let identifier = "n\(index)"
+                        let change = try await session.deliver(Self.request(identifier, thread: "t", sender: "Teja"), app: Self.app, at: date)
+                        return (number: try #require(change).number, identifier: identifier)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // Each removal was counted once: exactly the limit is left, the three committed last.
+            let lastThree = numbered.sorted { $0.number > $1.number }.prefix(3).map(\.identifier)
+            #expect(await session.read { $0.deliveredNotifications(app: Self.app).map(\.identifier) } == lastThree)
+            #expect(try await store.snapshot(device: Self.token)?.notifications.map(\.identifier) == lastThree.reversed())
+        }
+    }
+
+    @Test(arguments: ServerRouterTests.Backend.allCases)
     func aSecondServerCatchesUpWithTheFirst(_ backend: ServerRouterTests.Backend) async throws {
         try await Self.withStore(backend) { store in try await Self.secondServerCatchesUp(store) }
     }

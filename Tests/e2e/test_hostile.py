@@ -750,7 +750,28 @@ def test_beyond_loopback_registration_needs_a_token_by_default(tmp_path):
         assert process.wait(timeout=20) == 0
 
 
-# MARK: 12. Limits on devices, apps and localization files
+# MARK: 12. Limits on devices, apps, notifications and localization files
+
+def test_an_app_keeps_at_most_its_limit_of_notifications_the_newest(serve, keys):
+    """A provider that keeps pushing cannot fill the server: past --max-notifications-per-app, the app's
+    oldest notifications are removed before the push is answered, in the store too."""
+    server = serve("--max-notifications-per-app", "3")
+    device = register_device(server, categories=MESSAGE_CATEGORIES)
+    jwt = token(keys[1], KEY_ID, TEAM_ID)
+    with HealthProbe(server), httpx.Client(http1=False, http2=True, timeout=10) as provider:
+        for number in range(8):
+            payload = {"aps": {"alert": {"title": "Teja", "body": f"push {number}"}, "thread-id": f"t{number % 2}"}}
+            pushed = provider.post(f"{server.url}/3/device/{device['token']}", content=json.dumps(payload),
+                                   headers={**provider_headers(jwt), "apns-collapse-id": f"push-{number}"})
+            assert pushed.status_code == 200, f"{pushed.text}\n{log_tail(server)}"
+            kept = sorted(notification["id"] for notification in notifications_of(read_center(server, device)))
+            assert len(kept) == min(number + 1, 3), kept
+    assert kept == ["push-5", "push-6", "push-7"]
+    restart(server)
+    assert sorted(notification["id"] for notification in notifications_of(read_center(server, device))) == kept
+    refused = subprocess.run([HUDDLE, "serve", "--max-notifications-per-app", "0"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "every limit must be a positive number" in refused.stderr, refused.stderr
+
 
 def test_device_app_and_localization_limits(serve):
     server = serve("--max-devices", "2", "--max-apps-per-device", "2", "--max-localization-bytes", "1000")

@@ -10,6 +10,8 @@ import ServiceLifecycle
 actor DeviceCenters {
     let store: any NotificationStore
     let maximumSessions: Int
+    /// The most notifications one app keeps on a device; past that, its oldest go.
+    let notificationsPerApp: Int
     /// Every session's deliveries and removals, committed together.
     let commits: CommitQueue
     private let logger: Logger
@@ -19,9 +21,13 @@ actor DeviceCenters {
     private var lastUse: [String: UInt64] = [:]
     private var uses: UInt64 = 0
 
-    init(store: any NotificationStore, maximumSessions: Int = 10_000, logger: Logger = Logger(label: "huddle.devices")) {
+    init(
+        store: any NotificationStore, maximumSessions: Int = 10_000,
+        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, logger: Logger = Logger(label: "huddle.devices")
+    ) {
         self.store = store
         self.maximumSessions = max(1, maximumSessions)
+        self.notificationsPerApp = max(1, notificationsPerApp)
         self.logger = logger
         commits = CommitQueue(store: store, logger: logger)
     }
@@ -33,8 +39,9 @@ actor DeviceCenters {
         defer { if sessions[token] == nil { lastUse[token] = nil } }
         if let session = sessions[token] { return session }
         // Concurrent first requests for one device share a single load.
-        let task = loading[token] ?? Task { [store, commits, logger] in
-            try await DeviceSession.load(token: token, store: store, commits: commits, logger: logger)
+        let task = loading[token] ?? Task { [store, commits, notificationsPerApp, logger] in
+            try await DeviceSession.load(
+                token: token, store: store, commits: commits, notificationsPerApp: notificationsPerApp, logger: logger)
         }
         loading[token] = task
         defer { loading[token] = nil }

@@ -21,25 +21,37 @@ actor DeviceSession {
     private let store: any NotificationStore
     /// Where deliveries and removals are committed, with other devices' in one transaction.
     private let commits: CommitQueue
+    /// The most notifications one app keeps; past that, its oldest go.
+    private let notificationsPerApp: Int
+    /// Notifications, by app, whose removal to keep their app within the limit is under way, so that
+    /// deliveries meanwhile do not count them or remove them again.
+    private var leaving: [String: Set<String>] = [:]
     private let logger: Logger
 
-    private init(token: String, snapshot: DeviceSnapshot, store: any NotificationStore, commits: CommitQueue, logger: Logger) {
+    private init(
+        token: String, snapshot: DeviceSnapshot, store: any NotificationStore, commits: CommitQueue, notificationsPerApp: Int,
+        logger: Logger
+    ) {
         self.token = token
         device = snapshot.device
         self.store = store
         self.commits = commits
+        self.notificationsPerApp = notificationsPerApp
         self.logger = logger
         publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
         subscribers = publisher.subscribers
     }
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
+    /// - Parameter notificationsPerApp: the most notifications one app keeps; past that, its oldest go.
     static func load(
-        token: String, store: any NotificationStore, commits: CommitQueue? = nil, logger: Logger = Logger(label: "huddle.devices")
+        token: String, store: any NotificationStore, commits: CommitQueue? = nil,
+        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, logger: Logger = Logger(label: "huddle.devices")
     ) async throws -> DeviceSession? {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }) else { return nil }
         return DeviceSession(
-            token: token, snapshot: snapshot, store: store, commits: commits ?? CommitQueue(store: store, logger: logger), logger: logger)
+            token: token, snapshot: snapshot, store: store, commits: commits ?? CommitQueue(store: store, logger: logger),
+            notificationsPerApp: notificationsPerApp, logger: logger)
     }
 
     /// The snapshot's center; stored records that today's rules refuse are left out and logged, so that
@@ -55,7 +67,8 @@ actor DeviceSession {
 
     // MARK: Writing
 
-    /// Stores and delivers a notification.
+    /// Stores and delivers a notification, then, when its app has more than its limit, removes the app's
+    /// oldest: once the delivery is answered, the app is within the limit.
     ///
     /// Not isolated: the push waits for its transaction in the commit queue, which hands the session all of
     /// its committed changes of a batch at once (``applyCommitted(_:)``).
@@ -65,7 +78,34 @@ actor DeviceSession {
         guard request.content.isVisible else { return nil }
         let change = try await commits.commit(.deliver(request, app: app, at: date, device: token), of: self)
         ServerMetrics.delivered()
+        let surplus = await takeSurplus(of: app)
+        if !surplus.isEmpty {
+            do {
+                _ = try await remove(app: app, identifiers: surplus)
+            } catch {
+                // The delivery is stored and answered all the same; the app's next delivery tries again.
+                logger.error("device \(token): cannot remove the oldest notifications of \(app) past its limit: \(error)")
+            }
+            await letGo(surplus, of: app)
+        }
         return change
+    }
+
+    /// The oldest notifications to remove for an app to be within its limit, beyond those leaving already;
+    /// they count as leaving until ``letGo(_:of:)``.
+    private func takeSurplus(of app: String) -> [String] {
+        let leavingAlready = leaving[app] ?? []
+        guard publisher.center.notificationCount(app: app) - leavingAlready.count > notificationsPerApp else { return [] }
+        // A notification delivered again while its removal is under way (a collapse identifier reused at the
+        // limit) goes all the same: removals name identifiers.
+        let surplus = publisher.center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0) }
+        leaving[app, default: []].formUnion(surplus)
+        return surplus
+    }
+
+    private func letGo(_ identifiers: [String], of app: String) {
+        leaving[app]?.subtract(identifiers)
+        if leaving[app]?.isEmpty == true { leaving[app] = nil }
     }
 
     /// Removes notifications of an app by identifier.
