@@ -265,13 +265,17 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return results
     }
 
-    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+    public func deleteNotifications(
+        app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
+    ) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
+        let through = Int64(clamping: deliveredThrough ?? .max)
         return try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else { return .rollBack(nil) }
             let deleted = Set(try await connection.rows(
                 """
-                DELETE FROM notifications WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers))
+                DELETE FROM notifications
+                WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers)) AND sequence <= \(through)
                 RETURNING identifier
                 """, logger: logger
             ).map { try $0.decode(String.self) })

@@ -144,11 +144,14 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+    public func deleteNotifications(
+        app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
+    ) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
         return try await write { db in
             var batch = Batch()
-            let change = try self.deleteNotifications(app: app, identifiers: identifiers, device: token, &batch, db)
+            let change = try self.deleteNotifications(
+                app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)
             try batch.saveNumbers(db)
             return change
         }
@@ -164,8 +167,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                     switch write {
                     case .deliver(let request, let app, let date, let token):
                         return .success(try self.deliver(request, app: app, at: date, device: token, &batch, db))
-                    case .remove(let app, let identifiers, let token):
-                        return .success(try self.deleteNotifications(app: app, identifiers: identifiers, device: token, &batch, db))
+                    case .remove(let app, let identifiers, let deliveredThrough, let token):
+                        return .success(try self.deleteNotifications(
+                            app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db))
                     }
                 } catch let error as StoreError where error.code == .notFound {
                     return .failure(error)
@@ -233,12 +237,14 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private func deleteNotifications(
-        app: String, identifiers: [String], device token: String, _ batch: inout Batch, _ db: Database
+        app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
         var removed: [String] = []
-        let delete = try db.cachedStatement(sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ?")
+        let delete = try db.cachedStatement(
+            sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ? AND sequence <= ?")
+        let through = Int64(clamping: deliveredThrough ?? .max)
         for identifier in identifiers {
-            try delete.execute(arguments: [token, app, identifier])
+            try delete.execute(arguments: [token, app, identifier, through])
             if db.changesCount > 0 { removed.append(identifier) }
         }
         guard !removed.isEmpty else { return nil }

@@ -147,6 +147,23 @@ public enum StoreConformance {
             #expect(try await notifications(store).map(\.identifier) == ["n2"])
             #expect(try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "nope"], device: token) == nil)
         },
+        "a removal bounded by a change number keeps what was delivered again since": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            for index in 1...3 { try await deliver("n\(index)", at: Double(index), to: store) }
+            // Changes 2-4 delivered n1-n3; n1 comes again as change 5, after a removal through 4 was decided.
+            try await deliver("n1", at: 4, to: store)
+            let change = try await store.deleteNotifications(
+                app: "com.example.app", identifiers: ["n1", "n2"], deliveredThrough: 4, device: token)
+            #expect(change == DeviceChange(number: 6, kind: .removed(app: "com.example.app", identifiers: ["n2"])))
+            #expect(try await notifications(store).map(\.identifier) == ["n3", "n1"])
+            // The same in a batch.
+            let results = try await store.commit([
+                .remove(app: "com.example.app", identifiers: ["n1", "n3"], deliveredThrough: 4, device: token)
+            ])
+            #expect(try results[0].get()?.kind == .removed(app: "com.example.app", identifiers: ["n3"]))
+            #expect(try await notifications(store).map(\.identifier) == ["n1"])
+        },
         "notifications need a known device and app": { store in
             await #expect(throws: StoreError.self) { try await deliver("a", at: 1, to: store) }
             try await store.createDevice(device())

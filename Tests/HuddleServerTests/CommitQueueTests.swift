@@ -137,8 +137,8 @@ private struct RecordingWrapper: NotificationStore {
     func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
         try await store.deliver(request, app: app, at: date, device: token)
     }
-    func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
-        try await store.deleteNotifications(app: app, identifiers: identifiers, device: token)
+    func deleteNotifications(app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String) async throws -> DeviceChange? {
+        try await store.deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)
     }
     func snapshot(device token: String) async throws -> DeviceSnapshot? { try await store.snapshot(device: token) }
     func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {

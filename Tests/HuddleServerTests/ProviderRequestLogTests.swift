@@ -60,6 +60,7 @@ import Testing
         #expect(log.records(.init(after: 1), limit: 3).map(\.id) == [4, 3, 2])
         #expect(log.records(.init(after: 4), limit: 3).map(\.id) == [7, 6, 5])
         #expect(log.records(.init(after: 7), limit: 3).isEmpty)
+        #expect(log.records(.init(after: 900), limit: 3).isEmpty)
     }
 
     @Test func aViewerReadsOnFromItsPositionOldestFirstAndSkipsNothing() {

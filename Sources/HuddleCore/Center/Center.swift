@@ -183,7 +183,7 @@ public struct Center: Sendable {
     /// oldest first, and a hundredth of the limit more, so that an app kept at its limit is trimmed once
     /// per many deliveries instead of at each one (finding the oldest reads all of the app's notifications).
     /// Empty while the app is within the limit.
-    /// - Complexity: O(1) within the limit; O(n log n) in the app's notifications past it.
+    /// - Complexity: O(1) within the limit; past it, O(n log n) in all of the app's notifications.
     public func notificationsPastLimit(_ limit: Int, app: String) -> [String] {
         guard let state = apps[app], state.notifications.count > limit else { return [] }
         let surplus = state.notifications.count - max(limit, 0) + max(limit, 0) / 100

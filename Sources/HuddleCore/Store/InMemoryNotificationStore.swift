@@ -79,9 +79,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
-    public func deleteNotifications(app: String, identifiers: [String], device token: String) -> DeviceChange? {
+    public func deleteNotifications(app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String) -> DeviceChange? {
         var removed: [String] = []
-        for identifier in identifiers where devices[token]?.notifications[app]?.removeValue(forKey: ExactString(identifier)) != nil {
+        for identifier in identifiers {
+            guard let stored = devices[token]?.notifications[app]?[ExactString(identifier)],
+                stored.stamp.sequence <= deliveredThrough ?? .max
+            else { continue }
+            devices[token]?.notifications[app]?[ExactString(identifier)] = nil
             removed.append(identifier)
         }
         guard !removed.isEmpty else { return nil }

@@ -41,8 +41,12 @@ public protocol NotificationStore: Sendable {
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
     func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange
     /// Removes notifications of one app by identifier; unknown identifiers are ignored.
-    /// - Returns: the change, `.removed` with the identifiers that existed; `nil` when none did.
-    func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange?
+    /// - Parameter deliveredThrough: when given, only notifications delivered at or before this change
+    ///   number go: one delivered again since (a reused identifier) stays.
+    /// - Returns: the change, `.removed` with the identifiers that went; `nil` when none did.
+    func deleteNotifications(
+        app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
+    ) async throws -> DeviceChange?
     /// Commits several deliveries and removals, of any devices, in one transaction: group commit, so that
     /// many pushes share one commit's cost. They are applied in order, as the single calls would apply them.
     ///
@@ -79,9 +83,14 @@ extension NotificationStore {
         try await commitEach(writes)
     }
 
+    /// Removes notifications of one app by identifier, whenever they were delivered.
+    public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
+        try await deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: nil, device: token)
+    }
+
     /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` and
-    /// ``deleteNotifications(app:identifiers:device:)``; `.notFound` is the write's result, any other error
-    /// stops the rest.
+    /// ``deleteNotifications(app:identifiers:deliveredThrough:device:)``; `.notFound` is the write's result,
+    /// any other error stops the rest.
     public func commitEach(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
         var results: [Result<DeviceChange?, StoreError>] = []
         results.reserveCapacity(writes.count)
@@ -90,8 +99,9 @@ extension NotificationStore {
                 switch write {
                 case .deliver(let request, let app, let date, let token):
                     results.append(.success(try await deliver(request, app: app, at: date, device: token)))
-                case .remove(let app, let identifiers, let token):
-                    results.append(.success(try await deleteNotifications(app: app, identifiers: identifiers, device: token)))
+                case .remove(let app, let identifiers, let deliveredThrough, let token):
+                    results.append(.success(
+                        try await deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)))
                 }
             } catch let error as StoreError where error.code == .notFound {
                 results.append(.failure(error))
@@ -105,13 +115,13 @@ extension NotificationStore {
 public enum NotificationWrite: Sendable {
     /// ``NotificationStore/deliver(_:app:at:device:)``.
     case deliver(NotificationRequest, app: String, at: Date, device: String)
-    /// ``NotificationStore/deleteNotifications(app:identifiers:device:)``.
-    case remove(app: String, identifiers: [String], device: String)
+    /// ``NotificationStore/deleteNotifications(app:identifiers:deliveredThrough:device:)``.
+    case remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil, device: String)
 
     /// The device written to.
     public var device: String {
         switch self {
-        case .deliver(_, _, _, let device), .remove(_, _, let device): device
+        case .deliver(_, _, _, let device), .remove(_, _, _, let device): device
         }
     }
 }

@@ -23,8 +23,8 @@ actor DeviceSession {
     private let commits: CommitQueue
     /// The most notifications one app keeps; past that, its oldest go.
     private let notificationsPerApp: Int
-    /// Notifications, by app, whose removal to keep their app within the limit is under way, so that
-    /// deliveries meanwhile do not count them or remove them again.
+    /// Notifications, by app, whose removal to keep their app within the limit is under way and not yet
+    /// applied, so that deliveries meanwhile do not count them or remove them again.
     private var leaving: [String: Set<String>] = [:]
     private let logger: Logger
 
@@ -36,7 +36,7 @@ actor DeviceSession {
         device = snapshot.device
         self.store = store
         self.commits = commits
-        self.notificationsPerApp = notificationsPerApp
+        self.notificationsPerApp = max(1, notificationsPerApp)
         self.logger = logger
         publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
         subscribers = publisher.subscribers
@@ -68,7 +68,8 @@ actor DeviceSession {
     // MARK: Writing
 
     /// Stores and delivers a notification, then, when its app has more than its limit, removes the app's
-    /// oldest: once the delivery is answered, the app is within the limit.
+    /// oldest before answering (unless another delivery's removal of them is under way; a removal that
+    /// fails is tried again at the app's next delivery).
     ///
     /// Not isolated: the push waits for its transaction in the commit queue, which hands the session all of
     /// its committed changes of a batch at once (``applyCommitted(_:)``).
@@ -79,40 +80,45 @@ actor DeviceSession {
         let change = try await commits.commit(.deliver(request, app: app, at: date, device: token), of: self)
         ServerMetrics.delivered()
         let surplus = await takeSurplus(of: app)
-        if !surplus.isEmpty {
+        if !surplus.identifiers.isEmpty {
             do {
-                _ = try await remove(app: app, identifiers: surplus)
+                _ = try await remove(app: app, identifiers: surplus.identifiers, deliveredThrough: surplus.deliveredThrough)
             } catch {
                 // The delivery is stored and answered all the same; the app's next delivery tries again.
                 logger.error("device \(token): cannot remove the oldest notifications of \(app) past its limit: \(error)")
             }
-            await letGo(surplus, of: app)
+            await letGo(surplus.identifiers, of: app)
         }
         return change
     }
 
-    /// The oldest notifications to remove for an app to be within its limit, beyond those leaving already;
-    /// they count as leaving until ``letGo(_:of:)``.
-    private func takeSurplus(of app: String) -> [String] {
+    /// The oldest notifications to remove for an app to be within its limit, beyond those leaving already,
+    /// and the change that delivered the newest of them: one delivered again after it (a collapse
+    /// identifier reused) stays. They count as leaving until their removal is applied or let go of.
+    private func takeSurplus(of app: String) -> (identifiers: [String], deliveredThrough: UInt64) {
+        let center = publisher.center
         let leavingAlready = leaving[app] ?? []
-        guard publisher.center.notificationCount(app: app) - leavingAlready.count > notificationsPerApp else { return [] }
-        // A notification delivered again while its removal is under way (a collapse identifier reused at the
-        // limit) goes all the same: removals name identifiers.
-        let surplus = publisher.center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0) }
+        guard center.notificationCount(app: app) - leavingAlready.count > notificationsPerApp else { return ([], 0) }
+        let surplus = center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0) }
         leaving[app, default: []].formUnion(surplus)
-        return surplus
+        let newest = surplus.compactMap { center.notification($0, app: app)?.stamp.sequence }.max() ?? 0
+        return (surplus, newest)
     }
 
+    /// Forgets what a removal under way was to remove (whatever it did remove is gone from `leaving` when
+    /// it was applied).
     private func letGo(_ identifiers: [String], of app: String) {
         leaving[app]?.subtract(identifiers)
         if leaving[app]?.isEmpty == true { leaving[app] = nil }
     }
 
     /// Removes notifications of an app by identifier.
+    /// - Parameter deliveredThrough: when given, only those delivered at or before this change go.
     /// - Returns: the identifiers that were there.
-    nonisolated func remove(app: String, identifiers: [String]) async throws -> [String] {
+    nonisolated func remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil) async throws -> [String] {
         guard !identifiers.isEmpty else { return [] }
-        let change = try await commits.commit(.remove(app: app, identifiers: identifiers, device: token), of: self)
+        let change = try await commits.commit(
+            .remove(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token), of: self)
         guard case .removed(_, let removed)? = change?.kind else { return [] }
         ServerMetrics.removed(removed.count)
         return removed
@@ -207,6 +213,9 @@ actor DeviceSession {
     /// Applies the next change to the center and tells the live streams, in one step.
     private func applyNext(_ change: DeviceChange) {
         let update = publisher.apply(change)
+        // Removed now, so no longer leaving: the app's count is right again before the removal's writer
+        // comes back to let go.
+        if case .removed(let app, let identifiers) = change.kind, leaving[app] != nil { letGo(identifiers, of: app) }
         // Committed, so it counts as applied; it is left out as a reload would leave it out.
         if let refusal = update.refusal { logger.error("device \(token): stored \(refusal)") }
     }

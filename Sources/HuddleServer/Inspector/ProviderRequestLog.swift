@@ -86,7 +86,11 @@ final class ProviderRequestLog: Sendable {
     /// `after` the ones just above that number, so that a client polling with the highest number it has
     /// loses none when more than `limit` came meanwhile.
     func records(_ filter: Filter, limit: Int) -> [ProviderRequestRecord] {
-        if let after = filter.after { return records(after: after, admittedBy: filter, limit: limit).records.reversed() }
+        if let after = filter.after {
+            // Nothing of ours is numbered above our last number, or above one from before a restart.
+            guard after < lastID else { return [] }
+            return records(after: after, admittedBy: filter, limit: limit).records.reversed()
+        }
         return state.withLock { state in
             var found: [ProviderRequestRecord] = []
             var index = state.records.count - 1
