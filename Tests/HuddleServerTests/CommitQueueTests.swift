@@ -16,7 +16,8 @@ import Testing
     final class RecordingStore: Sendable {
         let store: any NotificationStore
         let failsBatches: Bool
-        private let state = Mutex<(batchSizes: [Int], isHolding: Bool, held: [CheckedContinuation<Void, Never>])>(([], true, []))
+        private let state = Mutex<(batchSizes: [Int], writes: [NotificationWrite], isHolding: Bool, held: [CheckedContinuation<Void, Never>])>(
+            ([], [], true, []))
 
         init(_ store: any NotificationStore, failsBatches: Bool = false) {
             self.store = store
@@ -24,6 +25,8 @@ import Testing
         }
 
         var batchSizes: [Int] { state.withLock { $0.batchSizes } }
+        /// Every write committed, in order.
+        var writes: [NotificationWrite] { state.withLock { $0.writes } }
 
         func release() {
             let held = state.withLock { state in
@@ -38,6 +41,7 @@ import Testing
             await withCheckedContinuation { continuation in
                 let holds = state.withLock { state in
                     state.batchSizes.append(writes.count)
+                    state.writes += writes
                     if state.isHolding { state.held.append(continuation) }
                     return state.isHolding
                 }
@@ -115,7 +119,7 @@ import Testing
 }
 
 /// The store, with its batch commits going through a ``CommitQueueTests/RecordingStore``.
-private struct RecordingWrapper: NotificationStore {
+struct RecordingWrapper: NotificationStore {
     let recording: CommitQueueTests.RecordingStore
     var store: any NotificationStore { recording.store }
 

@@ -60,6 +60,27 @@ import Testing
         }
     }
 
+    @Test func aTrimRemovesOnlyWhatWasDeliveredUpToItsNewestNotification() async throws {
+        try await Self.withStore(.memory) { store in
+            let recording = CommitQueueTests.RecordingStore(store)
+            recording.release()
+            let queue = CommitQueue(store: RecordingWrapper(recording))
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue, notificationsPerApp: 3))
+            for index in 0..<4 {
+                try await session.deliver(Self.request("n\(index)", thread: "t", sender: "Teja"), app: Self.app, at: Date())
+            }
+            // n0 was change 2 (the app was 1): a delivery of n0 again, committed before the trim's removal
+            // (change 6 or later), is not removed with it.
+            let removals = recording.writes.compactMap { write -> ([String], UInt64?)? in
+                guard case .remove(_, let identifiers, let deliveredThrough, _) = write else { return nil }
+                return (identifiers, deliveredThrough)
+            }
+            #expect(removals.count == 1)
+            #expect(removals.first?.0 == ["n0"])
+            #expect(removals.first?.1 == 2)
+        }
+    }
+
     @Test(arguments: ServerRouterTests.Backend.allCases)
     func concurrentPushesPastTheLimitLeaveTheNewest(_ backend: ServerRouterTests.Backend) async throws {
         try await Self.withStore(backend) { store in

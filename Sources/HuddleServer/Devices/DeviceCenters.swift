@@ -27,7 +27,7 @@ actor DeviceCenters {
     ) {
         self.store = store
         self.maximumSessions = max(1, maximumSessions)
-        self.notificationsPerApp = max(1, notificationsPerApp)
+        self.notificationsPerApp = notificationsPerApp
         self.logger = logger
         commits = CommitQueue(store: store, logger: logger)
     }

@@ -99,10 +99,10 @@ actor DeviceSession {
         let center = publisher.center
         let leavingAlready = leaving[app] ?? []
         guard center.notificationCount(app: app) - leavingAlready.count > notificationsPerApp else { return ([], 0) }
-        let surplus = center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0) }
-        leaving[app, default: []].formUnion(surplus)
-        let newest = surplus.compactMap { center.notification($0, app: app)?.stamp.sequence }.max() ?? 0
-        return (surplus, newest)
+        let surplus = center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0.identifier) }
+        let identifiers = surplus.map(\.identifier)
+        leaving[app, default: []].formUnion(identifiers)
+        return (identifiers, surplus.map(\.stamp.sequence).max() ?? 0)
     }
 
     /// Forgets what a removal under way was to remove (whatever it did remove is gone from `leaving` when
