@@ -66,8 +66,13 @@ func buildRouter(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
         requestLog: requestLog, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
+    // After the provider endpoint, which answers APNs clients whatever host and origin they name.
+    let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
+    router.add(middleware: SiteGuard(
+        hosts: AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host), formTokens: formTokens))
+    let admin = AdminAccess(token: configuration.adminToken)
     InspectorController(
-        log: requestLog, centers: centers, adminToken: configuration.adminToken, slots: streamSlots,
+        log: requestLog, centers: centers, access: admin, slots: streamSlots,
         writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
     ).addRoutes(to: router)
     DeviceController(
@@ -80,10 +85,10 @@ func buildRouter(
     ).addRoutes(to: router)
     WebController(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
-        developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress
+        developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens
     ).addRoutes(to: router)
-    HomeController(store: store, pages: .shared, configuration: configuration).addRoutes(to: router)
-    AdminController(store: store, keys: keys, adminToken: configuration.adminToken, clock: configuration.clock).addRoutes(to: router)
+    HomeController(store: store, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
+    AdminController(store: store, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, _ in
         if let token = configuration.metricsToken, !DeviceAuthorization.isBearer(token, in: request) {
             throw APIError(.unauthorized, "the metrics need the metrics token: send Authorization: Bearer <token>")

@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var registrationToken: String?
     /// The bearer token `/metrics` needs; open when it is `nil`.
     public var metricsToken: String?
+    /// Host names the device API and the pages answer to, besides the loopback names and IP addresses
+    /// (`--public-host`); `"*"` answers to any. A browser lured to a name the attacker controls that
+    /// resolves to this server (DNS rebinding) sends that name, and is refused.
+    public var publicHosts: [String] = []
     /// How much of the server one client can take: every count and size a stranger controls.
     public var limits = Limits()
     /// Adds the baselines that push throughput is measured against (same build, same run):
@@ -53,6 +57,9 @@ extension ServerConfiguration {
         /// How long an HTTP/1.1 connection may sit without sending: the time a client has to finish its
         /// request's headers, and how long a kept-alive connection waits for its next request.
         public var requestIdleTimeout: Duration = .seconds(10)
+        /// How long an HTTP/2 connection whose last stream ended may stay open: APNs clients keep theirs
+        /// between pushes. A connection that has not finished a request yet gets ``requestIdleTimeout`` only.
+        public var connectionIdleTimeout: Duration = .seconds(600)
         /// How long a new connection has to show which protocol it speaks.
         public var firstBytesTimeout: Duration = .seconds(10)
         /// Open live streams (center and group streams) of one device.

@@ -40,6 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Accept pushes without a provider token (loopback addresses only).")
     var development = false
 
+    @Option(help: ArgumentHelp(
+        "A host name the device API and the pages answer to, besides loopback names and IP addresses "
+            + "(repeat it for several; * for any). Requests naming another host get 421, which stops DNS rebinding."))
+    var publicHost: [String] = []
+
     @Option(help: "The bearer token of the admin API (default: $HUDDLE_ADMIN_TOKEN; off when neither is set).")
     var adminToken: String?
 
@@ -72,6 +77,31 @@ struct ServeCommand: AsyncParsableCommand {
         if openRegistration, registrationToken != nil {
             throw ValidationError("--open-registration and --registration-token contradict each other.")
         }
+        for (option, variable) in [("--admin-token", "HUDDLE_ADMIN_TOKEN"), ("--registration-token", "HUDDLE_REGISTRATION_TOKEN"), ("--metrics-token", "HUDDLE_METRICS_TOKEN")] {
+            _ = try Self.token(option: option, environmentVariable: variable, given: tokenOption(option))
+        }
+        if let host = publicHost.first(where: { $0.isEmpty || $0.contains(where: { $0 == "/" || $0 == " " }) }) {
+            throw ValidationError("--public-host \"\(host)\": expected a host name, such as huddle.example.com")
+        }
+    }
+
+    private func tokenOption(_ option: String) -> String? {
+        switch option {
+        case "--admin-token": adminToken
+        case "--registration-token": registrationToken
+        default: metricsToken
+        }
+    }
+
+    /// A token from its option, else from its environment variable; an empty one is refused, since it would
+    /// be a password everyone knows (and an empty `HUDDLE_REGISTRATION_TOKEN` would quietly open registration).
+    private static func token(option: String, environmentVariable: String, given: String?) throws -> String? {
+        guard let token = given ?? ProcessInfo.processInfo.environment[environmentVariable] else { return nil }
+        guard !token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            let source = given == nil ? "$\(environmentVariable)" : option
+            throw ValidationError("\(source) is empty: give a token (or unset it to turn it off)")
+        }
+        return token
     }
 
     private var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
@@ -92,13 +122,15 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tlsCertificatePath = tlsCertificate
         configuration.tlsKeyPath = tlsKey
         configuration.developmentMode = development
-        configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["HUDDLE_ADMIN_TOKEN"]
-        configuration.metricsToken = metricsToken ?? ProcessInfo.processInfo.environment["HUDDLE_METRICS_TOKEN"]
+        configuration.adminToken = try Self.token(option: "--admin-token", environmentVariable: "HUDDLE_ADMIN_TOKEN", given: adminToken)
+        configuration.metricsToken = try Self.token(option: "--metrics-token", environmentVariable: "HUDDLE_METRICS_TOKEN", given: metricsToken)
+        configuration.publicHosts = publicHost
         configuration.benchmarkRoutes = benchmarkRoutes
         configuration.demo = demo
         configuration.limits = limits.limits
         if !openRegistration {
-            configuration.registrationToken = registrationToken ?? ProcessInfo.processInfo.environment["HUDDLE_REGISTRATION_TOKEN"]
+            configuration.registrationToken = try Self.token(
+                option: "--registration-token", environmentVariable: "HUDDLE_REGISTRATION_TOKEN", given: registrationToken)
         }
         if configuration.registrationToken == nil, !openRegistration, !isLoopback {
             // Beyond the loopback address, strangers may reach the server: registering a device takes a token.
@@ -172,6 +204,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Seconds an HTTP/1.1 connection may send nothing (to finish its headers, or between requests).")
     var requestTimeout = Int(ServerConfiguration.Limits().requestIdleTimeout.components.seconds)
 
+    @Option(help: "Seconds an HTTP/2 connection may stay open with no request under way, once it has finished one.")
+    var idleTimeout = Int(ServerConfiguration.Limits().connectionIdleTimeout.components.seconds)
+
     @Option(help: "Open live streams of one device.")
     var maxStreamsPerDevice = ServerConfiguration.Limits().streamsPerDevice
 
@@ -204,7 +239,7 @@ struct LimitOptions: ParsableArguments {
 
     func validate() throws {
         let values = [
-            maxConnections, requestTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
+            maxConnections, requestTimeout, idleTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
             maxAppsPerDevice, maxNotificationsPerApp, maxLocalizationBytes, requestHistory, requestHistoryBytes,
         ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
@@ -214,6 +249,7 @@ struct LimitOptions: ParsableArguments {
         var limits = ServerConfiguration.Limits()
         limits.connections = maxConnections
         limits.requestIdleTimeout = .seconds(requestTimeout)
+        limits.connectionIdleTimeout = .seconds(idleTimeout)
         limits.streamsPerDevice = maxStreamsPerDevice
         limits.streams = maxStreams
         limits.streamBufferBytes = streamBufferBytes

@@ -24,9 +24,23 @@ import Testing
 
     static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
+    /// A browser's visit to the home page: the headers its forms post with (the form-token cookie) and the
+    /// token field they carry (`&csrf=…`).
+    static func visit(_ client: any TestClientProtocol) async throws -> (headers: HTTPFields, field: String) {
+        let page = try await client.execute(uri: "/", method: .get)
+        let cookie = try #require(page.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+        let html = String(buffer: page.body)
+        let token = try #require(html.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)?.1)
+        var headers = form
+        headers[.cookie] = cookie
+        return (headers, "&csrf=\(token)")
+    }
+
     @Test func oneClickCreatesADeviceAndOpensItsCenterWithItsSecretInTheFragment() async throws {
         try await Self.withApplication { client in
-            let response = try await client.execute(uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "name=My+phone"))
+            let browser = try await Self.visit(client)
+            let response = try await client.execute(
+                uri: "/devices", method: .post, headers: browser.headers, body: ByteBuffer(string: "name=My+phone" + browser.field))
             #expect(response.status == .seeOther)
             let location = try #require(response.headers[.location])
             let match = try #require(location.wholeMatch(of: /\/devices\/([0-9a-f]{64})#secret=([0-9a-f]{64})/))
@@ -42,26 +56,49 @@ import Testing
             let page = try await client.execute(uri: "/", method: .get)
             #expect(String(buffer: page.body).contains("name=\"registrationToken\""))
             #expect(!String(buffer: page.body).contains("reg-token"))
-            let refused = try await client.execute(uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "registrationToken=nope"))
+            let browser = try await Self.visit(client)
+            let refused = try await client.execute(
+                uri: "/devices", method: .post, headers: browser.headers, body: ByteBuffer(string: "registrationToken=nope" + browser.field))
             #expect(refused.status == .unauthorized)
             #expect(String(buffer: refused.body).contains("That is not this server&#39;s registration token."))
             let accepted = try await client.execute(
-                uri: "/devices", method: .post, headers: Self.form, body: ByteBuffer(string: "registrationToken=reg-token"))
+                uri: "/devices", method: .post, headers: browser.headers, body: ByteBuffer(string: "registrationToken=reg-token" + browser.field))
             #expect(accepted.status == .seeOther)
         }
     }
 
     @Test func theAdminTokenBecomesACookieThatIsNotTheToken() async throws {
         try await Self.withApplication { client in
-            let wrong = try await client.execute(uri: "/admin/session", method: .post, headers: Self.form, body: ByteBuffer(string: "adminToken=nope"))
+            let browser = try await Self.visit(client)
+            let wrong = try await client.execute(
+                uri: "/admin/session", method: .post, headers: browser.headers, body: ByteBuffer(string: "adminToken=nope" + browser.field))
             #expect(wrong.status == .unauthorized)
             #expect(wrong.headers[.setCookie] == nil)
-            let right = try await client.execute(
+            let forged = try await client.execute(
                 uri: "/admin/session", method: .post, headers: Self.form, body: ByteBuffer(string: "adminToken=admin-secret-token"))
+            #expect(forged.status == .forbidden)
+            let right = try await client.execute(
+                uri: "/admin/session", method: .post, headers: browser.headers,
+                body: ByteBuffer(string: "adminToken=admin-secret-token" + browser.field))
             #expect(right.status == .seeOther)
             let cookie = try #require(right.headers[.setCookie])
             #expect(cookie.hasPrefix("huddle-admin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
             #expect(!cookie.contains("admin-secret-token"))
+            // A random session: two sign-ins get two values, and signing out ends the one it names.
+            let again = try await client.execute(
+                uri: "/admin/session", method: .post, headers: browser.headers,
+                body: ByteBuffer(string: "adminToken=admin-secret-token" + browser.field))
+            let session = try #require(cookie.split(separator: ";").first.map(String.init))
+            #expect(again.headers[.setCookie]?.split(separator: ";").first.map(String.init) != session)
+            var signedIn = browser.headers
+            signedIn[.cookie] = (browser.headers[.cookie] ?? "") + "; " + session
+            let inspector = try await client.execute(uri: "/v1/admin/requests", method: .get, headers: [.cookie: session])
+            #expect(inspector.status == .ok)
+            let out = try await client.execute(
+                uri: "/admin/session/end", method: .post, headers: signedIn, body: ByteBuffer(string: String(browser.field.dropFirst())))
+            #expect(out.status == .seeOther)
+            let replayed = try await client.execute(uri: "/v1/admin/requests", method: .get, headers: [.cookie: session])
+            #expect(replayed.status == .unauthorized)
         }
     }
 

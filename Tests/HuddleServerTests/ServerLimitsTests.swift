@@ -175,7 +175,8 @@ import Testing
             let token = try #require(device["token"]?.stringValue)
             let secret = try #require(device["secret"]?.stringValue)
             let session = try await client.execute(
-                uri: "/devices/\(token)/session", method: .post, body: ByteBuffer(string: #"{"secret": "\#(secret)"}"#))
+                uri: "/devices/\(token)/session", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"secret": "\#(secret)"}"#))
             #expect(session.status == .noContent)
             let cookie = try #require(session.headers[.setCookie])
             #expect(!cookie.contains(secret))

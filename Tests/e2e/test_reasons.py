@@ -52,7 +52,6 @@ CASES = {
     "BadMessageId": (400, lambda t: dict(headers=standard(t, apns_id="not-a-uuid"))),
     "BadPriority": (400, lambda t: dict(headers=standard(t, apns_priority="7"))),
     "BadTopic": (400, lambda t: dict(headers=[("authorization", f"bearer {t}"), ("apns-topic", "com example chat")])),
-    "DeviceTokenNotForTopic": (400, lambda t: dict(headers=[("authorization", f"bearer {t}"), ("apns-topic", "com.example.other")])),
     "DuplicateHeaders": (400, lambda t: dict(headers=standard(t) + [("apns-topic", TOPIC)])),
     "InvalidPushType": (400, lambda t: dict(headers=standard(t, apns_push_type="fax"))),
     "MissingDeviceToken": (400, lambda t: dict(headers=standard(t), path="/3/device/")),
@@ -112,6 +111,23 @@ def test_invalid_provider_tokens(plain_server, device, keys, workdir):
         expect(push(plain_server, device["token"], headers=standard(jwt)), 403, "InvalidProviderToken")
 
 
+def test_device_token_not_for_topic(plain_server, device, workdir):
+    """A key that may send to the topic, to a device without that app."""
+    _, p8, public = signing_key(workdir, key_id="ANYTOPIC01")
+    register_key(plain_server, public, key_id="ANYTOPIC01", topics=[TOPIC, "com.example.other"])
+    headers = [("authorization", f"bearer {token(p8, 'ANYTOPIC01', TEAM_ID)}"), ("apns-topic", "com.example.other")]
+    expect(push(plain_server, device["token"], headers=headers), 400, "DeviceTokenNotForTopic")
+
+
+def test_authentication_comes_before_the_device_lookups(plain_server, device, keys):
+    """A client without a valid token learns nothing about devices: the same answer for a device that
+    exists, one that has the app, and one that was never registered (APNs also checks authentication first)."""
+    for device_token, topic in [(device["token"], TOPIC), (device["token"], "com.example.other"), ("0" * 64, TOPIC)]:
+        expect(push(plain_server, device_token, headers=[("apns-topic", topic)]), 403, "MissingProviderToken")
+        expect(push(plain_server, device_token, headers=[("authorization", "bearer not.a.jwt"), ("apns-topic", topic)]),
+               403, "InvalidProviderToken")
+
+
 def test_key_not_allowed_for_the_topic(plain_server, workdir):
     path, p8, public = signing_key(workdir, key_id="TOPIC00001")
     register_key(plain_server, public, key_id="TOPIC00001", topics=["com.example.elsewhere"])
@@ -142,7 +158,7 @@ def test_one_team_per_connection_and_token_updates(plain_server, device, keys, w
 
 
 def test_every_listed_reason_is_covered():
-    produced = set(CASES) | {"BadDeviceToken", "Unregistered", "ExpiredProviderToken", "InvalidProviderToken",
+    produced = set(CASES) | {"BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered", "ExpiredProviderToken", "InvalidProviderToken",
                              "UnrelatedKeyIdInToken", "TooManyProviderTokenUpdates"}
     # Reasons Huddle has no way to produce yet (certificate authentication, idle and shutdown signalling,
     # rate limits, token expiry, server faults): listed so that adding one is a conscious change.

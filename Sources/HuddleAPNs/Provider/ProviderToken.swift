@@ -51,13 +51,20 @@ public struct ProviderToken: Sendable, Hashable {
         return "\(header).\(claims).\(Base64URL.encode(signature.rawRepresentation))"
     }
 
+    /// The latest `iat` read: the year 9999. Anything later (or NaN, an infinity, a huge number) is not a
+    /// time: it would trap wherever a date is converted to an integer, and no clock writes it.
+    static let latestIssuedAt: Double = 253_402_300_799
+
+    /// `iat` in seconds since 1970, if it is a number (or a numeric string) between 1970 and ``latestIssuedAt``.
     private static func seconds(_ value: JSONValue?) -> Double? {
-        switch value {
+        let seconds: Double? = switch value {
         case .integer(let integer)?: Double(integer)
         case .double(let double)?: double
         case .string(let string)?: Double(string)
         default: nil
         }
+        guard let seconds, seconds.isFinite, (0...latestIssuedAt).contains(seconds) else { return nil }
+        return seconds
     }
 }
 

@@ -91,9 +91,25 @@ public enum RowCodec {
 
 extension Date {
     /// Milliseconds since 1970, the unit the databases store (as BIGINT on PostgreSQL).
-    public var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    public var milliseconds: Int64 { Int64(saturating: (timeIntervalSince1970 * 1000).rounded()) }
 
     public init(milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+extension Int64 {
+    /// A whole number of `value` (already rounded as the caller wants), clamped to Int64's range, NaN as 0.
+    /// `Int64(_: Double)` traps on those; every conversion of a time that came from outside goes through here.
+    public init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 0x1p63 {
+            self = .max
+        } else if value < -0x1p63 {
+            self = .min
+        } else {
+            self = Int64(value)
+        }
     }
 }

@@ -7,7 +7,7 @@ import Hummingbird
 struct AdminController {
     let store: any NotificationStore
     let keys: SigningKeyCache
-    let adminToken: String?
+    let access: AdminAccess
     let clock: @Sendable () -> Date
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
@@ -18,13 +18,13 @@ struct AdminController {
     }
 
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: false)
         return .json(.array(try await store.signingKeys().map(Self.json)))
     }
 
     /// Registers a key: `{"teamID": "…", "publicKey": "-----BEGIN PUBLIC KEY-----…", "topics": ["…"]}`.
     @Sendable func save(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: false)
         let keyID = try context.parameters.require("keyID")
         let body = try await request.jsonBody()
         try body.rejectUnknownMembers(["teamID", "publicKey", "topics"])
@@ -45,7 +45,7 @@ struct AdminController {
     }
 
     @Sendable func delete(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: false)
         let keyID = try context.parameters.require("keyID")
         // Forgotten whatever the answer: a key the store no longer has must not go on working from here.
         defer { keys.forget(id: keyID) }
@@ -53,15 +53,6 @@ struct AdminController {
             throw APIError(.notFound, "no such key")
         }
         return Response(status: .noContent)
-    }
-
-    private func authorize(_ request: Request) throws {
-        guard let adminToken else {
-            throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
-        }
-        guard DeviceAuthorization.isBearer(adminToken, in: request) else {
-            throw APIError(.unauthorized, "send the admin token as Authorization: Bearer <token>")
-        }
     }
 
     static func json(_ key: SigningKeyRecord) -> JSONValue {

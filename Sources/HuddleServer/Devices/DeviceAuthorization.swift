@@ -50,7 +50,7 @@ struct DeviceAuthorization {
         return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)).lowercaseHex
     }
 
-    private static func bearer(_ request: Request) -> String? {
+    static func bearer(_ request: Request) -> String? {
         guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
         return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
     }

@@ -34,31 +34,40 @@ extension APNsReason {
 /// A device or admin API request that cannot be served: its status, and a message for the caller.
 struct APIError: HTTPResponseError {
     enum Kind {
-        case badRequest, unauthorized, notFound, conflict, contentTooLarge, tooManyRequests, serviceUnavailable
+        case badRequest, unauthorized, forbidden, notFound, conflict, contentTooLarge, misdirected, unsupportedMediaType,
+            tooManyRequests, serviceUnavailable
     }
 
     var kind: Kind
     var message: String
+    /// Seconds the client should wait before it tries again (`Retry-After`).
+    var retryAfter: Int?
 
-    init(_ kind: Kind, _ message: String) {
+    init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     var status: HTTPResponse.Status {
         switch kind {
         case .badRequest: .badRequest
         case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
         case .contentTooLarge: .contentTooLarge
+        case .misdirected: .misdirectedRequest
+        case .unsupportedMediaType: .unsupportedMediaType
         case .tooManyRequests: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable
         }
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        .error(status, message)
+        var response = Response.error(status, message)
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }
 
@@ -111,7 +120,13 @@ struct HTTPErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            return .error(error.status, error.body ?? error.status.reasonPhrase)
+            return try Self.answer(error, request: request, context: context)
         }
+    }
+
+    /// The answer to an error a route threw: Hummingbird's own errors in Huddle's shape, others as they say.
+    static func answer(_ error: any HTTPResponseError, request: Request, context: Context) throws -> Response {
+        if let error = error as? HTTPError { return .error(error.status, error.body ?? error.status.reasonPhrase) }
+        return try error.response(from: request, context: context)
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 struct InspectorController {
     let log: ProviderRequestLog
     let centers: DeviceCenters
-    let adminToken: String?
+    let access: AdminAccess
     /// The server's live streams, which inspector streams count among.
     let slots: StreamSlots
     /// How long one write may wait for the client to read.
@@ -41,7 +41,7 @@ struct InspectorController {
 
     /// `GET /v1/admin/requests?device=&topic=&status=&reason=&since=&until=&after=&limit=`: newest first.
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: true)
         let filter = try Self.filter(request)
         let limit = try Self.number(request, "limit", in: 1...Self.maximumLimit) ?? 100
         let now = clock()
@@ -53,7 +53,7 @@ struct InspectorController {
 
     /// `GET /v1/admin/requests/<id>`: one request, with the group its notification is in now.
     @Sendable func one(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: true)
         let text = try context.parameters.require("id")
         guard let id = UInt64(text) else { throw APIError(.badRequest, "request id: expected a number, found \"\(text.prefix(40))\"") }
         guard let record = log.record(id: id) else {
@@ -74,7 +74,7 @@ struct InspectorController {
     /// answered (those after `Last-Event-ID` or `after` first), with the list's filters. It counts as a live
     /// stream of the server (`--max-streams`; `--max-streams-per-device` bounds inspector streams together).
     @Sendable func stream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try authorize(request)
+        try access.authorize(request, context: context, acceptingCookie: true)
         var filter = try Self.filter(request)
         // Where the stream starts is its own position, not a filter.
         filter.after = nil
@@ -118,19 +118,6 @@ struct InspectorController {
             for record in records { text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: now).jsonText())\n\n" }
             return ByteBuffer(string: text)
         }
-    }
-
-    private func authorize(_ request: Request) throws {
-        guard let adminToken else {
-            throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
-        }
-        if DeviceAuthorization.isBearer(adminToken, in: request) { return }
-        if let cookie = request.cookies[HomeController.adminCookie]?.value,
-            DeviceAuthorization.constantTimeEqual(cookie, HomeController.adminSession(adminToken))
-        {
-            return
-        }
-        throw APIError(.unauthorized, "send the admin token as Authorization: Bearer <token> (or sign in on the home page)")
     }
 
     static func filter(_ request: Request) throws -> ProviderRequestLog.Filter {

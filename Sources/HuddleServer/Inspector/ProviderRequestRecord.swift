@@ -57,7 +57,7 @@ struct ProviderRequestRecord: Sendable {
         ])
         if let tokenKeyID, let tokenTeamID {
             var token = JSONObject([("keyID", .string(tokenKeyID)), ("teamID", .string(tokenTeamID))])
-            if let tokenIssuedAt { token["ageSeconds"] = .integer(Int64(now.timeIntervalSince(tokenIssuedAt).rounded(.down))) }
+            if let tokenIssuedAt { token["ageSeconds"] = .integer(Int64(saturating: now.timeIntervalSince(tokenIssuedAt).rounded(.down))) }
             object["providerToken"] = .object(token)
         }
         if let payload {

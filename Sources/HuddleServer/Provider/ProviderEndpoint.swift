@@ -66,12 +66,7 @@ struct ProviderEndpoint: RouterMiddleware {
     private func deliver(
         _ push: ProviderPush, request: Request, context: Context, stores: Bool, record: inout ProviderRequestRecord
     ) async throws {
-        guard let session = try await centers.session(for: push.deviceToken) else {
-            throw try await refusalForUnknownDevice(push.deviceToken)
-        }
-        guard try await session.knowsApp(push.bundleIdentifier) else {
-            throw APNsReason.deviceTokenNotForTopic
-        }
+        // Authentication first, as APNs does: a client without a valid token learns nothing about devices.
         if requiresProviderToken {
             let now = clock()
             let state = connections.state(of: context.connection, closed: context.connectionClosed)
@@ -79,6 +74,12 @@ struct ProviderEndpoint: RouterMiddleware {
                 push.providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures,
                 lookUpKey: { try await keys.key(id: $0) })
             try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
+        }
+        guard let session = try await centers.session(for: push.deviceToken) else {
+            throw try await refusalForUnknownDevice(push.deviceToken)
+        }
+        guard try await session.knowsApp(push.bundleIdentifier) else {
+            throw APNsReason.deviceTokenNotForTopic
         }
         let body: ByteBuffer
         do {
@@ -171,7 +172,7 @@ struct ProviderEndpoint: RouterMiddleware {
                 .increment()
             var body = JSONObject([("reason", .string(reason.rawValue))])
             if let timestamp = refusal.timestamp {
-                body["timestamp"] = .integer(Int64((timestamp.timeIntervalSince1970 * 1000).rounded()))
+                body["timestamp"] = .integer(timestamp.milliseconds)
             }
             // Not an APNs key: clients ignore it, people reading logs are glad of it.
             if let description = refusal.description { body["description"] = .string(description) }

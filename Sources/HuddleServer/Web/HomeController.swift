@@ -8,17 +8,18 @@ import NIOCore
 /// The home page at `/`: creates a device in one click and opens its center, lists the server's devices
 /// for a viewer who gave the admin token, links the demo, the OpenAPI document and the metrics.
 ///
-/// The admin token is traded once, through a form, for a cookie derived from it (never the token itself),
-/// as a device's page trades its secret. No page shows a device's secret, except to the person who has
+/// The admin token is traded once, through a form, for a session cookie (``AdminAccess``), as a device's
+/// page trades its secret. No page shows a device's secret, except to the person who has
 /// just created that device: in the address of its center, which its page then takes out.
 struct HomeController {
     let store: any NotificationStore
     let pages: WebPages
     let configuration: ServerConfiguration
+    let admin: AdminAccess
+    let formTokens: FormTokens
 
     /// The most devices the page lists, newest first.
     static let listedDevices = 50
-    static let adminCookie = "huddle-admin"
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/", use: home)
@@ -58,14 +59,19 @@ struct HomeController {
 
     @Sendable func openAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let form = try await FormBody.read(request)
-        guard let adminToken = configuration.adminToken,
-            DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(form["adminToken"] ?? ""), DeviceAuthorization.hash(adminToken))
-        else { return try await page(for: request, problem: .wrongAdminToken, status: .unauthorized) }
-        return redirectHome(form, cookie: "\(Self.adminCookie)=\(Self.adminSession(adminToken)); Max-Age=2592000")
+        let session: String
+        do {
+            session = try admin.signIn(presenting: form["adminToken"] ?? "", context: context)
+        } catch let error as APIError where error.kind == .unauthorized {
+            return try await page(for: request, problem: .wrongAdminToken, status: .unauthorized)
+        }
+        let lifetime = AdminAccess.sessionLifetime.components.seconds
+        return redirectHome(form, cookie: "\(AdminAccess.cookieName)=\(session); Max-Age=\(lifetime)")
     }
 
     @Sendable func closeAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        redirectHome(try await FormBody.read(request), cookie: "\(Self.adminCookie)=; Max-Age=0")
+        admin.signOut(request)
+        return redirectHome(try await FormBody.read(request), cookie: "\(AdminAccess.cookieName)=; Max-Age=0")
     }
 
     /// Opens the demo device's center without its secret, for a viewer the server trusts with it: anyone
@@ -98,8 +104,9 @@ struct HomeController {
             languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
             needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
             admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
-            demo: !configuration.demo ? .none : configuration.isLoopback || isAdmin ? .oneClick : .asksForSecret, problem: problem)
-        return WebController.html(pages.home(page), status: status)
+            demo: !configuration.demo ? .none : configuration.isLoopback || isAdmin ? .oneClick : .asksForSecret, problem: problem,
+            formToken: formTokens.issue(for: request))
+        return WebController.html(pages.home(page), status: status, setCookie: page.formToken.setCookie)
     }
 
     private func redirectHome(_ form: FormBody, cookie: String) -> Response {
@@ -116,19 +123,6 @@ struct HomeController {
         cookie + "; Path=/; HttpOnly; SameSite=Strict" + (configuration.tlsCertificatePath != nil ? "; Secure" : "")
     }
 
-    // MARK: The admin session
-
-    /// Whether the request carries the admin session cookie of this server's admin token.
-    func isAdmin(_ request: Request) -> Bool {
-        guard let adminToken = configuration.adminToken, let value = request.cookies[Self.adminCookie]?.value else { return false }
-        return DeviceAuthorization.constantTimeEqual(value, Self.adminSession(adminToken))
-    }
-
-    /// The admin session cookie's value: an HMAC of a fixed text under the admin token, so that a cookie
-    /// read off a browser does not give the token (which also opens the admin API), and changing the
-    /// token ends every session.
-    static func adminSession(_ adminToken: String) -> String {
-        let key = SymmetricKey(data: Data(adminToken.utf8))
-        return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle admin session".utf8), using: key)).lowercaseHex
-    }
+    /// Whether the request carries an admin session.
+    func isAdmin(_ request: Request) -> Bool { admin.isSignedIn(request) }
 }

@@ -41,13 +41,15 @@ struct HomePage {
     var admin: Admin
     var demo: Demo
     var problem: Problem?
+    /// The CSRF token the page's forms carry, and the cookie it belongs to when the browser has none yet.
+    var formToken: (token: String, setCookie: String?)
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: languages)
         var context: [String: Any] = [
             "language": language, "words": WebPages.context(words), "needsRegistrationToken": needsRegistrationToken,
             "languageOptions": LanguageMenu.options(selected: languages.first ?? "en", pageLanguage: language),
-            "demoToken": DemoDevice.token,
+            "demoToken": DemoDevice.token, "csrf": formToken.token,
         ]
         if chosenLanguages != nil { context["formLanguage"] = language }
         switch problem {

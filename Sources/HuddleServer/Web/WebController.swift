@@ -16,6 +16,7 @@ struct WebController {
     let developmentMode: Bool
     /// The address the server listens on, for a request that does not say which host it asked for.
     let listeningAddress: String
+    let formTokens: FormTokens
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
@@ -30,7 +31,7 @@ struct WebController {
         do {
             (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
         } catch let error as APIError where error.kind == .unauthorized {
-            return Self.html(pages.unlock(token: token, failed: false, languages: Self.pageLanguages(request)), status: .unauthorized)
+            return unlockPage(request, token: token, failed: false)
         }
         let viewer = Viewer(languages: Self.pageLanguages(request), locked: try request.viewer().locked)
         let (groups, change, apps) = await session.page(for: viewer)
@@ -53,7 +54,7 @@ struct WebController {
             secret = try? JSONReader(JSONParser.parse(body)).member("secret").string()
         }
         guard let secret, let device = try await DeviceAuthorization(store: store, centers: centers).device(token, ifSecretIs: secret) else {
-            if isForm { return Self.html(pages.unlock(token: token, failed: true, languages: Self.pageLanguages(request)), status: .unauthorized) }
+            if isForm { return unlockPage(request, token: token, failed: true) }
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
         let cookie = "\(DeviceAuthorization.cookieName(token: token))=\(DeviceAuthorization.webSession(of: device))"
@@ -70,6 +71,7 @@ struct WebController {
         let types = [
             "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
             "home.js": "text/javascript; charset=utf-8", "requests.js": "text/javascript; charset=utf-8",
+            "unlock.js": "text/javascript; charset=utf-8",
             "requests.html": "text/html; charset=utf-8",
         ]
         guard let type = types[file],
@@ -126,9 +128,18 @@ struct WebController {
         return "\(scheme)://\(authority)"
     }
 
-    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+    /// A page (``SiteGuard`` adds its security headers, as to every page).
+    static func html(_ text: String, status: HTTPResponse.Status = .ok, setCookie: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        if let setCookie { headers[.setCookie] = setCookie }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The form that asks for a device's secret, with its CSRF token.
+    private func unlockPage(_ request: Request, token: String, failed: Bool) -> Response {
+        let formToken = formTokens.issue(for: request)
+        return Self.html(
+            pages.unlock(token: token, failed: failed, languages: Self.pageLanguages(request), formToken: formToken.token),
+            status: .unauthorized, setCookie: formToken.setCookie)
     }
 }

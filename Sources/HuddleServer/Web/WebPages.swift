@@ -14,6 +14,7 @@ struct WebPages: Sendable {
     private let library: MustacheLibrary
 
     init() {
+        MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
         for name in ["page", "group", "unlock", "home"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
@@ -21,7 +22,8 @@ struct WebPages: Sendable {
                 let text = try? String(contentsOf: url, encoding: .utf8)
             else { fatalError("Resources/Web/\(name).mustache is missing from this build") }
             do {
-                try library.register(text, named: name)
+                // Every template, and so every partial, starts in the escaper by Unicode scalar: none can forget it.
+                try library.register(HTML.ContentType.pragma + text, named: name)
             } catch {
                 fatalError("Resources/Web/\(name).mustache does not parse: \(error)")
             }
@@ -42,11 +44,11 @@ struct WebPages: Sendable {
     }
 
     /// The form that asks for a device's secret.
-    func unlock(token: String, failed: Bool, languages: [String]) -> String {
+    func unlock(token: String, failed: Bool, languages: [String], formToken: String) -> String {
         let (words, language) = PageWords.forViewer(languages: languages)
         return library.render(
             [
-                "token": token, "failed": failed, "language": language, "words": Self.context(words),
+                "token": token, "failed": failed, "language": language, "words": Self.context(words), "csrf": formToken,
                 "secretHintHTML": Self.html(words.secretHint, code: "POST /v1/devices"),
             ], withTemplate: "unlock") ?? ""
     }
@@ -81,24 +83,7 @@ struct WebPages: Sendable {
 
     /// A text with a `%@` for a piece of code, as HTML: the text escaped, the code in `<code>`.
     static func html(_ text: String, code: String) -> String {
-        escape(text).replacingOccurrences(of: "%@", with: "<code>\(escape(code))</code>")
-    }
-
-    /// Text made safe for HTML, in an element or a quoted attribute.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        HTML.escape(text).replacingOccurrences(of: "%@", with: "<code>\(HTML.escape(code))</code>")
     }
 
     static func context(_ group: RenderedGroup, words: PageWords) -> [String: Any] {
@@ -144,10 +129,10 @@ struct WebPages: Sendable {
     /// The time of day in UTC, what the page shows until its script writes "now" or "5 min ago" in the
     /// page's language.
     static func clockTime(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = Int64(saturating: date.timeIntervalSince1970.rounded(.down))
         let minutes = ((seconds / 60) % 60 + 60) % 60
         let hours = ((seconds / 3600) % 24 + 24) % 24
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(twoDigits(hours)):\(twoDigits(minutes))"
     }
 }

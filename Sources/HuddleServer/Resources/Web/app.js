@@ -30,6 +30,13 @@
     return date.toLocaleDateString(pageLanguage, { month: "short", day: "numeric" });
   }
 
+  // Each app's hue comes as data-hue: the page's policy allows no inline style attribute, and a property set
+  // from this script is not one.
+  function paintHues(root) {
+    const stacks = root.matches?.(".stack[data-hue]") ? [root] : root.querySelectorAll(".stack[data-hue]");
+    for (const stack of stacks) stack.style.setProperty("--app-hue", stack.dataset.hue);
+  }
+
   function refreshTimes(root = document) {
     const now = Date.now();
     for (const time of root.querySelectorAll("time[datetime]")) {
@@ -64,6 +71,7 @@
     for (const stack of stacks.querySelectorAll(".stack")) {
       if (expanded.has(stack.dataset.group)) setExpanded(stack, true);
     }
+    paintHues(stacks);
     refreshTimes(stacks);
     updateEmpty();
   }
@@ -89,6 +97,7 @@
       const present = [...stacks.children].filter((element) => !element.classList.contains("leaving"));
       stacks.insertBefore(stack, present[group.position] ?? null);
       if (old && old.contains(document.activeElement)) keepFocus(document.activeElement, stack);
+      paintHues(stack);
       refreshTimes(stack);
     }
     updateEmpty();
@@ -182,6 +191,7 @@
     return;
   }
 
+  paintHues(document);
   refreshTimes();
   setInterval(refreshTimes, 30_000);
   connect(body.dataset.change);

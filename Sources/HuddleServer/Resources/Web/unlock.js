@@ -1,0 +1,14 @@
+// The page that asks for a device's secret. A link such as /devices/TOKEN#secret=… (what `huddle serve
+// --demo` prints) hands the page its secret without sending it anywhere: it is traded for a cookie, and
+// taken out of the address bar.
+(async () => {
+  "use strict";
+  const match = location.hash.match(/secret=([0-9a-fA-F]+)/);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  const token = document.getElementById("unlock").dataset.token;
+  const response = await fetch("/devices/" + encodeURIComponent(token) + "/session", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ secret: match[1] }),
+  });
+  if (response.ok) location.reload();
+})();
