@@ -53,9 +53,7 @@ struct DeviceController {
             let body = try await request.jsonBody(limit: 4096)
             try body.rejectUnknownMembers(["name"])
             name = try body.optionalMember("name")?.string() ?? name
-            guard name.count <= DeviceRegistration.maximumNameLength else {
-                throw APIError(.badRequest, "name: at most \(DeviceRegistration.maximumNameLength) characters")
-            }
+            try DisplayText.checkName(name, field: "name")
         }
         let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices).register(name: name)
         return .json(["token": .string(device.token), "secret": .string(secret), "name": .string(name)], status: .created)
@@ -138,7 +136,10 @@ struct DeviceController {
             throw APIError(.conflict, "the device has \(apps.count) apps, the most one device may install (--max-apps-per-device)")
         }
         var app = existing ?? AppRecord(topic: topic)
-        if let name = try body.optionalMember("name")?.string() { app.displayName = name.isEmpty ? nil : name }
+        if let name = try body.optionalMember("name")?.string() {
+            try DisplayText.checkName(name, field: "name")
+            app.displayName = name.isEmpty ? nil : name
+        }
         app.developmentLanguage = try body.optionalMember("developmentLanguage")?.string() ?? app.developmentLanguage
         if let settings = try body.optionalMember("settings") { try app.settings.update(json: settings) }
         if let categories = try body.optionalMember("categories") {
@@ -213,6 +214,7 @@ struct DeviceController {
         let body = try await request.jsonBody(limit: Self.maximumLocalNotificationSize)
         try body.rejectUnknownMembers(["id", "content"])
         let identifier = try body.optionalMember("id")?.string() ?? UUID.randomLowercasedString()
+        try DisplayText.checkIdentifier(identifier, field: "id")
         let content = try NotificationContent(json: try body.member("content"))
         guard try await session.deliver(NotificationRequest(identifier: identifier, content: content), app: topic, at: clock()) != nil else {
             throw APIError(.badRequest, "content: a notification needs a title, subtitle or body to be shown")

@@ -8,8 +8,6 @@ struct DeviceRegistration {
     /// The most devices the server keeps (`--max-devices`).
     let maximumDevices: Int
 
-    /// The longest device name accepted, in characters.
-    static let maximumNameLength = 200
     /// What a device registered without a name is called.
     static let defaultName = "Huddle device"
 

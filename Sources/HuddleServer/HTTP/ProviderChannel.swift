@@ -2,6 +2,7 @@ import HummingbirdCore
 import HummingbirdHTTP2
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import NIOSSL
 import Synchronization
 
@@ -28,6 +29,7 @@ struct ProviderChannel: HTTPChannelHandler {
     private let tls: NIOSSLContext?
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
+    private let requestTimeout: TimeAmount
 
     var responder: HTTPChannelHandler.Responder { http1.responder }
 
@@ -41,13 +43,17 @@ struct ProviderChannel: HTTPChannelHandler {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
         // An HTTP/1.1 connection that stops sending, in the middle of its headers or between requests, is
-        // closed soon (a response being written is not idleness). HTTP/2 connections, which APNs clients
-        // keep open for hours and check with PINGs, close when no stream is open for a while, and a
-        // shutdown waits a bounded time for clients to leave.
-        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(limits.requestIdleTimeout)))
+        // closed soon (a response being written is not idleness). So is an HTTP/2 stream whose body stops
+        // coming, and an HTTP/2 connection that has not finished a request yet (``FirstRequestDeadline``).
+        // Once it has, it may stay with no stream open for the idle timeout: APNs clients keep their
+        // connections between pushes. A shutdown waits a bounded time for clients to leave.
+        requestTimeout = TimeAmount(limits.requestIdleTimeout)
+        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
         http2 = HTTP2Channel(
             responder: responder,
-            configuration: .init(idleTimeout: .seconds(600), gracefulCloseTimeout: .seconds(5)))
+            configuration: .init(
+                idleTimeout: limits.connectionIdleTimeout, gracefulCloseTimeout: .seconds(5),
+                streamConfiguration: .init(additionalChannelHandlers: [FirstRequestDeadline.AnswerSignal()], idleTimeout: requestTimeout)))
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
@@ -66,7 +72,10 @@ struct ProviderChannel: HTTPChannelHandler {
             let promise = channel.eventLoop.makePromise(of: Negotiated.self)
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
-                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                    return http2.setup(channel: channel, logger: logger).flatMapThrowing { [requestTimeout] connection in
+                        try channel.pipeline.syncOperations.addHandler(FirstRequestDeadline(timeout: requestTimeout))
+                        return .http2(connection)
+                    }
                 }
                 return http1.setup(channel: channel, logger: logger).map { .http1($0) }
             } completion: { result in
@@ -196,6 +205,67 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
         guard !completed else { return }
         completed = true
         completion(result)
+    }
+}
+
+/// Closes an HTTP/2 connection that has not finished a request within `timeout` of choosing HTTP/2.
+///
+/// HTTP/2's idle timeout counts from the last open stream, so a client that sends the preface alone, or
+/// opens streams and never finishes them, would otherwise keep its place under `--max-connections` (and
+/// the memory of its streams) for the whole idle timeout. The first stream that ends cleanly (a request
+/// answered) lifts the deadline for good: each stream's ``AnswerSignal`` tells the connection.
+final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Any
+
+    /// What a stream sends up its connection's pipeline when its answer is written in full.
+    struct RequestAnswered {}
+
+    /// Sits in each HTTP/2 stream: when the stream's answer ends, it tells the connection, and leaves.
+    final class AnswerSignal: ChannelOutboundHandler, RemovableChannelHandler {
+        typealias OutboundIn = HTTPResponsePart
+        typealias OutboundOut = HTTPResponsePart
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+            context.write(data, promise: promise)
+            if isEnd {
+                context.channel.parent?.pipeline.fireUserInboundEventTriggered(RequestAnswered())
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            }
+        }
+    }
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let timeout = timeout
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            // Politely first (GOAWAY, as a shutdown does); a client that ignores it is cut off shortly after.
+            let channel = loopBound.value.channel
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is RequestAnswered else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        deadline?.cancel()
+        deadline = nil
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }
 

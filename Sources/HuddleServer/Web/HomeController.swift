@@ -44,7 +44,7 @@ struct HomeController {
                 return try await page(for: request, problem: .wrongRegistrationToken, status: .unauthorized)
             }
         }
-        let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(DeviceRegistration.maximumNameLength))
+        let name = DisplayText.cutName((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
         let registration = DeviceRegistration(store: store, clock: configuration.clock, maximumDevices: configuration.limits.devices)
         let created: (device: DeviceRecord, secret: String)
         do {

@@ -92,19 +92,19 @@ struct WebPages: Sendable {
                 "id": notification.id, "date": ISO8601.string(from: notification.date), "time": clockTime(notification.date),
                 "leading": index == 0,
             ]
-            if let title = notification.title, !title.isEmpty { item["title"] = title }
-            if let subtitle = notification.subtitle, !subtitle.isEmpty { item["subtitle"] = subtitle }
-            if let body = notification.body, !body.isEmpty { item["body"] = body }
+            if let title = notification.title, !title.isEmpty { item["title"] = DisplayText.shown(title) }
+            if let subtitle = notification.subtitle, !subtitle.isEmpty { item["subtitle"] = DisplayText.shown(subtitle) }
+            if let body = notification.body, !body.isEmpty { item["body"] = DisplayText.shown(body) }
             if index == 0 {
-                if let hidden = group.hiddenPreviewsText { item["hiddenText"] = hidden }
-                if let summary = group.summary { item["summary"] = summary }
+                if let hidden = group.hiddenPreviewsText { item["hiddenText"] = DisplayText.shown(hidden) }
+                if let summary = group.summary { item["summary"] = DisplayText.shown(summary) }
             }
             return item
         }
         let notShown = group.count > group.notifications.count ? group.count - group.notifications.count : 0
         return [
             "words": context(words), "notShownText": notShown > 0 ? PageWords.fill(words.earlier, with: String(notShown)) : "",
-            "id": group.id, "domID": domID(group.id), "app": group.app, "appName": group.appName, "initials": initials(group.appName),
+            "id": group.id, "domID": domID(group.id), "app": group.app, "appName": DisplayText.shown(group.appName), "initials": initials(group.appName),
             "hue": hue(group.app), "count": group.count, "stacked": group.count > 1, "locked": group.previewsHidden,
             // One or two cards peek out under a stack, as on iOS.
             "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
