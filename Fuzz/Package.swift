@@ -16,6 +16,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("format", ["HuddleLocalization"]),
     ("plural", ["HuddleLocalization"]),
     ("provider-request", ["HuddleAPNs"]),
+    ("inspector-record", ["HuddleAPNs", "HuddleCore"]),
 ]
 
 let package = Package(

@@ -168,6 +168,30 @@ import Testing
             #expect(token.isSigned(byPublicKeyPEM: Self.record.publicKeyPEM))
         }
     }
+
+    /// An `iat` that is no time is no token: the request inspector records a token's age before it is
+    /// verified, and converting NaN, an infinity or 1e300 to an integer trapped the process.
+    @Test(arguments: [#""nan""#, #""inf""#, #""-inf""#, "1e300", "-1e300", #""1e300""#, "-1", "253402300800"])
+    func anIssuedAtThatIsNoTimeMakesNoToken(iat: String) {
+        let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
+        let body = Data(#"{"iss":"DEF123GHIJ","iat":\#(iat)}"#.utf8).base64URL
+        #expect(throws: APNsReason.invalidProviderToken) { try ProviderToken(parsing: "\(header).\(body).AAAA") }
+    }
+
+    @Test func theRecordOfATokenGivesItsAgeWhateverTheClockSays() throws {
+        let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
+        let body = Data(#"{"iss":"DEF123GHIJ","iat":253402300799}"#.utf8).base64URL
+        var record = ProviderRequestRecord(
+            receivedAt: Self.start, httpVersion: "HTTP/2", tls: false, method: "POST", path: "/3/device/00", apnsHeaders: [])
+        record.noteProviderToken(try ProviderToken(parsing: "\(header).\(body).AAAA"))
+        for now in [Date(timeIntervalSince1970: .nan), .distantPast, Date(timeIntervalSince1970: -1e300), Self.start] {
+            let age = record.json(now: now)["providerToken"]?["ageSeconds"]
+            guard case .integer? = age else {
+                Issue.record("ageSeconds \(String(describing: age)) at \(now.timeIntervalSince1970)")
+                continue
+            }
+        }
+    }
 }
 
 @Suite struct ProviderRequestCheckTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleAPNs
 import HuddleCore
 @testable import HuddleServer
 import Testing

@@ -113,13 +113,15 @@ struct AllowedHosts: Sendable {
         return Self.isIPAddress(host) || names.contains(Self.normalized(host))
     }
 
-    /// The host of `host:port`, `[v6]:port`, or a host alone.
+    /// The host of `host:port`, `[v6]:port`, or a host alone; anything after the host that is not a port
+    /// stays with it, so that such a host matches no name.
     static func host(of authority: String) -> Substring {
-        if authority.hasPrefix("[") {
-            return authority[...(authority.firstIndex(of: "]") ?? authority.index(before: authority.endIndex))]
+        let end = authority.hasPrefix("[")
+            ? authority.firstIndex(of: "]").map(authority.index(after:)) : authority.firstIndex(of: ":")
+        guard let end, authority[end...].first == ":", authority[end...].dropFirst().allSatisfy({ ("0"..."9").contains($0) }) else {
+            return authority[...]
         }
-        if let colon = authority.lastIndex(of: ":"), authority.firstIndex(of: ":") == colon { return authority[..<colon] }
-        return authority[...]
+        return authority[..<end]
     }
 
     /// An IPv4 address (four numbers up to 255) or a bracketed IPv6 address.

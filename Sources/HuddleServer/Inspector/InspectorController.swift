@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HuddleAPNs
 import HuddleCore
 import Hummingbird
 import NIOCore

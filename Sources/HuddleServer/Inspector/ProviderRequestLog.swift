@@ -1,4 +1,5 @@
 import Foundation
+import HuddleAPNs
 import Synchronization
 
 /// The provider request inspector's history: the last requests to `/3/device/…`, oldest out first past a

@@ -129,9 +129,7 @@ struct ProviderEndpoint: RouterMiddleware {
             let token = connections.token(of: context.connection).flatMap({ $0.text == authorization ? $0 : nil })
                 ?? (try? ProviderToken(parsing: String(authorization)))
         {
-            record.tokenKeyID = token.keyID
-            record.tokenTeamID = token.teamID
-            record.tokenIssuedAt = token.issuedAt
+            record.noteProviderToken(token)
         }
         return record
     }

@@ -1,47 +1,67 @@
-import Foundation
-import HuddleAPNs
-import HuddleCore
+public import Foundation
+public import HuddleCore
 
 /// What the request inspector keeps of one request to the provider endpoint: who sent what, and what it
 /// was answered. Never the provider token itself: its key, team and age only.
-struct ProviderRequestRecord: Sendable {
+public struct ProviderRequestRecord: Sendable {
     /// Numbers the server's requests from 1, in the order they were answered.
-    var id: UInt64 = 0
-    var receivedAt: Date
+    public var id: UInt64 = 0
+    public var receivedAt: Date
     /// How long the answer took, in microseconds.
-    var microseconds: Int64 = 0
-    var client: String?
-    var httpVersion: String
-    var tls: Bool
-    var method: String
-    var path: String
-    var deviceToken: String?
+    public var microseconds: Int64 = 0
+    public var client: String?
+    public var httpVersion: String
+    public var tls: Bool
+    public var method: String
+    public var path: String
+    public var deviceToken: String?
     /// Every `apns-` header, in the order sent.
-    var apnsHeaders: [(name: String, value: String)]
-    var tokenKeyID: String?
-    var tokenTeamID: String?
-    var tokenIssuedAt: Date?
+    public var apnsHeaders: [(name: String, value: String)]
+    public var tokenKeyID: String?
+    public var tokenTeamID: String?
+    public var tokenIssuedAt: Date?
     /// The body as received, when it was read (at most the push type's payload limit).
-    var payload: [UInt8]?
-    var status: Int = 0
-    var reason: String?
-    var apnsID: String = ""
-    var description: String?
+    public var payload: [UInt8]?
+    public var status: Int = 0
+    public var reason: String?
+    public var apnsID: String = ""
+    public var description: String?
     /// The notification an accepted push stored: its app and identifier.
-    var storedApp: String?
-    var storedIdentifier: String?
+    public var storedApp: String?
+    public var storedIdentifier: String?
+
+    public init(
+        receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
+        apnsHeaders: [(name: String, value: String)]
+    ) {
+        self.receivedAt = receivedAt
+        self.client = client
+        self.httpVersion = httpVersion
+        self.tls = tls
+        self.method = method
+        self.path = path
+        self.apnsHeaders = apnsHeaders
+    }
+
+    /// Keeps the key, team and age of the token a request presented, which may not have been verified: a
+    /// stranger wrote it, so nothing in it is used beyond being shown.
+    public mutating func noteProviderToken(_ token: ProviderToken) {
+        tokenKeyID = token.keyID
+        tokenTeamID = token.teamID
+        tokenIssuedAt = token.issuedAt
+    }
 
     /// What the record holds in memory, roughly, for the history's byte limit.
-    var byteCount: Int {
+    public var byteCount: Int {
         256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0)
             + apnsHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
-    var topic: String? { apnsHeaders.first { $0.name == "apns-topic" }?.value }
+    public var topic: String? { apnsHeaders.first { $0.name == "apns-topic" }?.value }
 
     /// The record as the admin API and the inspector's stream show it; `group` is the group the stored
     /// notification is in now, when the caller looked it up.
-    func json(now: Date, group: String? = nil) -> JSONValue {
+    public func json(now: Date, group: String? = nil) -> JSONValue {
         var object = JSONObject([
             ("id", .integer(Int64(id))),
             ("receivedAt", .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(receivedAt))),

@@ -1,0 +1,148 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+@testable import HuddleServer
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Prometheus
+import Testing
+
+/// The rules that keep other sites out (``SiteGuard``), the escaper of the pages, and the bounds on what
+/// pages show, through the router.
+@Suite struct SiteGuardTests {
+    static func withApplication(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration()
+        configuration.adminToken = "admin-secret-token"
+        configure(&configuration)
+        let application = Application(
+            router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
+        try await application.test(.router, body)
+    }
+
+    /// Marks that join `<`, `>` or `"` into one `Character` with what stands beside them.
+    static let joiningTricks = [
+        "\u{600}<img src=x onerror=alert(1)>\u{301}", "\"\u{301} onmouseover=alert(1) x=\u{301}", "<\u{301}script>", "\u{1F1FA}<b>\u{200D}",
+        "a\u{20DD}'\u{301}&amp;",
+    ]
+
+    @Test(arguments: joiningTricks)
+    func theEscaperLeavesNoMarkupWhateverJoinsIt(text: String) {
+        let escaped = HTML.escape(text)
+        #expect(!escaped.unicodeScalars.contains { "<>\"'".unicodeScalars.contains($0) })
+        // Everything else is left as it was: the escaped text reads back as the text. (Undone by bytes:
+        // Foundation's replacingOccurrences compares Characters, and misses "&gt;" before U+0301 too.)
+        #expect(Self.unescape(escaped) == Array(text.utf8))
+    }
+
+    @Test(arguments: joiningTricks)
+    func everyTemplateEscapesByScalar(text: String) {
+        let group = RenderedGroup(
+            id: text, app: "com.example.app", appName: text, thread: text, count: 2, previewsHidden: false, summary: text,
+            hiddenPreviewsText: nil,
+            notifications: [
+                RenderedNotification(
+                    id: text, date: Date(timeIntervalSince1970: 0), title: text, subtitle: text, body: text, categoryIdentifier: "c",
+                    threadIdentifier: text, summaryArgument: text, summaryArgumentCount: 1, interruptionLevel: .active,
+                    relevanceScore: nil, userInfo: JSONObject())
+            ])
+        let html = WebPages.shared.group(group, languages: ["en"])
+        for markup in ["<img", "<b>", "\"\u{301} onmouseover", "<\u{301}script", "'\u{301}"] {
+            #expect(!Self.contains(html, markup), "\(markup) reached the page")
+        }
+    }
+
+    /// Whether `text`'s UTF-8 bytes hold `part`'s: `String.contains` compares Characters, which is the very
+    /// thing these tests must not trust.
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let needle = Array(part.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    /// The five entities back to their bytes.
+    static func unescape(_ text: String) -> [UInt8] {
+        let entities: [(String, UInt8)] = [("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27), ("&amp;", 0x26)]
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        var index = 0
+        outer: while index < bytes.count {
+            for (entity, byte) in entities where bytes[index...].starts(with: entity.utf8) {
+                result.append(byte)
+                index += entity.utf8.count
+                continue outer
+            }
+            result.append(bytes[index])
+            index += 1
+        }
+        return result
+    }
+
+    @Test func pagesShowAtMostTheirShareOfALongText() {
+        let long = String(repeating: "é", count: DisplayText.maximumShownScalars * 3)
+        #expect(DisplayText.shown(long).unicodeScalars.count == DisplayText.maximumShownScalars + 1)
+        #expect(DisplayText.shown("short") == "short")
+        // One character of many marks counts as many scalars.
+        let marks = "a" + String(repeating: "\u{301}", count: 500)
+        #expect(throws: APIError.self) { try DisplayText.checkName(marks, field: "name") }
+        #expect(DisplayText.cutName(marks).unicodeScalars.count == DisplayText.maximumNameScalars)
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1:8443", true), ("localhost:8443", true), ("LOCALHOST.", true), ("[::1]:8443", true), ("10.1.2.3", true),
+        ("huddle.test:8443", true), ("rebind.attacker.example", false), ("127.0.0.1.evil.example", false),
+        ("localhost.evil.example", false), ("2130706433", false), ("0x7f.0.0.1", false), ("256.0.0.1", false), ("[::1].evil", false), ("localhost:80@evil.example", false), ("localhost:", true),
+    ])
+    func hostsAreThoseOfTheServer(authority: String, allowed: Bool) {
+        let hosts = AllowedHosts(publicHosts: ["huddle.test"], listeningHost: "127.0.0.1")
+        #expect(hosts.allows(authority) == allowed)
+        #expect(AllowedHosts(publicHosts: ["*"], listeningHost: "127.0.0.1").allows(authority))
+    }
+
+    @Test func otherHostsAndOriginsAreRefusedAndPagesCarryTheirPolicy() async throws {
+        try await Self.withApplication { client in
+            // (The router's test client always names the host `localhost`; the end-to-end tests try others.)
+            let missing = try await client.execute(uri: "/nowhere", method: .get)
+            #expect(missing.status == .notFound && missing.headers[.xContentTypeOptions] == "nosniff")
+            let foreign = try await client.execute(uri: "/v1/devices", method: .post, headers: [.origin: "http://evil.example"])
+            #expect(foreign.status == .forbidden)
+            let sameSite = try await client.execute(uri: "/v1/devices", method: .post, headers: [HTTPField.Name("Sec-Fetch-Site")!: "same-site"])
+            #expect(sameSite.status == .forbidden)
+            let own = try await client.execute(uri: "/v1/devices", method: .post, headers: [.origin: "http://localhost"])
+            #expect(own.status == .created)
+            let curl = try await client.execute(uri: "/v1/devices", method: .post)
+            #expect(curl.status == .created)
+            let page = try await client.execute(uri: "/", method: .get)
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"))
+            #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+            #expect(!String(buffer: page.body).contains("<script>"))
+        }
+    }
+
+    @Test func aCookieSignedPostToTheJSONAPIMustBeJSON() async throws {
+        try await Self.withApplication { client in
+            let refused = try await client.execute(
+                uri: "/v1/devices/00/notifications/remove", method: .post, headers: [.cookie: "huddle-00=x", .contentType: "text/plain"],
+                body: ByteBuffer(string: "{}"))
+            #expect(refused.status == .unsupportedMediaType)
+            let json = try await client.execute(
+                uri: "/v1/devices/00/notifications/remove", method: .post,
+                headers: [.cookie: "huddle-00=x", .contentType: "Application/JSON; charset=utf-8"], body: ByteBuffer(string: "{}"))
+            #expect(json.status == .unauthorized)
+        }
+    }
+
+    @Test func wrongAdminTokensAreLimitedPerAddress() throws {
+        let attempts = SignInAttempts()
+        for _ in 0..<SignInAttempts.maximumFailures {
+            try attempts.admit("192.0.2.1")
+            attempts.recordFailure("192.0.2.1")
+        }
+        #expect(throws: APIError.self) { try attempts.admit("192.0.2.1") }
+        try attempts.admit("192.0.2.2")
+    }
+}
