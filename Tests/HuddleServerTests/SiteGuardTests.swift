@@ -115,6 +115,13 @@ import Testing
             #expect(own.status == .created)
             let curl = try await client.execute(uri: "/v1/devices", method: .post)
             #expect(curl.status == .created)
+            // Only web schemes: the host and port alone do not make an origin this server's.
+            let odd = try await client.execute(uri: "/v1/devices", method: .post, headers: [.origin: "evil://localhost"])
+            #expect(odd.status == .forbidden)
+            // A form route reads only forms: a body called JSON (which skips the form token) is not read as one.
+            let jsonForm = try await client.execute(
+                uri: "/devices", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "name=viajson"))
+            #expect(jsonForm.status == .unsupportedMediaType)
             let page = try await client.execute(uri: "/", method: .get)
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"))

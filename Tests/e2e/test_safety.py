@@ -811,7 +811,8 @@ def test_an_http2_connection_that_sends_only_the_preface_is_closed(tmp_path):
     try:
         what, after = connection.read_until(stops(), seconds=6)
         if isinstance(what, h2.events.ConnectionTerminated):
-            closed, _ = connection.read_until(lambda event: False, seconds=2)
+            # A client that does not leave after the GOAWAY is cut off one --request-timeout later.
+            closed, _ = connection.read_until(lambda event: False, seconds=4)
             assert closed == "closed", "a GOAWAY but the connection stayed open"
         assert what is not None, "the connection was still open 6 s after its preface"
         assert 1.0 <= after <= 5.0, f"closed after {after:.1f} s"
@@ -840,26 +841,47 @@ def test_an_http2_request_whose_body_never_ends_is_reset(tmp_path):
         server.stop()
 
 
-def test_an_idle_http2_connection_stays_until_the_idle_timeout(tmp_path):
-    """Issue 26 item 5 (c): after a request, an idle h2c connection answers a PING at 4 s and is closed by the 6 s idle timeout."""
-    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "6")
+def test_an_http2_connection_with_only_cheap_requests_answered_is_sent_away(tmp_path):
+    """Issue 26 item 5: an answered GET (or a stream the server timed out) does not buy the long idle timeout:
+    with no stream open and no push accepted, the connection is sent away after --request-timeout."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60")
     connection = RawH2(server)
     try:
         stream = connection.headers("GET", "/health")
         ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
         assert isinstance(ended, h2.events.StreamEnded), f"no answer to GET /health: {connection.events}"
+        what, after = connection.read_until(stops(), seconds=8)
+        assert what is not None, "an HTTP/2 connection with one GET answered was still open 8 s later, with --request-timeout 2"
+        assert after < 6, f"sent away only after {after:.1f} s"
+    finally:
+        connection.close()
+        server.stop()
+
+
+def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_accepted(tmp_path):
+    """Issue 26 item 5 (c): after an accepted push, an idle h2c connection answers a PING at 4 s (past the
+    request timeout) and is closed by the 6 s idle timeout."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "6", "--development")
+    connection = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        stream = connection.headers("POST", f"/3/device/{device['token']}", extra=[("apns-topic", TOPIC)], end_stream=False)
+        connection.connection.send_data(stream, json.dumps({"aps": {"alert": "held"}}).encode(), end_stream=True)
+        connection.flush()
+        ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
+        assert isinstance(ended, h2.events.StreamEnded), f"no answer to the push: {connection.events}"
         status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
         assert status == "200"
         answered = time.monotonic()
         early, _ = connection.read_until(stops(), seconds=4)
-        assert early is None, f"closed {time.monotonic() - answered:.1f} s after a completed request, before the idle timeout"
+        assert early is None, f"closed {time.monotonic() - answered:.1f} s after an accepted push, before the idle timeout"
         connection.connection.ping(b"huddle26")
         connection.flush()
         ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
-        assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after a request: {ack}"
+        assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after a push: {ack}"
         what, _ = connection.read_until(stops(), seconds=max(0.1, 11.5 - (time.monotonic() - answered)))
         idle = time.monotonic() - answered
-        assert what is not None, f"still open {idle:.1f} s after the request, with --idle-timeout 6"
+        assert what is not None, f"still open {idle:.1f} s after the push, with --idle-timeout 6"
         assert 4.0 < idle <= 11.5, f"closed after {idle:.1f} s idle"
     finally:
         connection.close()
@@ -968,6 +990,35 @@ def test_the_admin_session_is_random_and_ends_at_sign_out(tmp_path):
         other = httpx.get(f"{server.url}/v1/admin/requests", headers=cookie_header({ADMIN_COOKIE: second}), timeout=TIMEOUT)
         assert other.status_code == 200
         assert httpx.get(f"{server.url}/v1/admin/requests", headers=cookie_header({ADMIN_COOKIE: derived}), timeout=TIMEOUT).status_code == 401
+    finally:
+        server.stop()
+
+
+def test_an_inspector_stream_opened_by_session_ends_with_the_session(tmp_path):
+    """Issue 26 item 7: signing out also stops the inspector's live stream that the session opened (at its
+    next wake-up: here, the next provider request)."""
+    server = start(tmp_path, "--development")
+    try:
+        session = sign_in(server)
+        device = register_device(server, categories=CATEGORIES)
+        push = lambda: httpx.Client(http2=True, http1=False).post(
+            f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC}, json={"aps": {"alert": "x"}}, timeout=TIMEOUT)
+        with httpx.Client(timeout=httpx.Timeout(10, read=8)) as client:
+            with client.stream("GET", f"{server.url}/v1/admin/requests/stream", headers=cookie_header({ADMIN_COOKIE: session})) as stream:
+                assert stream.status_code == 200
+                lines = stream.iter_lines()
+                assert push().status_code == 200
+                assert any(line.startswith("event: request") for line in lines), "no event while signed in"
+                ended = post_form(server, "/admin/session/end", {}, csrf=fresh_csrf(server), cookies={ADMIN_COOKIE: session})
+                assert ended.status_code == 303
+                assert push().status_code == 200
+                after = []
+                try:
+                    for line in lines:
+                        after.append(line)
+                except httpx.ReadTimeout:
+                    raise AssertionError("the stream went on after sign-out")
+                assert not any(line.startswith("event: request") for line in after), after
     finally:
         server.stop()
 

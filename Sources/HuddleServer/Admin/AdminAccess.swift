@@ -96,8 +96,10 @@ final class AdminAccess: Sendable {
 final class SignInAttempts: Sendable {
     static let maximumFailures = 10
     static let window: Duration = .seconds(60)
-    /// Addresses tracked at once; a flood of addresses past that forgets the ones whose window is over.
+    /// Addresses tracked at once. Past that (a flood of addresses), the ones whose window is over are
+    /// forgotten, and new ones share one count (``overflow``), so that fresh addresses buy no fresh guesses.
     static let maximumClients = 10_000
+    static let overflow = "(addresses past the table)"
 
     private struct Failures {
         var count: Int
@@ -112,9 +114,9 @@ final class SignInAttempts: Sendable {
     func admit(_ client: String) throws {
         let now = ContinuousClock.now
         let wait: Duration? = failures.withLock { failures in
-            guard let entry = failures[client] else { return nil }
+            guard let entry = failures[client] ?? failures[Self.overflow] else { return nil }
             guard entry.windowEnds > now else {
-                failures[client] = nil
+                failures[failures[client] == nil ? Self.overflow : client] = nil
                 return nil
             }
             return entry.count >= Self.maximumFailures ? entry.windowEnds - now : nil
@@ -128,14 +130,15 @@ final class SignInAttempts: Sendable {
     func recordFailure(_ client: String) {
         let now = ContinuousClock.now
         failures.withLock { failures in
-            if failures[client] == nil, failures.count >= Self.maximumClients {
+            var key = client
+            if failures[key] == nil, failures.count >= Self.maximumClients {
                 failures = failures.filter { $0.value.windowEnds > now }
+                if failures.count >= Self.maximumClients { key = Self.overflow }
             }
-            guard failures[client] == nil || failures.count < Self.maximumClients else { return }
-            if let entry = failures[client], entry.windowEnds > now {
-                failures[client]!.count = entry.count + 1
+            if let entry = failures[key], entry.windowEnds > now {
+                failures[key]!.count = entry.count + 1
             } else {
-                failures[client] = Failures(count: 1, windowEnds: now + Self.window)
+                failures[key] = Failures(count: 1, windowEnds: now + Self.window)
             }
         }
     }

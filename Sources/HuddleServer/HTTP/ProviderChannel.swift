@@ -1,3 +1,4 @@
+import HTTPTypes
 import HummingbirdCore
 import HummingbirdHTTP2
 import Logging
@@ -44,16 +45,16 @@ struct ProviderChannel: HTTPChannelHandler {
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
         // An HTTP/1.1 connection that stops sending, in the middle of its headers or between requests, is
         // closed soon (a response being written is not idleness). So is an HTTP/2 stream whose body stops
-        // coming, and an HTTP/2 connection that has not finished a request yet (``FirstRequestDeadline``).
-        // Once it has, it may stay with no stream open for the idle timeout: APNs clients keep their
-        // connections between pushes. A shutdown waits a bounded time for clients to leave.
+        // coming, and an HTTP/2 connection with no stream open that has not had a push accepted yet
+        // (``IdleDeadline``). Once it has, it may stay with no stream open for the idle timeout: APNs clients
+        // keep their connections between pushes. A shutdown waits a bounded time for clients to leave.
         requestTimeout = TimeAmount(limits.requestIdleTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
         http2 = HTTP2Channel(
             responder: responder,
             configuration: .init(
                 idleTimeout: limits.connectionIdleTimeout, gracefulCloseTimeout: .seconds(5),
-                streamConfiguration: .init(additionalChannelHandlers: [FirstRequestDeadline.AnswerSignal()], idleTimeout: requestTimeout)))
+                streamConfiguration: .init(additionalChannelHandlers: [IdleDeadline.StreamSignal()], idleTimeout: requestTimeout)))
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
@@ -73,7 +74,7 @@ struct ProviderChannel: HTTPChannelHandler {
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
                     return http2.setup(channel: channel, logger: logger).flatMapThrowing { [requestTimeout] connection in
-                        try channel.pipeline.syncOperations.addHandler(FirstRequestDeadline(timeout: requestTimeout))
+                        try channel.pipeline.syncOperations.addHandler(IdleDeadline(timeout: requestTimeout))
                         return .http2(connection)
                     }
                 }
@@ -208,34 +209,49 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Closes an HTTP/2 connection that has not finished a request within `timeout` of choosing HTTP/2.
+/// Holds an HTTP/2 connection to `timeout` (`--request-timeout`) of idleness until a push is accepted on it.
 ///
-/// HTTP/2's idle timeout counts from the last open stream, so a client that sends the preface alone, or
-/// opens streams and never finishes them, would otherwise keep its place under `--max-connections` (and
-/// the memory of its streams) for the whole idle timeout. The first stream that ends cleanly (a request
-/// answered) lifts the deadline for good: each stream's ``AnswerSignal`` tells the connection.
-final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+/// HTTP/2's own idle timeout (`--idle-timeout`) is long, because APNs clients keep their connections between
+/// pushes, and counts only while no stream is open. Granting it to every connection would let a stranger
+/// hold a place under `--max-connections` that long with the preface alone, or with one cheap request. So
+/// until a push is accepted on it (a 200 with an `apns-id`: a provider with a valid token gets one, or any
+/// client under `--development`), a connection with no stream open is sent away after `timeout`: politely
+/// (GOAWAY, as a shutdown does), then cut off if it stays. A stream under way (a page's live stream, a
+/// request being answered) keeps it open. Each stream's ``StreamSignal`` tells the connection when it
+/// opens, when a push on it is accepted, and when it closes.
+final class IdleDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
-    /// What a stream sends up its connection's pipeline when its answer is written in full.
-    struct RequestAnswered {}
+    /// What a stream sends up its connection's pipeline.
+    enum Signal {
+        case opened, pushAccepted, closed
+    }
 
-    /// Sits in each HTTP/2 stream: when the stream's answer ends, it tells the connection, and leaves.
-    final class AnswerSignal: ChannelOutboundHandler, RemovableChannelHandler {
+    /// Sits in each HTTP/2 stream and tells the connection what happens to it.
+    final class StreamSignal: ChannelOutboundHandler, RemovableChannelHandler {
         typealias OutboundIn = HTTPResponsePart
         typealias OutboundOut = HTTPResponsePart
 
+        private static let apnsID = HTTPField.Name("apns-id")!
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.opened)
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.closed)
+        }
+
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
-            context.write(data, promise: promise)
-            if isEnd {
-                context.channel.parent?.pipeline.fireUserInboundEventTriggered(RequestAnswered())
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            if case .head(let response) = unwrapOutboundIn(data), response.status == .ok, response.headerFields[Self.apnsID] != nil {
+                context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.pushAccepted)
             }
+            context.write(data, promise: promise)
         }
     }
 
     private let timeout: TimeAmount
+    private var openStreams = 0
     private var deadline: Scheduled<Void>?
 
     init(timeout: TimeAmount) {
@@ -243,14 +259,7 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        let timeout = timeout
-        deadline = context.eventLoop.scheduleTask(in: timeout) {
-            // Politely first (GOAWAY, as a shutdown does); a client that ignores it is cut off shortly after.
-            let channel = loopBound.value.channel
-            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-        }
+        scheduleDeadline(context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -259,13 +268,31 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is RequestAnswered else {
+        guard let signal = event as? Signal else {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        deadline?.cancel()
-        deadline = nil
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        switch signal {
+        case .opened:
+            openStreams += 1
+            deadline?.cancel()
+            deadline = nil
+        case .closed:
+            openStreams -= 1
+            if openStreams == 0 { scheduleDeadline(context) }
+        case .pushAccepted:
+            // A provider: from now on HTTP/2's idle timeout alone applies.
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    private func scheduleDeadline(_ context: ChannelHandlerContext) {
+        let channel = context.channel
+        let timeout = timeout
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
     }
 }
 

@@ -82,7 +82,10 @@ struct SiteGuard: RouterMiddleware {
             throw APIError(.forbidden, "refused: a request from another site (Sec-Fetch-Site: \(site.prefix(20))) may not change anything here")
         }
         guard let origin = request.headers[.origin]?.lowercased() else { return }
-        let authority = origin.range(of: "://").map { origin[$0.upperBound...] }
+        // The host and port must be the ones the request addresses. The scheme is not compared (only
+        // required to be a web one): behind a proxy that ends TLS the page is https and this server plain,
+        // and no other site's page can be served from this host and port.
+        let authority = ["http://", "https://"].first(where: origin.hasPrefix).map { origin.dropFirst($0.count) }
         guard let authority, let own = request.head.authority?.lowercased(), authority == own else {
             throw APIError(.forbidden, "refused: a request from the origin \"\(origin.prefix(100))\" may not change anything here")
         }

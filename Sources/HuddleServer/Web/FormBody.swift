@@ -27,9 +27,13 @@ struct FormBody {
         request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") ?? false
     }
 
-    /// Reads a request's form body.
+    /// Reads a request's form body; a body that does not say it is a form is refused, so that what
+    /// ``SiteGuard`` lets through as JSON is never read as a form.
     static func read(_ request: Request) async throws -> FormBody {
-        FormBody(String(buffer: try await request.collectBody(limit: maximumBytes)))
+        guard isForm(request) else {
+            throw APIError(.unsupportedMediaType, "this route reads a form: send Content-Type: application/x-www-form-urlencoded")
+        }
+        return FormBody(String(buffer: try await request.collectBody(limit: maximumBytes)))
     }
 
     private static func decode(_ text: Substring) -> String? {

@@ -6,10 +6,12 @@ import Hummingbird
 /// The CSRF tokens of the pages' forms: each browser gets a random cookie, and each form it is shown carries
 /// a MAC of that cookie under a key of this server's, which ``SiteGuard`` checks when a form is posted.
 ///
-/// A page on another port of the same host can set cookies for this host (cookies ignore ports), but it
-/// cannot make the MAC without the key, so it cannot forge a form's token either. The key lives as long as
-/// the process: a form shown before a restart, or by another server behind the same address, is refused
-/// once and works when the page is loaded again.
+/// A site that cannot set cookies for this host cannot post a form here. A page on another port of the same
+/// host can (cookies ignore ports): it could plant a cookie and token that it fetched itself. Such a page
+/// is another origin, which ``SiteGuard`` refuses before the token is looked at; the token is the second
+/// lock, for browsers that send no `Origin`. The key lives as long as the process: a form shown before a
+/// restart, or by another server behind the same address, is refused once and works when the page is
+/// loaded again.
 struct FormTokens: Sendable {
     static let cookieName = "huddle-csrf"
     static let fieldName = "csrf"
