@@ -112,8 +112,15 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     // MARK: Devices
 
-    public func createDevice(_ device: DeviceRecord) async throws {
+    public func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await client.write(logger: logger) { connection in
+            if maximumDevices < Int.max {
+                // Registrations take turns on a lock of the transaction, so that each counts the others'
+                // devices: under READ COMMITTED two counts at once would both see room for one more.
+                try await connection.run("SELECT pg_advisory_xact_lock(\(Self.registrationLock))", logger: logger)
+                let count = try await connection.firstRow("SELECT count(*) FROM devices", logger: logger)?.decode(Int64.self) ?? 0
+                guard count < maximumDevices else { throw UpdateRefusal.tooManyDevices(Int(count)) }
+            }
             let inserted = try await connection.firstRow(
                 """
                 INSERT INTO devices (token, secret_hash, name, created_at)
@@ -166,31 +173,57 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     // MARK: Apps
 
-    public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
+    /// The advisory lock registrations take, so that they count devices one at a time (any fixed number).
+    private static let registrationLock: Int64 = 0x4875_6464_6C65_0001
+
+    public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange {
+        try await UpdateRefusal.unwrapping {
+            try await client.write(logger: logger) { connection in
+                .commit(try await self.updateApp(topic: topic, device: token, maximumApps: maximumApps, update, connection))
+            }
+        }
+    }
+
+    /// Takes the device's next number first: that locks the device's row until the transaction ends, so
+    /// changes of one device take turns, and each reads the app as the one before it left it.
+    private func updateApp(
+        topic: String, device token: String, maximumApps: Int, _ update: AppUpdate, _ connection: PostgresConnection
+    ) async throws -> DeviceChange {
+        guard let number = try await takeNextNumber(device: token, connection) else {
+            throw StoreError(.notFound, "unknown device \(token)")
+        }
+        let current = try await apps(device: token, topic: topic, connection).first
+        let app = try UpdateRefusal.apply(update, to: current)
+        if current == nil {
+            let count = try await connection.firstRow("SELECT count(*) FROM apps WHERE device_token = \(token)", logger: logger)?
+                .decode(Int64.self) ?? 0
+            guard count < maximumApps else { throw UpdateRefusal.tooManyApps(Int(count)) }
+        }
         let settings = RowCodec.settingsText(app)
         let categories = RowCodec.categoriesText(app)
-        return try await client.write(logger: logger) { connection in
-            guard let number = try await takeNextNumber(device: token, connection) else {
-                throw StoreError(.notFound, "unknown device \(token)")
-            }
+        try await connection.run(
+            """
+            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
+            VALUES (\(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories))
+            ON CONFLICT (device_token, topic) DO UPDATE SET
+                display_name = excluded.display_name, development_language = excluded.development_language,
+                settings = excluded.settings, categories = excluded.categories
+            """, logger: logger)
+        // Only the files that changed are written: an upload of one file rewrites no other.
+        let stored = current?.localizationFiles ?? [:]
+        for path in stored.keys.sorted() where app.localizationFiles[path] == nil {
+            try await connection.run(
+                "DELETE FROM localization_files WHERE device_token = \(token) AND topic = \(topic) AND path = \(path)", logger: logger)
+        }
+        for (path, data) in app.localizationFiles.sorted(by: { $0.key < $1.key }) where stored[path] != data {
             try await connection.run(
                 """
-                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
-                VALUES (\(token), \(app.topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories))
-                ON CONFLICT (device_token, topic) DO UPDATE SET
-                    display_name = excluded.display_name, development_language = excluded.development_language,
-                    settings = excluded.settings, categories = excluded.categories
+                INSERT INTO localization_files (device_token, topic, path, data) VALUES (\(token), \(topic), \(path), \(data))
+                ON CONFLICT (device_token, topic, path) DO UPDATE SET data = excluded.data
                 """, logger: logger)
-            try await connection.run(
-                "DELETE FROM localization_files WHERE device_token = \(token) AND topic = \(app.topic)", logger: logger)
-            for (path, data) in app.localizationFiles.sorted(by: { $0.key < $1.key }) {
-                try await connection.run(
-                    "INSERT INTO localization_files (device_token, topic, path, data) VALUES (\(token), \(app.topic), \(path), \(data))",
-                    logger: logger)
-            }
-            try await record(.appSaved, topic: app.topic, number: number, device: token, connection)
-            return .commit(DeviceChange(number: number, kind: .appSaved(app)))
         }
+        try await record(.appSaved, topic: topic, number: number, device: token, connection)
+        return DeviceChange(number: number, kind: .appSaved(app))
     }
 
     public func apps(device token: String) async throws -> [AppRecord] {
@@ -514,20 +547,33 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     // MARK: Rows
 
-    private func apps(device token: String, _ connection: PostgresConnection) async throws -> [AppRecord] {
+    /// The device's apps, or only the one of `topic`.
+    private func apps(device token: String, topic: String? = nil, _ connection: PostgresConnection) async throws -> [AppRecord] {
         var files: [String: [String: Data]] = [:]
-        for row in try await connection.rows(
-            "SELECT topic, path, data FROM localization_files WHERE device_token = \(token)", logger: logger)
-        {
+        let fileRows = if let topic {
+            try await connection.rows(
+                "SELECT topic, path, data FROM localization_files WHERE device_token = \(token) AND topic = \(topic)", logger: logger)
+        } else {
+            try await connection.rows("SELECT topic, path, data FROM localization_files WHERE device_token = \(token)", logger: logger)
+        }
+        for row in fileRows {
             let (topic, path, data) = try row.decode((String, String, Data).self)
             files[topic, default: [:]][path] = data
         }
-        return try await connection.rows(
-            """
-            SELECT topic, display_name, development_language, settings, categories FROM apps
-            WHERE device_token = \(token) ORDER BY topic
-            """, logger: logger
-        ).map { row in
+        let appRows = if let topic {
+            try await connection.rows(
+                """
+                SELECT topic, display_name, development_language, settings, categories FROM apps
+                WHERE device_token = \(token) AND topic = \(topic)
+                """, logger: logger)
+        } else {
+            try await connection.rows(
+                """
+                SELECT topic, display_name, development_language, settings, categories FROM apps
+                WHERE device_token = \(token) ORDER BY topic
+                """, logger: logger)
+        }
+        return try appRows.map { row in
             let (topic, displayName, developmentLanguage, settingsText, categoriesText) = try row.decode(
                 (String, String?, String, String, String).self)
             return try RowCodec.app(

@@ -11,7 +11,7 @@ extension StoreError {
     /// migrated itself, so it is `.corrupt` (500). A ``StoreError`` and a cancellation pass through unchanged.
     static func fromPostgres(_ error: any Error) -> any Error {
         switch error {
-        case is StoreError, is CancellationError:
+        case is StoreError, is CancellationError, is UpdateRefusal:
             return error
         case let error as PSQLError:
             return fromPSQL(error)

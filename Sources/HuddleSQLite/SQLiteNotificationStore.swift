@@ -44,11 +44,14 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Devices
 
-    public func createDevice(_ device: DeviceRecord) async throws {
+    public func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE token = ?", arguments: [device.token]) == true {
                 throw StoreError(.conflict, "device \(device.token) exists")
             }
+            // Counted in the write transaction, which SQLite runs one at a time.
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0
+            guard count < maximumDevices else { throw UpdateRefusal.tooManyDevices(count) }
             try db.execute(
                 sql: "INSERT INTO devices (token, secret_hash, name, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds])
@@ -92,31 +95,52 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Apps
 
-    public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
-        try await write { db in
-            try Self.requireDevice(token, db)
+    public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange {
+        try await UpdateRefusal.unwrapping {
+            try await write { db in try self.updateApp(topic: topic, device: token, maximumApps: maximumApps, update, db) }
+        }
+    }
+
+    /// Reads the app, changes it and writes it back in one write transaction, which SQLite runs one at a
+    /// time: a change that commits first is what the next one reads.
+    private func updateApp(
+        topic: String, device token: String, maximumApps: Int, _ update: AppUpdate, _ db: Database
+    ) throws -> DeviceChange {
+        try Self.requireDevice(token, db)
+        let current = try Self.apps(device: token, topic: topic, db).first
+        let app = try UpdateRefusal.apply(update, to: current)
+        if current == nil {
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM apps WHERE device_token = ?", arguments: [token]) ?? 0
+            guard count < maximumApps else { throw UpdateRefusal.tooManyApps(count) }
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (device_token, topic) DO UPDATE SET
+                    display_name = excluded.display_name, development_language = excluded.development_language,
+                    settings = excluded.settings, categories = excluded.categories
+                """,
+            arguments: [
+                token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
+            ])
+        // Only the files that changed are written: an upload of one file rewrites no other.
+        let stored = current?.localizationFiles ?? [:]
+        for path in stored.keys where app.localizationFiles[path] == nil {
+            try db.execute(
+                sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ? AND path = ?", arguments: [token, topic, path])
+        }
+        for (path, data) in app.localizationFiles where stored[path] != data {
             try db.execute(
                 sql: """
-                    INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device_token, topic) DO UPDATE SET
-                        display_name = excluded.display_name, development_language = excluded.development_language,
-                        settings = excluded.settings, categories = excluded.categories
+                    INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (device_token, topic, path) DO UPDATE SET data = excluded.data
                     """,
-                arguments: [
-                    token, app.topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app),
-                    RowCodec.categoriesText(app),
-                ])
-            try db.execute(sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ?", arguments: [token, app.topic])
-            for (path, data) in app.localizationFiles {
-                try db.execute(
-                    sql: "INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)",
-                    arguments: [token, app.topic, path, data])
-            }
-            let number = try takeNumber(device: token, db)
-            try record(.appSaved, topic: app.topic, number: number, device: token, db)
-            return DeviceChange(number: number, kind: .appSaved(app))
+                arguments: [token, topic, path, data])
         }
+        let number = try takeNumber(device: token, db)
+        try record(.appSaved, topic: topic, number: number, device: token, db)
+        return DeviceChange(number: number, kind: .appSaved(app))
     }
 
     public func apps(device token: String) async throws -> [AppRecord] {
@@ -388,12 +412,17 @@ public final class SQLiteNotificationStore: NotificationStore {
         RowCodec.device(token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"])
     }
 
-    private static func apps(device token: String, _ db: Database) throws -> [AppRecord] {
+    /// The device's apps, or only the one of `topic`.
+    private static func apps(device token: String, topic: String? = nil, _ db: Database) throws -> [AppRecord] {
+        let only = topic == nil ? "" : " AND topic = ?"
+        let arguments: StatementArguments = topic.map { [token, $0] } ?? [token]
         var files: [String: [String: Data]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT topic, path, data FROM localization_files WHERE device_token = ?", arguments: [token]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT topic, path, data FROM localization_files WHERE device_token = ?" + only, arguments: arguments)
+        {
             files[row["topic"], default: [:]][row["path"]] = row["data"]
         }
-        return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ? ORDER BY topic", arguments: [token]).map { row in
+        return try Row.fetchAll(db, sql: "SELECT * FROM apps WHERE device_token = ?" + only + " ORDER BY topic", arguments: arguments).map { row in
             let topic: String = row["topic"]
             return try RowCodec.app(
                 topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],

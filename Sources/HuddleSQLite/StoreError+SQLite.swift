@@ -9,7 +9,7 @@ extension StoreError {
     /// cancellation pass through unchanged.
     static func fromSQLite(_ error: any Error) -> any Error {
         switch error {
-        case is StoreError, is CancellationError:
+        case is StoreError, is CancellationError, is UpdateRefusal:
             return error
         case let error as DatabaseError:
             let detail = "SQLite: \(error.message ?? "error") [\(error.resultCode)]"

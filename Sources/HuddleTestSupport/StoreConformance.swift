@@ -117,6 +117,97 @@ public enum StoreConformance {
             #expect(try await store.deleteApp(topic: app.topic, device: token) == nil)
             #expect(try await store.apps(device: token).isEmpty)
         },
+        "changes of one app at once all stay": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            // Twenty files uploaded at once, and the settings and categories changed meanwhile: each change
+            // is decided against the app as the one before it left it, so none is lost.
+            let languages = (0..<20).map { "l\($0)" }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for language in languages {
+                    group.addTask {
+                        _ = try await store.updateApp(topic: "com.example.app", device: token, maximumApps: 100) { current in
+                            var app = try #require(current)
+                            app.localizationFiles["\(language).lproj/Localizable.strings"] = Data(language.utf8)
+                            return app
+                        }
+                    }
+                }
+                group.addTask {
+                    _ = try await store.updateApp(topic: "com.example.app", device: token, maximumApps: 100) { current in
+                        var app = try #require(current)
+                        app.settings.grouping = .off
+                        return app
+                    }
+                }
+                group.addTask {
+                    _ = try await store.updateApp(topic: "com.example.app", device: token, maximumApps: 100) { current in
+                        var app = try #require(current)
+                        app.categories = [NotificationCategory(identifier: "msg")]
+                        return app
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let app = try #require(try await store.apps(device: token).first)
+            #expect(Set(app.localizationFiles.keys) == Set(languages.map { "\($0).lproj/Localizable.strings" }))
+            #expect(app.localizationFiles.allSatisfy { path, data in path.hasPrefix(String(decoding: data, as: UTF8.self) + ".lproj") })
+            #expect(app.settings.grouping == .off)
+            #expect(app.categories.map(\.identifier) == ["msg"])
+            #expect(try await store.snapshot(device: token)?.lastChange == 23)
+        },
+        "racing installs cannot pass the limit of apps": { store in
+            try await store.createDevice(device())
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        do {
+                            _ = try await store.updateApp(topic: "com.example.app\(index)", device: token, maximumApps: 5) { current in
+                                current ?? AppRecord(topic: "com.example.app\(index)")
+                            }
+                            return true
+                        } catch let error as StoreError where error.code == .conflict {
+                            #expect(error.message.contains("--max-apps-per-device"))
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 5)
+            #expect(try await store.apps(device: token).count == 5)
+            // A change of an installed app is no install.
+            _ = try await store.updateApp(topic: "com.example.app0", device: token, maximumApps: 5) { _ in AppRecord(topic: "com.example.app0") }
+            _ = try? await store.updateApp(topic: "com.example.app1", device: token, maximumApps: 5) { _ in AppRecord(topic: "com.example.app1") }
+            #expect(try await store.apps(device: token).count == 5)
+        },
+        "an update that throws stores nothing, and its error comes out": { store in
+            try await store.createDevice(device())
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await store.updateApp(topic: "com.example.app", device: token, maximumApps: 5) { _ in throw Refused() }
+            }
+            #expect(try await store.apps(device: token).isEmpty)
+            #expect(try await store.snapshot(device: token)?.lastChange == 0)
+        },
+        "racing registrations cannot pass the limit of devices": { store in
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        do {
+                            try await store.createDevice(device(String(format: "%064x", index + 1)), maximumDevices: 5)
+                            return true
+                        } catch let error as StoreError where error.code == .full {
+                            #expect(error.message.contains("--max-devices"))
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 5)
+            #expect(try await store.deviceCount() == 5)
+        },
         "an app needs a known device": { store in
             await #expect(throws: StoreError.self) { try await store.saveApp(AppRecord(topic: "a.b"), device: token) }
         },

@@ -129,13 +129,17 @@ struct RecordingWrapper: NotificationStore {
         try await recording.commit(writes)
     }
 
-    func createDevice(_ device: DeviceRecord) async throws { try await store.createDevice(device) }
+    func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
+        try await store.createDevice(device, maximumDevices: maximumDevices)
+    }
     func device(token: String) async throws -> DeviceRecord? { try await store.device(token: token) }
     func deviceCount() async throws -> Int { try await store.deviceCount() }
     func devices(newestFirst limit: Int) async throws -> [DeviceRecord] { try await store.devices(newestFirst: limit) }
     func deleteDevice(token: String) async throws -> Bool { try await store.deleteDevice(token: token) }
     func unregistrationDate(token: String) async throws -> Date? { try await store.unregistrationDate(token: token) }
-    func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange { try await store.saveApp(app, device: token) }
+    func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange {
+        try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps, update)
+    }
     func apps(device token: String) async throws -> [AppRecord] { try await store.apps(device: token) }
     func deleteApp(topic: String, device token: String) async throws -> DeviceChange? { try await store.deleteApp(topic: topic, device: token) }
     func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {

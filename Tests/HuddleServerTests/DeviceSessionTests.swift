@@ -139,7 +139,7 @@ import Testing
         #expect(await second.appliedChange == 8)
 
         // An app installed through one server is known to the other when a push for it arrives.
-        _ = try await first.save(AppRecord(topic: "com.example.other"))
+        _ = try await first.updateApp(topic: "com.example.other", maximumApps: 100) { _ in AppRecord(topic: "com.example.other") }
         #expect(try await second.knowsApp("com.example.other"))
         #expect(try await first.deleteApp(topic: "com.example.other"))
         try await second.catchUp()

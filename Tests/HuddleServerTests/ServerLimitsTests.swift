@@ -90,7 +90,7 @@ import Testing
             let refused = try await client.execute(uri: "\(path)/de.lproj/Localizable.strings", method: .put, headers: auth, body: ByteBuffer(string: large))
             #expect(refused.status == .contentTooLarge)
             #expect(try Self.error(refused.body)
-                == "the file would take the app's localization files past 100 bytes, the most an app may upload (--max-localization-bytes)")
+                == "the app's other localization files hold 10 bytes, and with this file they would pass 100 bytes, the most an app may upload (--max-localization-bytes)")
             // Replacing a file counts its new size, not both.
             let replaced = try await client.execute(
                 uri: "\(path)/en.lproj/Localizable.strings", method: .put, headers: auth, body: ByteBuffer(string: String(repeating: #""k" = "v";"#, count: 9)))

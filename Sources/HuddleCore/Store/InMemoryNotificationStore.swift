@@ -24,8 +24,9 @@ public actor InMemoryNotificationStore: NotificationStore {
         self.retention = retention
     }
 
-    public func createDevice(_ device: DeviceRecord) throws {
+    public func createDevice(_ device: DeviceRecord, maximumDevices: Int) throws {
         guard devices[device.token] == nil else { throw StoreError(.conflict, "device \(device.token) exists") }
+        guard devices.count < maximumDevices else { throw UpdateRefusal.tooManyDevices(devices.count) }
         devices[device.token] = Device(record: device)
         unregistered[device.token] = nil
     }
@@ -52,9 +53,12 @@ public actor InMemoryNotificationStore: NotificationStore {
         unregistered[token]
     }
 
-    public func saveApp(_ app: AppRecord, device token: String) throws -> DeviceChange {
-        guard devices[token] != nil else { throw StoreError(.notFound, "unknown device \(token)") }
-        devices[token]?.apps[app.topic] = app
+    public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) throws -> DeviceChange {
+        guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
+        let current = device.apps[topic]
+        let app = try update(current)
+        if current == nil, device.apps.count >= maximumApps { throw UpdateRefusal.tooManyApps(device.apps.count) }
+        devices[token]?.apps[topic] = app
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
     }

@@ -11,10 +11,12 @@ public import Foundation
 /// applies later changes in order, reading any it missed with ``changes(device:after:)``.
 public protocol NotificationStore: Sendable {
     // MARK: Devices
-    /// - Throws: ``StoreError`` `.conflict` when the token exists.
-    func createDevice(_ device: DeviceRecord) async throws
+    /// Creates a device, counting the devices in the same transaction, so that racing registrations
+    /// cannot pass `maximumDevices` together.
+    /// - Throws: ``StoreError`` `.conflict` when the token exists, `.full` when there are `maximumDevices`.
+    func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws
     func device(token: String) async throws -> DeviceRecord?
-    /// How many devices there are (a server refuses new ones past its limit).
+    /// How many devices there are.
     func deviceCount() async throws -> Int
     /// The newest devices first, at most `limit` of them (the home page lists them for the admin).
     func devices(newestFirst limit: Int) async throws -> [DeviceRecord]
@@ -25,10 +27,14 @@ public protocol NotificationStore: Sendable {
     func unregistrationDate(token: String) async throws -> Date?
 
     // MARK: Apps
-    /// Creates or replaces an app of a device.
+    /// Installs or changes an app of a device in one transaction, decided against the app as stored then:
+    /// `update` gets it (`nil` when the device does not have it) and gives the app to store. Two changes
+    /// of one app at once (two localization files, settings and categories) both stay, whichever commits
+    /// first; a new app past `maximumApps` is refused in the same transaction.
     /// - Returns: the change, `.appSaved`.
-    /// - Throws: ``StoreError`` `.notFound` for an unknown device.
-    func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange
+    /// - Throws: what `update` throws, as it threw it (nothing is stored then); ``StoreError`` `.notFound`
+    ///   for an unknown device, `.conflict` for a new app when the device has `maximumApps`.
+    func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange
     func apps(device token: String) async throws -> [AppRecord]
     /// Removes an app and its notifications.
     /// - Returns: the change, `.appDeleted`; `nil` when the device had no such app.
@@ -75,8 +81,56 @@ public protocol NotificationStore: Sendable {
     func deleteSigningKey(id: String) async throws -> Bool
 }
 
+/// How ``NotificationStore/updateApp(topic:device:maximumApps:_:)`` changes an app: from the app as stored
+/// (`nil` when not installed) to the app to store; it throws to store nothing.
+public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
+
+/// Carries what an ``AppUpdate`` threw through a store's transaction (which rolls back, and whose own error
+/// mapping lets it pass) back to the caller, who gets the update's own error.
+public struct UpdateRefusal: Error {
+    public let error: any Error
+
+    /// `update` applied to `app`, its error wrapped.
+    public static func apply(_ update: AppUpdate, to app: AppRecord?) throws -> AppRecord {
+        do {
+            return try update(app)
+        } catch {
+            throw UpdateRefusal(error: error)
+        }
+    }
+
+    /// What `transaction` returns; an update's error comes out unwrapped.
+    public static func unwrapping<Value>(_ transaction: () async throws -> Value) async throws -> Value {
+        do {
+            return try await transaction()
+        } catch let refusal as UpdateRefusal {
+            throw refusal.error
+        }
+    }
+
+    /// The error of a new app past the limit, in every store's words.
+    public static func tooManyApps(_ count: Int) -> StoreError {
+        StoreError(.conflict, "the device has \(count) apps, the most one device may install (--max-apps-per-device)")
+    }
+
+    /// The error of a new device past the limit, in every store's words.
+    public static func tooManyDevices(_ count: Int) -> StoreError {
+        StoreError(.full, "this server has \(count) devices, the most it keeps (--max-devices)")
+    }
+}
+
 extension NotificationStore {
     public func noticesFromOtherServers() -> AsyncStream<ChangeNotice>? { nil }
+
+    /// Creates a device, however many there are.
+    public func createDevice(_ device: DeviceRecord) async throws {
+        try await createDevice(device, maximumDevices: .max)
+    }
+
+    /// Creates or replaces an app as it is given, however many the device has.
+    public func saveApp(_ app: AppRecord, device token: String) async throws -> DeviceChange {
+        try await updateApp(topic: app.topic, device: token, maximumApps: .max) { _ in app }
+    }
 
     /// One write at a time: for a store with no transactions to share.
     public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
@@ -138,6 +192,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case corrupt
         /// The store cannot be reached (a database server down or refusing connections).
         case unavailable
+        /// The store holds the most it may of something (devices).
+        case full
     }
 
     public var code: Code

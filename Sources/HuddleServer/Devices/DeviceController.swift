@@ -126,27 +126,26 @@ struct DeviceController {
     }
 
     @Sendable func saveApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await authorize(request, context)
+        let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
         try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories"])
-        let apps = try await store.apps(device: device.token)
-        let existing = apps.first { $0.topic == topic }
-        if existing == nil, apps.count >= limits.appsPerDevice {
-            throw APIError(.conflict, "the device has \(apps.count) apps, the most one device may install (--max-apps-per-device)")
+        let name = try body.optionalMember("name")?.string()
+        if let name { try DisplayText.checkName(name, field: "name") }
+        let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
+        let settings = try body.optionalMember("settings")
+        let categories = try body.optionalMember("categories")?.array().map { element throws(JSONReadError) in
+            try NotificationCategory(json: element)
         }
-        var app = existing ?? AppRecord(topic: topic)
-        if let name = try body.optionalMember("name")?.string() {
-            try DisplayText.checkName(name, field: "name")
-            app.displayName = name.isEmpty ? nil : name
+        let app = try await updateApp(topic, session, request) { current in
+            var app = current ?? AppRecord(topic: topic)
+            if let name { app.displayName = name.isEmpty ? nil : name }
+            app.developmentLanguage = developmentLanguage ?? app.developmentLanguage
+            if let settings { try app.settings.update(json: settings) }
+            if let categories { app.categories = categories }
+            return app
         }
-        app.developmentLanguage = try body.optionalMember("developmentLanguage")?.string() ?? app.developmentLanguage
-        if let settings = try body.optionalMember("settings") { try app.settings.update(json: settings) }
-        if let categories = try body.optionalMember("categories") {
-            app.categories = try categories.array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
-        }
-        try await save(app, session)
-        return .json(Self.json(app))
+        return .json(Self.json(app), headers: [.eTag: AppEntityTag.of(app)])
     }
 
     @Sendable func deleteApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -157,50 +156,66 @@ struct DeviceController {
     }
 
     @Sendable func updateSettings(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await authorize(request, context)
-        var app = try await existingApp(try context.parameters.require("topic"), device: device)
-        try app.settings.update(json: try await request.jsonBody())
-        try await save(app, session)
-        return .json(app.settings.json)
+        let (_, session) = try await authorize(request, context)
+        let topic = try context.parameters.require("topic")
+        let changes = try await request.jsonBody()
+        let app = try await updateApp(topic, session, request) { current in
+            var app = try Self.installed(current, topic)
+            try app.settings.update(json: changes)
+            return app
+        }
+        return .json(app.settings.json, headers: [.eTag: AppEntityTag.of(app)])
     }
 
     @Sendable func setCategories(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await authorize(request, context)
-        var app = try await existingApp(try context.parameters.require("topic"), device: device)
-        app.categories = try await request.jsonBody().array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
-        try await save(app, session)
-        return .json(.array(app.categories.map(\.json)))
+        let (_, session) = try await authorize(request, context)
+        let topic = try context.parameters.require("topic")
+        let categories = try await request.jsonBody().array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
+        let app = try await updateApp(topic, session, request) { current in
+            var app = try Self.installed(current, topic)
+            app.categories = categories
+            return app
+        }
+        return .json(.array(app.categories.map(\.json)), headers: [.eTag: AppEntityTag.of(app)])
     }
 
+    /// Stores one localization file: only that file changes, so uploads of different files at once all stay.
     @Sendable func uploadLocalization(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await authorize(request, context)
-        var app = try await existingApp(try context.parameters.require("topic"), device: device)
+        let (_, session) = try await authorize(request, context)
+        let topic = try context.parameters.require("topic")
         let path = try Self.localizationPath(context)
-        let others = app.localizationFiles.filter { $0.key != path }.values.reduce(0) { $0 + $1.count }
-        let room = limits.localizationBytesPerApp - others
-        guard room > 0 else {
-            throw APIError(.contentTooLarge, "the app's localization files already hold \(others) bytes, the most an app may upload (--max-localization-bytes)")
-        }
+        let limit = limits.localizationBytesPerApp
         let data: Data
         do {
-            data = Data(try await request.collectBody(limit: room).readableBytesView)
+            data = Data(try await request.collectBody(limit: limit).readableBytesView)
         } catch let error as APIError where error.kind == .contentTooLarge {
-            throw APIError(
-                .contentTooLarge,
-                "the file would take the app's localization files past \(limits.localizationBytesPerApp) bytes, the most an app may upload (--max-localization-bytes)")
+            throw APIError(.contentTooLarge, "the file is larger than \(limit) bytes, the most an app may upload (--max-localization-bytes)")
         }
-        app.localizationFiles[path] = data
-        try await save(app, session)
-        return Response(status: .noContent)
+        // The app's other files are counted as they are when the file is stored.
+        let app = try await updateApp(topic, session, request) { current in
+            var app = try Self.installed(current, topic)
+            let others = app.localizationFiles.filter { $0.key != path }.values.reduce(0) { $0 + $1.count }
+            guard others + data.count <= limit else {
+                throw APIError(
+                    .contentTooLarge,
+                    "the app's other localization files hold \(others) bytes, and with this file they would pass \(limit) bytes, the most an app may upload (--max-localization-bytes)")
+            }
+            app.localizationFiles[path] = data
+            return app
+        }
+        return Response(status: .noContent, headers: [.eTag: AppEntityTag.of(app)])
     }
 
     @Sendable func deleteLocalization(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await authorize(request, context)
-        var app = try await existingApp(try context.parameters.require("topic"), device: device)
+        let (_, session) = try await authorize(request, context)
+        let topic = try context.parameters.require("topic")
         let path = try Self.localizationPath(context)
-        guard app.localizationFiles.removeValue(forKey: path) != nil else { throw APIError(.notFound, "no file \(path)") }
-        try await save(app, session)
-        return Response(status: .noContent)
+        let app = try await updateApp(topic, session, request) { current in
+            var app = try Self.installed(current, topic)
+            guard app.localizationFiles.removeValue(forKey: path) != nil else { throw APIError(.notFound, "no file \(path)") }
+            return app
+        }
+        return Response(status: .noContent, headers: [.eTag: AppEntityTag.of(app)])
     }
 
     // MARK: Notifications of an app
@@ -260,16 +275,23 @@ struct DeviceController {
         }
     }
 
-    private func existingApp(_ topic: String, device: DeviceRecord) async throws -> AppRecord {
-        guard let app = try await store.apps(device: device.token).first(where: { $0.topic == topic }) else {
-            throw APIError(.notFound, "the device has no app \(topic)")
+    /// Changes an app through the device's session, in the store's transaction (see
+    /// ``DeviceSession/updateApp(topic:maximumApps:_:)``), where the request's `If-Match` is checked too.
+    private func updateApp(
+        _ topic: String, _ session: DeviceSession, _ request: Request, _ update: @escaping AppUpdate
+    ) async throws -> AppRecord {
+        guard ProviderRequestCheck.isValidTopic(topic) else { throw APIError(.badRequest, "\"\(topic)\" is not a bundle identifier") }
+        let required = AppEntityTag.required(by: request)
+        return try await session.updateApp(topic: topic, maximumApps: limits.appsPerDevice) { current in
+            try AppEntityTag.check(required, against: current)
+            return try update(current)
         }
-        return app
     }
 
-    private func save(_ app: AppRecord, _ session: DeviceSession) async throws {
-        guard ProviderRequestCheck.isValidTopic(app.topic) else { throw APIError(.badRequest, "\"\(app.topic)\" is not a bundle identifier") }
-        try await session.save(app)
+    /// The app as stored, for a change that needs it installed.
+    private static func installed(_ app: AppRecord?, _ topic: String) throws -> AppRecord {
+        guard let app else { throw APIError(.notFound, "the device has no app \(topic)") }
+        return app
     }
 
     private static func localizationPath(_ context: HuddleRequestContext) throws -> String {
@@ -286,7 +308,7 @@ struct DeviceController {
             ("topic", .string(app.topic)), ("name", app.displayName.map(JSONValue.string) ?? .null),
             ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
-            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
+            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))), ("etag", .string(AppEntityTag.of(app))),
         ]))
     }
 }

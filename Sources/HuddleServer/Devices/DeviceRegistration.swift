@@ -13,15 +13,13 @@ struct DeviceRegistration {
 
     /// Creates a device with a new token and secret.
     /// - Returns: the device and its secret, which is stored only as a hash: this is the one time it is known.
-    /// - Throws: ``APIError`` `.serviceUnavailable` when the server keeps the most devices it may.
+    /// - Throws: ``StoreError`` `.full` when the server keeps the most devices it may (counted in the
+    ///   store's transaction, so racing registrations cannot pass the limit).
     func register(name: String) async throws -> (device: DeviceRecord, secret: String) {
-        guard try await store.deviceCount() < maximumDevices else {
-            throw APIError(.serviceUnavailable, "this server has \(maximumDevices) devices, the most it keeps (--max-devices)")
-        }
         let token = DeviceAuthorization.randomHex(bytes: 32)
         let secret = DeviceAuthorization.randomHex(bytes: 32)
         let device = DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: name, createdAt: clock())
-        try await store.createDevice(device)
+        try await store.createDevice(device, maximumDevices: maximumDevices)
         return (device, secret)
     }
 }

@@ -134,14 +134,24 @@ actor DeviceSession {
         try await remove(app: app, identifiers: publisher.center.deliveredNotifications(app: app).map(\.identifier))
     }
 
-    /// Creates or replaces an app: its settings, categories and localization files.
-    /// - Throws: ``CenterError`` for invalid categories (nothing is stored then), ``CatalogError`` for a bad
-    ///   localization file.
-    func save(_ app: AppRecord) async throws {
-        // Validate before anything is stored.
-        var check = Center()
-        try check.install(app)
-        _ = try await commit("save_app") { store, token in try await store.saveApp(app, device: token) }
+    /// Installs or changes an app (its name, settings, categories and localization files), decided in the
+    /// store's transaction against the app as stored then (``NotificationStore/updateApp(topic:device:maximumApps:_:)``),
+    /// so that concurrent changes of one app all stay and racing installs cannot pass `maximumApps`.
+    /// - Returns: the app as stored.
+    /// - Throws: what `update` throws; ``CenterError`` for invalid categories, ``CatalogError`` for a bad
+    ///   localization file (nothing is stored then); ``StoreError`` `.conflict` past `maximumApps`.
+    func updateApp(topic: String, maximumApps: Int, _ update: @escaping AppUpdate) async throws -> AppRecord {
+        let change = try await commit("save_app") { store, token in
+            try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps) { current in
+                let app = try update(current)
+                // Validated before anything is stored.
+                var check = Center()
+                try check.install(app)
+                return app
+            }
+        }
+        guard case .appSaved(let app)? = change?.kind else { throw StoreError(.corrupt, "saving an app recorded another change") }
+        return app
     }
 
     /// Removes an app with its notifications; `false` when the device had none.

@@ -34,8 +34,8 @@ extension APNsReason {
 /// A device or admin API request that cannot be served: its status, and a message for the caller.
 struct APIError: HTTPResponseError {
     enum Kind {
-        case badRequest, unauthorized, forbidden, notFound, conflict, contentTooLarge, misdirected, unsupportedMediaType,
-            tooManyRequests, serviceUnavailable
+        case badRequest, unauthorized, forbidden, notFound, conflict, preconditionFailed, contentTooLarge, misdirected,
+            unsupportedMediaType, tooManyRequests, serviceUnavailable
     }
 
     var kind: Kind
@@ -56,6 +56,7 @@ struct APIError: HTTPResponseError {
         case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
+        case .preconditionFailed: .preconditionFailed
         case .contentTooLarge: .contentTooLarge
         case .misdirected: .misdirectedRequest
         case .unsupportedMediaType: .unsupportedMediaType
@@ -99,7 +100,7 @@ extension StoreError: HTTPResponseError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .corrupt: .internalServerError
-        case .unavailable: .serviceUnavailable
+        case .unavailable, .full: .serviceUnavailable
         }
     }
 

@@ -49,7 +49,7 @@ struct HomeController {
         let created: (device: DeviceRecord, secret: String)
         do {
             created = try await registration.register(name: name.isEmpty ? DeviceRegistration.defaultName : name)
-        } catch let error as APIError where error.kind == .serviceUnavailable {
+        } catch let error as StoreError where error.code == .full {
             return try await page(for: request, problem: .serverFull, status: .serviceUnavailable)
         }
         var location = "/devices/\(created.device.token)"

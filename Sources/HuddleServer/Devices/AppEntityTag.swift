@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import HuddleCore
+import Hummingbird
+
+/// An app's entity tag (`ETag`): a digest of everything stored of it, so that any change of it, from any
+/// client or server, gives a new tag. A client that sends the tag it last saw in `If-Match` has its change
+/// refused (412) when someone else changed the app meanwhile; the comparison is made in the store's
+/// transaction, against the app as stored then.
+enum AppEntityTag {
+    /// The tag of `app`, quoted as a header carries it.
+    static func of(_ app: AppRecord) -> String {
+        var hasher = SHA256()
+        func add(_ text: String) { add(Data(text.utf8)) }
+        func add(_ data: Data) {
+            // Each field with its length, so that no two apps run together into the same bytes.
+            withUnsafeBytes(of: UInt64(data.count).littleEndian) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: data)
+        }
+        add(app.topic)
+        add(app.displayName ?? "\u{0}")
+        add(app.developmentLanguage)
+        add(RowCodec.settingsText(app))
+        add(RowCodec.categoriesText(app))
+        for (path, data) in app.localizationFiles.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }) {
+            add(path)
+            add(data)
+        }
+        return "\"" + Array(hasher.finalize().prefix(16)).lowercaseHex + "\""
+    }
+
+    /// The tags a request's `If-Match` accepts: `nil` without the header, `[]` for `*` (any stored app).
+    static func required(by request: Request) -> [String]? {
+        guard let header = request.headers[.ifMatch] else { return nil }
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains("*") ? [] : tags
+    }
+
+    /// Refuses a change whose `If-Match` the app as stored does not meet (412).
+    static func check(_ required: [String]?, against app: AppRecord?) throws {
+        guard let required else { return }
+        guard let app else {
+            throw APIError(.preconditionFailed, "If-Match: the app is not installed")
+        }
+        // Strong comparison (RFC 9110): a weak tag (W/"…") never matches.
+        guard required.isEmpty || required.contains(of(app)) else {
+            throw APIError(.preconditionFailed, "If-Match: the app changed since that tag; read it again (GET …/apps) and retry")
+        }
+    }
+}
