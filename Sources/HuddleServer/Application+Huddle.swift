@@ -70,14 +70,15 @@ func buildRouter(
     let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
     router.add(middleware: SiteGuard(
         hosts: AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host), formTokens: formTokens))
-    let admin = AdminAccess(token: configuration.adminToken)
+    let attempts = SignInAttempts()
+    let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
     InspectorController(
         log: requestLog, centers: centers, access: admin, slots: streamSlots,
         writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
     ).addRoutes(to: router)
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
-        limits: configuration.limits
+        attempts: attempts, limits: configuration.limits
     ).addRoutes(to: router)
     StreamController(
         centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes,
@@ -89,8 +90,10 @@ func buildRouter(
     ).addRoutes(to: router)
     HomeController(store: store, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(store: store, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
-    router.get("/metrics") { request, _ in
-        if let token = configuration.metricsToken, !DeviceAuthorization.isBearer(token, in: request) {
+    router.get("/metrics") { request, context in
+        if let token = configuration.metricsToken,
+            try !attempts.verify(DeviceAuthorization.bearer(request) ?? "", is: token, client: context.clientAddress)
+        {
             throw APIError(.unauthorized, "the metrics need the metrics token: send Authorization: Bearer <token>")
         }
         return Response(

@@ -38,7 +38,10 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// Whether the server listens only on the loopback address, where whoever reaches it is trusted.
-    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    public var listensOnLoopbackOnly: Bool { Self.isLoopback(host) }
+
+    /// Whether `host` (an address to listen on) is a loopback one.
+    public static func isLoopback(_ host: String) -> Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
 
     /// `host:port` as a URL writes it (an IPv6 address in brackets).
     public var listeningAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

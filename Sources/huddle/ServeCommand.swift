@@ -104,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         return token
     }
 
-    private var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    private var isLoopback: Bool { ServerConfiguration.isLoopback(host) }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in

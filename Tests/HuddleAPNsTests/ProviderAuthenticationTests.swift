@@ -18,9 +18,14 @@ import Testing
         try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: date, privateKeyPEM: key.pemRepresentation)
     }
 
-    static func authenticate(_ token: String?, at now: Date, state: inout ProviderConnectionState, topic: String = "com.example.app") async throws(APNsReason) {
-        try await ProviderAuthentication.authenticate(
-            token, bundleIdentifier: topic, now: now, state: &state, lookUpKey: { $0 == record.keyID ? record : nil })
+    /// What the provider endpoint does with a request's token: verify it, then admit it to the connection.
+    static func authenticate(
+        _ token: String?, at now: Date, state: inout ProviderConnectionState, topic: String = "com.example.app",
+        lookUpKey: (String) -> SigningKeyRecord? = { $0 == record.keyID ? record : nil }
+    ) async throws(APNsReason) {
+        let (verified, key) = try await ProviderAuthentication.verify(
+            token, connection: state, now: now, verifiedSignatures: VerifiedSignatures(), lookUpKey: lookUpKey)
+        try state.admit(verified, key: key, bundleIdentifier: topic, now: now)
     }
 
     @Test func aTokenIsGoodForAnHour() async throws {
@@ -78,10 +83,11 @@ import Testing
         let keys = [Self.record.keyID: Self.record, otherTeam.keyID: otherTeam]
         var state = ProviderConnectionState()
         let first = try await ProviderAuthentication.verify(
-            try Self.token(at: Self.start), connection: state, now: Self.start, lookUpKey: { keys[$0] })
+            try Self.token(at: Self.start), connection: state, now: Self.start, verifiedSignatures: VerifiedSignatures(),
+            lookUpKey: { keys[$0] })
         let second = try await ProviderAuthentication.verify(
             try Self.token(at: Self.start, keyID: otherTeam.keyID, teamID: otherTeam.teamID), connection: state, now: Self.start,
-            lookUpKey: { keys[$0] })
+            verifiedSignatures: VerifiedSignatures(), lookUpKey: { keys[$0] })
         try state.admit(first.token, key: first.key, bundleIdentifier: "com.example.app", now: Self.start)
         #expect(throws: APNsReason.unrelatedKeyIdInToken) {
             try state.admit(second.token, key: second.key, bundleIdentifier: "com.example.app", now: Self.start)
@@ -94,16 +100,14 @@ import Testing
         let token = try Self.token(at: Self.start)
         try await Self.authenticate(token, at: Self.start, state: &state)
         await #expect(throws: APNsReason.invalidProviderToken) {
-            try await ProviderAuthentication.authenticate(
-                token, bundleIdentifier: "com.example.app", now: Self.start, state: &state, lookUpKey: { _ in nil })
+            try await Self.authenticate(token, at: Self.start, state: &state, lookUpKey: { _ in nil })
         }
         // The same key id with another public key: the proven token is checked again, and fails.
         let replaced = SigningKeyRecord(
             keyID: Self.record.keyID, teamID: Self.record.teamID,
             publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation, topics: [], createdAt: Date())
         await #expect(throws: APNsReason.invalidProviderToken) {
-            try await ProviderAuthentication.authenticate(
-                token, bundleIdentifier: "com.example.app", now: Self.start, state: &state, lookUpKey: { _ in replaced })
+            try await Self.authenticate(token, at: Self.start, state: &state, lookUpKey: { _ in replaced })
         }
     }
 
@@ -133,9 +137,7 @@ import Testing
         // Expiry is the connection's rule, checked on every push whatever the signature.
         var state = ProviderConnectionState()
         await #expect(throws: APNsReason.expiredProviderToken) {
-            try await ProviderAuthentication.authenticate(
-                token, bundleIdentifier: "com.example.app", now: Self.start.addingTimeInterval(3601), state: &state,
-                lookUpKey: { _ in Self.record })
+            try await Self.authenticate(token, at: Self.start.addingTimeInterval(3601), state: &state)
         }
     }
 

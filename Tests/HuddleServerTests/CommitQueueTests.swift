@@ -121,9 +121,14 @@ import Testing
 /// The store, with its batch commits going through a ``CommitQueueTests/RecordingStore``.
 struct RecordingWrapper: NotificationStore {
     let recording: CommitQueueTests.RecordingStore
+    /// Whether reading a device fails as a database that cannot be reached does.
+    let isUnavailable: Bool
     var store: any NotificationStore { recording.store }
 
-    init(_ recording: CommitQueueTests.RecordingStore) { self.recording = recording }
+    init(_ recording: CommitQueueTests.RecordingStore, isUnavailable: Bool = false) {
+        self.recording = recording
+        self.isUnavailable = isUnavailable
+    }
 
     func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
         try await recording.commit(writes)
@@ -148,7 +153,10 @@ struct RecordingWrapper: NotificationStore {
     func deleteNotifications(app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String) async throws -> DeviceChange? {
         try await store.deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)
     }
-    func snapshot(device token: String) async throws -> DeviceSnapshot? { try await store.snapshot(device: token) }
+    func snapshot(device token: String) async throws -> DeviceSnapshot? {
+        if isUnavailable { throw StoreError(.unavailable, "the database cannot be reached") }
+        return try await store.snapshot(device: token)
+    }
     func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
         try await store.changes(device: token, after: number)
     }

@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import HuddleCore
 import HuddlePostgres
-import HuddleServer
+@testable import HuddleServer
 import HuddleTestSupport
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 /// Error answers: each type of error has its status, and a database's own words never reach a client.
@@ -22,6 +24,23 @@ import Testing
                     #expect(!body.contains("devices") && !body.contains("SQLSTATE") && !body.contains("PostgreSQL"))
                 }
             }
+        }
+    }
+
+    /// A push that the store cannot take now is answered as APNs answers when it is unavailable (503, which
+    /// APNs clients retry), as the device API answers it, not as a server fault.
+    @Test func aPushToAStoreThatCannotBeReachedIs503ServiceUnavailable() async throws {
+        let store = RecordingWrapper(CommitQueueTests.RecordingStore(InMemoryNotificationStore()), isUnavailable: true)
+        try await ServerLimitsTests.withApplication(store: store) { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try JSONParser.parse($0.body.readableBytesView) }
+            let token = try #require(device["token"]?.stringValue)
+            let push = try await client.execute(
+                uri: "/3/device/\(token)", method: .post, headers: [HTTPField.Name("apns-topic")!: "com.example.app"],
+                body: ByteBuffer(string: #"{"aps": {"alert": "x"}}"#))
+            #expect(push.status == .serviceUnavailable)
+            #expect(try JSONParser.parse(push.body.readableBytesView)["reason"]?.stringValue == "ServiceUnavailable")
+            let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer x"])
+            #expect(center.status == .serviceUnavailable)
         }
     }
 

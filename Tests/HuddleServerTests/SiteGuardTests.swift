@@ -143,6 +143,20 @@ import Testing
         }
     }
 
+    /// The metrics, registration and admin tokens share one count per address: guesses at one hold back all.
+    @Test func wrongTokensOfEveryKindCountTogether() async throws {
+        try await Self.withApplication({ $0.metricsToken = "metrics-token"; $0.registrationToken = "registration-token" }) { client in
+            for _ in 0..<5 {
+                #expect(try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer guess"]).status == .unauthorized)
+                #expect(try await client.execute(uri: "/v1/devices", method: .post, headers: [.authorization: "Bearer guess"]).status == .unauthorized)
+            }
+            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer metrics-token"])
+            #expect(metrics.status == .tooManyRequests && metrics.headers[.retryAfter] != nil)
+            let admin = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: [.authorization: "Bearer admin-secret-token"])
+            #expect(admin.status == .tooManyRequests)
+        }
+    }
+
     @Test func wrongAdminTokensAreLimitedPerAddress() throws {
         let attempts = SignInAttempts()
         for _ in 0..<SignInAttempts.maximumFailures {

@@ -70,7 +70,7 @@ public enum ProviderAuthentication {
     /// - Returns: the token and the key that verified it.
     /// - Throws: the ``APNsReason`` to answer with.
     public static func verify(
-        _ text: String?, connection: ProviderConnectionState, now: Date, verifiedSignatures: VerifiedSignatures? = nil,
+        _ text: String?, connection: ProviderConnectionState, now: Date, verifiedSignatures: VerifiedSignatures,
         lookUpKey: (String) async throws -> SigningKeyRecord?
     ) async throws(APNsReason) -> (token: ProviderToken, key: SigningKeyRecord) {
         guard let text else { throw .missingProviderToken }
@@ -88,23 +88,12 @@ public enum ProviderAuthentication {
             throw .internalServerError
         }
         guard let key, key.teamID == token.teamID else { throw .invalidProviderToken }
-        if connection.hasVerified(text, with: key) || verifiedSignatures?.contains(token, verifiedWith: key) == true {
+        if connection.hasVerified(text, with: key) || verifiedSignatures.contains(token, verifiedWith: key) {
             return (token, key)
         }
         guard token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else { throw .invalidProviderToken }
-        verifiedSignatures?.insert(token, verifiedWith: key, now: now)
+        verifiedSignatures.insert(token, verifiedWith: key, now: now)
         return (token, key)
-    }
-
-    /// Checks a request's token against the connection's state, binding the connection on success: the
-    /// whole check for a caller that owns the state alone.
-    /// - Throws: the ``APNsReason`` to answer with.
-    public static func authenticate(
-        _ text: String?, bundleIdentifier: String, now: Date, state: inout ProviderConnectionState,
-        lookUpKey: (String) async throws -> SigningKeyRecord?
-    ) async throws(APNsReason) {
-        let (token, key) = try await verify(text, connection: state, now: now, lookUpKey: lookUpKey)
-        try state.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now)
     }
 }
 

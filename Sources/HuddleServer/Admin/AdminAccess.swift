@@ -18,7 +18,8 @@ final class AdminAccess: Sendable {
     /// The admin token; the admin API and pages are off without one.
     let token: String?
     private let sessions = Mutex<[String: ContinuousClock.Instant]>([:])
-    private let attempts: SignInAttempts
+    /// Wrong tokens by client address, of every token the server checks.
+    let attempts: SignInAttempts
 
     init(token: String?, attempts: SignInAttempts = SignInAttempts()) {
         self.token = token
@@ -32,7 +33,7 @@ final class AdminAccess: Sendable {
             throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
         }
         if let presented = DeviceAuthorization.bearer(request) {
-            try check(presented, against: token, client: Self.client(context))
+            try check(presented, against: token, client: context.clientAddress)
             return
         }
         if acceptingCookie, isSignedIn(request) { return }
@@ -56,7 +57,7 @@ final class AdminAccess: Sendable {
     /// - Throws: ``APIError`` `unauthorized` for a wrong token, `tooManyRequests` when the address is held back.
     func signIn(presenting presented: String, context: HuddleRequestContext) throws -> String {
         guard let token else { throw APIError(.unauthorized, "the admin API is off") }
-        try check(presented, against: token, client: Self.client(context))
+        try check(presented, against: token, client: context.clientAddress)
         let session = DeviceAuthorization.randomHex(bytes: 32)
         let now = ContinuousClock.now
         sessions.withLock { sessions in
@@ -78,21 +79,14 @@ final class AdminAccess: Sendable {
     }
 
     private func check(_ presented: String, against token: String, client: String) throws {
-        try attempts.admit(client)
-        guard DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(presented), DeviceAuthorization.hash(token)) else {
-            attempts.recordFailure(client)
-            throw APIError(.unauthorized, "wrong admin token")
-        }
+        guard try attempts.verify(presented, is: token, client: client) else { throw APIError(.unauthorized, "wrong admin token") }
     }
 
-    /// The client's address, which wrong tokens are counted by.
-    static func client(_ context: HuddleRequestContext) -> String {
-        context.connectionChannel.remoteAddress?.ipAddress ?? "unknown"
-    }
 }
 
-/// Wrong credentials per client address: past ``maximumFailures`` in ``window``, the address is refused
-/// (even with the right token) until the window that began with its first failure is over.
+/// Wrong tokens per client address, for every token the server checks (admin, registration, metrics):
+/// past ``maximumFailures`` in ``window``, the address is refused (even with the right token) until the
+/// window that began with its first failure is over.
 final class SignInAttempts: Sendable {
     static let maximumFailures = 10
     static let window: Duration = .seconds(60)
@@ -109,6 +103,19 @@ final class SignInAttempts: Sendable {
     private let failures = Mutex<[String: Failures]>([:])
 
     init() {}
+
+    /// Whether `presented` is `token`, compared in constant time (through hashes of equal length, so that
+    /// neither the contents nor the length of the token leak through timing); a wrong one counts against
+    /// `client`.
+    /// - Throws: ``APIError`` `tooManyRequests` while `client` is held back, before anything is compared.
+    func verify(_ presented: String, is token: String, client: String) throws -> Bool {
+        try admit(client)
+        guard DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(presented), DeviceAuthorization.hash(token)) else {
+            recordFailure(client)
+            return false
+        }
+        return true
+    }
 
     /// - Throws: ``APIError`` `tooManyRequests`, with the seconds to wait, while `client` is held back.
     func admit(_ client: String) throws {

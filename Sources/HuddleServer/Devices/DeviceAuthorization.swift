@@ -69,13 +69,6 @@ struct DeviceAuthorization {
     }
 
 
-    /// Whether the request's bearer token is `token`, compared in constant time (through hashes of equal
-    /// length, so that neither the contents nor the length of the token leak through timing).
-    static func isBearer(_ token: String, in request: Request) -> Bool {
-        guard let presented = bearer(request) else { return false }
-        return constantTimeEqual(hash(presented), hash(token))
-    }
-
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
         let a = Array(lhs.utf8)
         let b = Array(rhs.utf8)

@@ -17,6 +17,8 @@ struct DeviceController {
     let clock: @Sendable () -> Date
     /// The bearer token registration needs, if any.
     let registrationToken: String?
+    /// Where wrong registration tokens are counted, with the server's other tokens.
+    let attempts: SignInAttempts
     let limits: ServerConfiguration.Limits
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
@@ -43,7 +45,7 @@ struct DeviceController {
     // MARK: Devices
 
     @Sendable func register(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        if let registrationToken, !DeviceAuthorization.isBearer(registrationToken, in: request) {
+        if let registrationToken, try !attempts.verify(DeviceAuthorization.bearer(request) ?? "", is: registrationToken, client: context.clientAddress) {
             throw APIError(
                 .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
         }

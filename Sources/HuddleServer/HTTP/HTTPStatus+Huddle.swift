@@ -72,6 +72,16 @@ struct APIError: HTTPResponseError {
     }
 }
 
+/// The home page shown again with what was wrong with the form it posted.
+extension HomePage.Problem {
+    var status: HTTPResponse.Status {
+        switch self {
+        case .wrongRegistrationToken, .wrongAdminToken: .unauthorized
+        case .serverFull: .serviceUnavailable
+        }
+    }
+}
+
 /// Errors that mean the request itself is wrong: 400, with the error's own description.
 protocol BadRequestError: HTTPResponseError, CustomStringConvertible {}
 
@@ -101,6 +111,15 @@ extension StoreError: HTTPResponseError {
         case .conflict: .conflict
         case .corrupt: .internalServerError
         case .unavailable, .full: .serviceUnavailable
+        }
+    }
+
+    /// The APNs reason a push that failed in the store is answered with: a store that cannot be reached is
+    /// the service being unavailable (503, which clients retry), as the device API answers it.
+    var apnsReason: APNsReason {
+        switch code {
+        case .unavailable, .full: .serviceUnavailable
+        case .notFound, .conflict, .corrupt: .internalServerError
         }
     }
 

@@ -16,6 +16,9 @@ public struct HuddleRequestContext: RequestContext {
     let connectionChannel: any Channel
     let isHTTP2: Bool
 
+    /// The client's address, which wrong tokens are counted by.
+    var clientAddress: String { connectionChannel.remoteAddress?.ipAddress ?? "unknown" }
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         // An accepted connection's parent is the listening socket; an HTTP/2 stream's parent is the connection.

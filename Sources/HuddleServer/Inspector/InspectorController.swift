@@ -79,12 +79,7 @@ struct InspectorController {
         var filter = try Self.filter(request)
         // Where the stream starts is its own position, not a filter.
         filter.after = nil
-        var start = log.lastID
-        let resumeText = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
-        if let resumeText, !resumeText.isEmpty {
-            guard let after = UInt64(resumeText) else { throw APIError(.badRequest, "Last-Event-ID: expected a request number") }
-            start = after
-        }
+        let start = try EventStreamResponse.resumePoint(request) ?? log.lastID
         let slot = try slots.open(device: Self.streamSlotKey)
         let cursor = Cursor(log: log, filter: filter, position: start, clock: clock)
         // A stream opened with the session cookie ends at the first wake-up (a heartbeat at the latest) after

@@ -57,7 +57,7 @@ struct ProviderEndpoint: RouterMiddleware {
             outcome = .failure(refusal)
         } catch {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
-            outcome = .failure(ProviderRefusal(reason: .internalServerError))
+            outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
         }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         return respond(outcome, apnsID: apnsID)

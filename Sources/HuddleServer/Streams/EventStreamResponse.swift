@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
@@ -21,6 +22,19 @@ enum EventStreamResponse {
     private static let pacing = PacingClock(interval: minimumWriteInterval)
 
     /// - Parameter events: each element is what to write at once: whatever waited, in one buffer.
+    /// Where a reconnecting client resumes: the number of the last event it has, from `Last-Event-ID`
+    /// (which `EventSource` sends on its own), else from the `after` query parameter; `nil` for neither.
+    /// - Throws: ``APIError`` `badRequest` for a value that is not a number.
+    static func resumePoint(_ request: Request) throws -> UInt64? {
+        guard let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init),
+            !text.isEmpty
+        else { return nil }
+        guard let number = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+            throw APIError(.badRequest, "Last-Event-ID: expected an event number, found \"\(text.prefix(40))\"")
+        }
+        return number
+    }
+
     static func make(
         holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable, channel: any Channel,
         writeTimeout: Duration

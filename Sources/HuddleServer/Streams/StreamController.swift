@@ -34,7 +34,7 @@ struct StreamController {
         case "html": format = .html
         case let other?: throw APIError(.badRequest, "format: expected json or html, found \"\(other)\"")
         }
-        let resumingAfter = try Self.resumePoint(request)
+        let resumingAfter = try EventStreamResponse.resumePoint(request)
         let view = CenterView(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(view, resumingAfter: resumingAfter, bufferBytes: bufferBytes)
@@ -49,17 +49,5 @@ struct StreamController {
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(group, viewer: viewer, bufferBytes: bufferBytes)
         return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, channel: context.channel, writeTimeout: writeTimeout)
-    }
-
-    /// The change a reconnecting client has: `Last-Event-ID` (sent by `EventSource` on its own), else the
-    /// `after` query parameter.
-    private static func resumePoint(_ request: Request) throws -> UInt64? {
-        guard let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init),
-            !text.isEmpty
-        else { return nil }
-        guard let number = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
-            throw APIError(.badRequest, "Last-Event-ID: expected a change number, found \"\(text)\"")
-        }
-        return number
     }
 }

@@ -31,8 +31,7 @@ struct FormTokens: Sendable {
     func issue(for request: Request) -> (token: String, setCookie: String?) {
         if let cookie = Self.browserCookie(request) { return (mac(cookie), nil) }
         let cookie = DeviceAuthorization.randomHex(bytes: 16)
-        let attributes = "; Path=/; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "")
-        return (mac(cookie), "\(Self.cookieName)=\(cookie)\(attributes)")
+        return (mac(cookie), Cookie.header(Self.cookieName, cookie, secure: secureCookies))
     }
 
     /// Whether a posted form's token belongs to the browser that posted it.

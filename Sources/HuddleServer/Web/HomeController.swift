@@ -39,9 +39,8 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let isAdmin = isAdmin(request)
         if let registrationToken = configuration.registrationToken, !isAdmin {
-            let given = form["registrationToken"] ?? ""
-            guard DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(given), DeviceAuthorization.hash(registrationToken)) else {
-                return try await page(for: request, problem: .wrongRegistrationToken, status: .unauthorized)
+            guard try admin.attempts.verify(form["registrationToken"] ?? "", is: registrationToken, client: context.clientAddress) else {
+                return try await page(for: request, problem: .wrongRegistrationToken)
             }
         }
         let name = DisplayText.cutName((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
@@ -50,7 +49,7 @@ struct HomeController {
         do {
             created = try await registration.register(name: name.isEmpty ? DeviceRegistration.defaultName : name)
         } catch let error as StoreError where error.code == .full {
-            return try await page(for: request, problem: .serverFull, status: .serviceUnavailable)
+            return try await page(for: request, problem: .serverFull)
         }
         var location = "/devices/\(created.device.token)"
         if let languages = form["languages"], WebController.isLanguageTag(languages) { location += "?languages=\(languages)" }
@@ -63,15 +62,14 @@ struct HomeController {
         do {
             session = try admin.signIn(presenting: form["adminToken"] ?? "", context: context)
         } catch let error as APIError where error.kind == .unauthorized {
-            return try await page(for: request, problem: .wrongAdminToken, status: .unauthorized)
+            return try await page(for: request, problem: .wrongAdminToken)
         }
-        let lifetime = AdminAccess.sessionLifetime.components.seconds
-        return redirectHome(form, cookie: "\(AdminAccess.cookieName)=\(session); Max-Age=\(lifetime)")
+        return redirectHome(form, cookie: cookie(AdminAccess.cookieName, session, maxAge: AdminAccess.sessionLifetime.components.seconds))
     }
 
     @Sendable func closeAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         admin.signOut(request)
-        return redirectHome(try await FormBody.read(request), cookie: "\(AdminAccess.cookieName)=; Max-Age=0")
+        return redirectHome(try await FormBody.read(request), cookie: cookie(AdminAccess.cookieName, "", maxAge: 0))
     }
 
     /// Opens the demo device's center without its secret, for a viewer the server trusts with it: anyone
@@ -79,16 +77,16 @@ struct HomeController {
     @Sendable func openDemo(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let form = try await FormBody.read(request)
         let center = "/devices/\(DemoDevice.token)" + Self.languagesQuery(form)
-        guard configuration.demo, configuration.isLoopback || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
+        guard configuration.demo, configuration.listensOnLoopbackOnly || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
             return Response(status: .seeOther, headers: [.location: center])
         }
-        let cookie = "\(DeviceAuthorization.cookieName(token: device.token))=\(DeviceAuthorization.webSession(of: device))"
-        return Response(status: .seeOther, headers: [.location: center, .setCookie: cookieAttributes(cookie)])
+        let session = cookie(DeviceAuthorization.cookieName(token: device.token), DeviceAuthorization.webSession(of: device))
+        return Response(status: .seeOther, headers: [.location: center, .setCookie: session])
     }
 
     // MARK: The page
 
-    private func page(for request: Request, problem: HomePage.Problem? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func page(for request: Request, problem: HomePage.Problem? = nil) async throws -> Response {
         let isAdmin = isAdmin(request)
         var devices: [HomePage.ListedDevice] = []
         if isAdmin {
@@ -104,13 +102,13 @@ struct HomeController {
             languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
             needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
             admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
-            demo: !configuration.demo ? .none : configuration.isLoopback || isAdmin ? .oneClick : .asksForSecret, problem: problem,
+            demo: !configuration.demo ? .none : configuration.listensOnLoopbackOnly || isAdmin ? .oneClick : .asksForSecret, problem: problem,
             formToken: formTokens.issue(for: request))
-        return WebController.html(pages.home(page), status: status, setCookie: page.formToken.setCookie)
+        return WebController.html(pages.home(page), status: problem?.status ?? .ok, setCookie: page.formToken.setCookie)
     }
 
     private func redirectHome(_ form: FormBody, cookie: String) -> Response {
-        Response(status: .seeOther, headers: [.location: "/" + Self.languagesQuery(form), .setCookie: cookieAttributes(cookie)])
+        Response(status: .seeOther, headers: [.location: "/" + Self.languagesQuery(form), .setCookie: cookie])
     }
 
     /// `?languages=…` from a form's hidden field, so that a page posted in a language answers in it.
@@ -119,8 +117,8 @@ struct HomeController {
         return "?languages=\(languages)"
     }
 
-    private func cookieAttributes(_ cookie: String) -> String {
-        cookie + "; Path=/; HttpOnly; SameSite=Strict" + (configuration.tlsCertificatePath != nil ? "; Secure" : "")
+    private func cookie(_ name: String, _ value: String, maxAge: Int64? = nil) -> String {
+        Cookie.header(name, value, secure: configuration.tlsCertificatePath != nil, maxAge: maxAge)
     }
 
     /// Whether the request carries an admin session.

@@ -57,9 +57,10 @@ struct WebController {
             if isForm { return unlockPage(request, token: token, failed: true) }
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
-        let cookie = "\(DeviceAuthorization.cookieName(token: token))=\(DeviceAuthorization.webSession(of: device))"
         var headers: HTTPFields = [
-            .setCookie: cookie + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000" + (secureCookies ? "; Secure" : "")
+            .setCookie: Cookie.header(
+                DeviceAuthorization.cookieName(token: token), DeviceAuthorization.webSession(of: device), secure: secureCookies,
+                maxAge: 30 * 24 * 3600)
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
         headers[.location] = "/devices/\(token)"
@@ -135,11 +136,12 @@ struct WebController {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// The form that asks for a device's secret, with its CSRF token.
+    /// The form that asks for a device's secret, with its CSRF token: the answer to a page asked for without
+    /// it, as the API's to a request without it.
     private func unlockPage(_ request: Request, token: String, failed: Bool) -> Response {
         let formToken = formTokens.issue(for: request)
         return Self.html(
             pages.unlock(token: token, failed: failed, languages: Self.pageLanguages(request), formToken: formToken.token),
-            status: .unauthorized, setCookie: formToken.setCookie)
+            status: APIError(.unauthorized, "").status, setCookie: formToken.setCookie)
     }
 }
