@@ -55,6 +55,27 @@ public enum StoreConformance {
 
     typealias Check = @Sendable (any NotificationStore) async throws -> Void
 
+    /// Runs `attempt` `count` times at once: how many went through. Each refusal must be `code` and name
+    /// the `option` that sets the limit.
+    static func succeeded(
+        _ count: Int, refusedWith code: StoreError.Code, naming option: String, _ attempt: @escaping @Sendable (Int) async throws -> Void
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do {
+                        try await attempt(index)
+                        return true
+                    } catch let error as StoreError where error.code == code {
+                        #expect(error.message.contains(option))
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+    }
+
     static let all: [String: Check] = [
         "devices are created, read and deleted": { store in
             try await store.createDevice(device())
@@ -158,27 +179,17 @@ public enum StoreConformance {
         },
         "racing installs cannot pass the limit of apps": { store in
             try await store.createDevice(device())
-            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<12 {
-                    group.addTask {
-                        do {
-                            _ = try await store.updateApp(topic: "com.example.app\(index)", device: token, maximumApps: 5) { current in
-                                current ?? AppRecord(topic: "com.example.app\(index)")
-                            }
-                            return true
-                        } catch let error as StoreError where error.code == .conflict {
-                            #expect(error.message.contains("--max-apps-per-device"))
-                            return false
-                        }
-                    }
+            let installed = try await succeeded(12, refusedWith: .conflict, naming: "--max-apps-per-device") { index in
+                _ = try await store.updateApp(topic: "com.example.app\(index)", device: token, maximumApps: 5) { current in
+                    current ?? AppRecord(topic: "com.example.app\(index)")
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(outcomes.filter { $0 }.count == 5)
-            #expect(try await store.apps(device: token).count == 5)
+            #expect(installed == 5)
+            let apps = try await store.apps(device: token)
+            #expect(apps.count == 5)
             // A change of an installed app is no install.
-            _ = try await store.updateApp(topic: "com.example.app0", device: token, maximumApps: 5) { _ in AppRecord(topic: "com.example.app0") }
-            _ = try? await store.updateApp(topic: "com.example.app1", device: token, maximumApps: 5) { _ in AppRecord(topic: "com.example.app1") }
+            let first = try #require(apps.first)
+            _ = try await store.updateApp(topic: first.topic, device: token, maximumApps: 5) { _ in first }
             #expect(try await store.apps(device: token).count == 5)
         },
         "an update that throws stores nothing, and its error comes out": { store in
@@ -191,21 +202,10 @@ public enum StoreConformance {
             #expect(try await store.snapshot(device: token)?.lastChange == 0)
         },
         "racing registrations cannot pass the limit of devices": { store in
-            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<12 {
-                    group.addTask {
-                        do {
-                            try await store.createDevice(device(String(format: "%064x", index + 1)), maximumDevices: 5)
-                            return true
-                        } catch let error as StoreError where error.code == .full {
-                            #expect(error.message.contains("--max-devices"))
-                            return false
-                        }
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let registered = try await succeeded(12, refusedWith: .full, naming: "--max-devices") { index in
+                try await store.createDevice(device(String(format: "%064x", index + 1)), maximumDevices: 5)
             }
-            #expect(outcomes.filter { $0 }.count == 5)
+            #expect(registered == 5)
             #expect(try await store.deviceCount() == 5)
         },
         "an app needs a known device": { store in

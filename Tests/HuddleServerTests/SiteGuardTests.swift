@@ -5,7 +5,6 @@ import HuddleCore
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Prometheus
 import Testing
 
 /// The rules that keep other sites out (``SiteGuard``), the escaper of the pages, and the bounds on what
@@ -14,12 +13,7 @@ import Testing
     static func withApplication(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        var configuration = ServerConfiguration()
-        configuration.adminToken = "admin-secret-token"
-        configure(&configuration)
-        let application = Application(
-            router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
-        try await application.test(.router, body)
+        try await HomePageTests.withApplication(configure, body)
     }
 
     /// Marks that join `<`, `>` or `"` into one `Character` with what stands beside them.

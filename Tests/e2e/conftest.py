@@ -189,6 +189,14 @@ def postgres_database():
     subprocess.run(["psql", "-q", server, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """A store for a server: a SQLite file, then a new PostgreSQL database (the test runs on each)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "huddle.sqlite")
+    return request.getfixturevalue("postgres_database")
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium (scripts/test-env installs it), driven by playwright; playwright's own browser download

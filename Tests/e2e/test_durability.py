@@ -6,17 +6,9 @@ import threading
 import time
 
 import httpx
-import pytest
 
 from conftest import KEY_ID, TEAM_ID, TOPIC, Server, read_center, register_device, register_key
 from jwt_tokens import token
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "huddle.sqlite")
-    return request.getfixturevalue("postgres_database")
 
 
 def metric(text, name):

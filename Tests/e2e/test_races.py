@@ -4,18 +4,10 @@ Each request is sent from its own thread; a barrier lets them go together."""
 import threading
 
 import httpx
-import pytest
 
 from conftest import Server
 
 TOPIC = "com.example.chat"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "huddle.sqlite")
-    return request.getfixturevalue("postgres_database")
 
 
 def at_once(count, send):
