@@ -10,7 +10,7 @@ import NIOCore
 
 /// The device API (JSON over HTTP, the device secret as a bearer token): register a device, install its
 /// apps, read its rendered center, remove and clear, post local notifications. Documented in
-/// `docs/openapi.yaml`.
+/// `Resources/openapi.yaml` (served at `/openapi.yaml`).
 struct DeviceController {
     let centers: DeviceCenters
     let store: any NotificationStore

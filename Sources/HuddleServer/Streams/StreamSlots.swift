@@ -56,6 +56,4 @@ final class StreamSlots: Sendable {
             counts.byDevice[device] = open > 0 ? open : nil
         }
     }
-
-    var openCount: Int { counts.withLock { $0.total } }
 }

@@ -2,23 +2,6 @@ import HuddleCore
 import NIOCore
 import Synchronization
 
-/// Who looks at a center, and in which form: streams and reads with equal views share one rendering.
-struct CenterView: Sendable, Hashable {
-    enum Format: Sendable, Hashable {
-        /// The rendered center's JSON (scenario.md).
-        case json
-        /// The web page's HTML.
-        case html
-    }
-
-    var viewer: Viewer
-    var format: Format
-    /// At most this many notifications of each group (``RenderOptions/notificationLimit``).
-    var notificationLimit: Int?
-
-    var options: RenderOptions { RenderOptions(notificationLimit: notificationLimit) }
-}
-
 /// The live streams of one device: its center's streams and its groups' streams, in one table.
 ///
 /// The device's session adds to it and publishes to it; a stream leaves it when its client goes away,
