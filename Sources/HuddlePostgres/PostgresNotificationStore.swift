@@ -193,11 +193,11 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             throw StoreError(.notFound, "unknown device \(token)")
         }
         let current = try await apps(device: token, topic: topic, connection).first
-        let app = try UpdateRefusal.apply(update, to: current)
+        let app = try UpdateRefusal.apply(update, to: current, topic: topic)
         if current == nil {
             let count = try await connection.firstRow("SELECT count(*) FROM apps WHERE device_token = \(token)", logger: logger)?
                 .decode(Int64.self) ?? 0
-            guard count < maximumApps else { throw UpdateRefusal.tooManyApps(Int(count)) }
+            try UpdateRefusal.checkRoom(installing: current, count: Int(count), maximum: maximumApps)
         }
         let settings = RowCodec.settingsText(app)
         let categories = RowCodec.categoriesText(app)
@@ -210,12 +210,12 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 settings = excluded.settings, categories = excluded.categories
             """, logger: logger)
         // Only the files that changed are written: an upload of one file rewrites no other.
-        let stored = current?.localizationFiles ?? [:]
-        for path in stored.keys.sorted() where app.localizationFiles[path] == nil {
+        let files = app.localizationChanges(from: current)
+        for path in files.deleted {
             try await connection.run(
                 "DELETE FROM localization_files WHERE device_token = \(token) AND topic = \(topic) AND path = \(path)", logger: logger)
         }
-        for (path, data) in app.localizationFiles.sorted(by: { $0.key < $1.key }) where stored[path] != data {
+        for (path, data) in files.written {
             try await connection.run(
                 """
                 INSERT INTO localization_files (device_token, topic, path, data) VALUES (\(token), \(topic), \(path), \(data))

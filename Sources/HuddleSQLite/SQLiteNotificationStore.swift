@@ -108,10 +108,10 @@ public final class SQLiteNotificationStore: NotificationStore {
     ) throws -> DeviceChange {
         try Self.requireDevice(token, db)
         let current = try Self.apps(device: token, topic: topic, db).first
-        let app = try UpdateRefusal.apply(update, to: current)
+        let app = try UpdateRefusal.apply(update, to: current, topic: topic)
         if current == nil {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM apps WHERE device_token = ?", arguments: [token]) ?? 0
-            guard count < maximumApps else { throw UpdateRefusal.tooManyApps(count) }
+            try UpdateRefusal.checkRoom(installing: current, count: count, maximum: maximumApps)
         }
         try db.execute(
             sql: """
@@ -125,12 +125,12 @@ public final class SQLiteNotificationStore: NotificationStore {
                 token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
             ])
         // Only the files that changed are written: an upload of one file rewrites no other.
-        let stored = current?.localizationFiles ?? [:]
-        for path in stored.keys where app.localizationFiles[path] == nil {
+        let files = app.localizationChanges(from: current)
+        for path in files.deleted {
             try db.execute(
                 sql: "DELETE FROM localization_files WHERE device_token = ? AND topic = ? AND path = ?", arguments: [token, topic, path])
         }
-        for (path, data) in app.localizationFiles where stored[path] != data {
+        for (path, data) in files.written {
             try db.execute(
                 sql: """
                     INSERT INTO localization_files (device_token, topic, path, data) VALUES (?, ?, ?, ?)

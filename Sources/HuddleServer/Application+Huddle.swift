@@ -92,7 +92,7 @@ func buildRouter(
     AdminController(store: store, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,
-            try !attempts.verify(DeviceAuthorization.bearer(request) ?? "", is: token, client: context.clientAddress)
+            try !attempts.verify(Secrets.bearer(request), is: token, kind: .metrics, client: context.clientAddress)
         {
             throw APIError(.unauthorized, "the metrics need the metrics token: send Authorization: Bearer <token>")
         }

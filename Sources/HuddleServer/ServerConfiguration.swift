@@ -48,7 +48,7 @@ public struct ServerConfiguration: Sendable {
 
     /// A new random token (128 bits, hexadecimal), for a registration token nobody chose.
     public static func makeToken() -> String {
-        DeviceAuthorization.randomHex(bytes: 16)
+        Secrets.randomHex(bytes: 16)
     }
 }
 

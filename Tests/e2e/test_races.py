@@ -94,16 +94,17 @@ def test_racing_installs_and_registrations_stay_within_their_limits(tmp_path, da
         server.stop()
 
 
-def test_if_match_refuses_a_change_to_an_app_that_changed_meanwhile(tmp_path):
+def test_if_match_refuses_a_change_to_an_app_that_changed_meanwhile(tmp_path, database):
     """Two editors read the app; the first change goes through with the tag it read, the second (with the same,
     now stale, tag) gets 412 and stores nothing, on every route that changes an app."""
-    server = Server(str(tmp_path), tls=False)
+    server = Server(str(tmp_path), tls=False, database=database)
     try:
         device, auth = device_with_app(server)
         app = f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}"
         read = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()[0]["etag"]
         first = httpx.put(app, headers={**auth, "if-match": read}, json={"name": "First"})
-        assert first.status_code == 200 and first.headers["etag"] == first.json()["etag"] != read
+        assert first.status_code == 200 and first.headers["etag"] != read
+        assert httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()[0]["etag"] == first.headers["etag"]
         stale = {**auth, "if-match": read}
         refusals = [
             httpx.put(app, headers=stale, json={"name": "Second"}),
@@ -116,8 +117,27 @@ def test_if_match_refuses_a_change_to_an_app_that_changed_meanwhile(tmp_path):
         stored = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()
         assert [(a["topic"], a["name"], a["settings"]["grouping"], a["localizations"]) for a in stored] == [
             (TOPIC, "First", "automatic", [])]
+        # A header that names no tag is no precondition at all: refused.
+        assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": ","}, json={"grouping": "off"}).status_code == 400
         # With the tag of the change it made, the first editor goes on; `*` means any installed app.
         assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": first.headers["etag"]}, json={"grouping": "off"}).status_code == 200
         assert httpx.put(f"{app}/categories", headers={**auth, "if-match": "*"}, json=[]).status_code == 200
+    finally:
+        server.stop()
+
+
+def test_racing_changes_with_one_tag_let_exactly_one_through(tmp_path, database):
+    """Eight uploads sent at once with the tag they all read: the tag is compared in the store's transaction,
+    so one is stored and seven get 412."""
+    server = Server(str(tmp_path), tls=False, database=database)
+    try:
+        device, auth = device_with_app(server)
+        tag = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()[0]["etag"]
+        base = f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}/localizations"
+        statuses = at_once(8, lambda index: httpx.put(
+            f"{base}/l{index}.lproj/Localizable.strings", headers={**auth, "if-match": tag}, content=b'"A" = "B";', timeout=30).status_code)
+        assert sorted(statuses) == [204] + [412] * 7
+        stored = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()[0]["localizations"]
+        assert len(stored) == 1
     finally:
         server.stop()

@@ -56,8 +56,8 @@ public actor InMemoryNotificationStore: NotificationStore {
     public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) throws -> DeviceChange {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
         let current = device.apps[topic]
-        let app = try update(current)
-        if current == nil, device.apps.count >= maximumApps { throw UpdateRefusal.tooManyApps(device.apps.count) }
+        let app = try UpdateRefusal.unwrapping { try UpdateRefusal.apply(update, to: current, topic: topic) }
+        try UpdateRefusal.checkRoom(installing: current, count: device.apps.count, maximum: maximumApps)
         devices[token]?.apps[topic] = app
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))

@@ -81,6 +81,17 @@ public protocol NotificationStore: Sendable {
     func deleteSigningKey(id: String) async throws -> Bool
 }
 
+extension AppRecord {
+    /// What storing this app over `stored` changes among its localization files: the paths to delete and the
+    /// files to write (new or changed), each in path order. Files that stay as they were are not rewritten.
+    public func localizationChanges(from stored: AppRecord?) -> (deleted: [String], written: [(path: String, data: Data)]) {
+        let before = stored?.localizationFiles ?? [:]
+        let deleted = before.keys.filter { localizationFiles[$0] == nil }.sorted()
+        let written = localizationFiles.filter { before[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { (path: $0.key, data: $0.value) }
+        return (deleted, written)
+    }
+}
+
 /// How ``NotificationStore/updateApp(topic:device:maximumApps:_:)`` changes an app: from the app as stored
 /// (`nil` when not installed) to the app to store; it throws to store nothing.
 public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
@@ -90,19 +101,37 @@ public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
 public struct UpdateRefusal: Error {
     public let error: any Error
 
-    /// `update` applied to `app`, its error wrapped.
-    public static func apply(_ update: AppUpdate, to app: AppRecord?) throws -> AppRecord {
+    /// `update` applied to the app of `topic` as stored (`nil` when not installed), its error wrapped; an
+    /// update that gives another app's record is refused.
+    public static func apply(_ update: AppUpdate, to app: AppRecord?, topic: String) throws -> AppRecord {
+        let updated: AppRecord
         do {
-            return try update(app)
+            updated = try update(app)
         } catch {
             throw UpdateRefusal(error: error)
         }
+        guard updated.topic == topic else { throw StoreError(.conflict, "an update of app \(topic) gave app \(updated.topic)") }
+        return updated
+    }
+
+    /// Refuses a new app when the device has `maximum` already (`count` is read in the same transaction).
+    public static func checkRoom(installing current: AppRecord?, count: Int, maximum: Int) throws {
+        guard current != nil || count < maximum else { throw tooManyApps(count) }
     }
 
     /// What `transaction` returns; an update's error comes out unwrapped.
     public static func unwrapping<Value>(_ transaction: () async throws -> Value) async throws -> Value {
         do {
             return try await transaction()
+        } catch let refusal as UpdateRefusal {
+            throw refusal.error
+        }
+    }
+
+    /// ``unwrapping(_:)`` for a store whose transaction does not suspend.
+    public static func unwrapping<Value>(_ transaction: () throws -> Value) throws -> Value {
+        do {
+            return try transaction()
         } catch let refusal as UpdateRefusal {
             throw refusal.error
         }

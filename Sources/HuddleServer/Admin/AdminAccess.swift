@@ -32,7 +32,7 @@ final class AdminAccess: Sendable {
         guard let token else {
             throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
         }
-        if let presented = DeviceAuthorization.bearer(request) {
+        if let presented = Secrets.bearer(request) {
             try check(presented, against: token, client: context.clientAddress)
             return
         }
@@ -58,7 +58,7 @@ final class AdminAccess: Sendable {
     func signIn(presenting presented: String, context: HuddleRequestContext) throws -> String {
         guard let token else { throw APIError(.unauthorized, "the admin API is off") }
         try check(presented, against: token, client: context.clientAddress)
-        let session = DeviceAuthorization.randomHex(bytes: 32)
+        let session = Secrets.randomHex(bytes: 32)
         let now = ContinuousClock.now
         sessions.withLock { sessions in
             if sessions.count >= Self.maximumSessions {
@@ -79,7 +79,7 @@ final class AdminAccess: Sendable {
     }
 
     private func check(_ presented: String, against token: String, client: String) throws {
-        guard try attempts.verify(presented, is: token, client: client) else { throw APIError(.unauthorized, "wrong admin token") }
+        guard try attempts.verify(presented, is: token, kind: .admin, client: client) else { throw APIError(.unauthorized, "wrong admin token") }
     }
 
 }

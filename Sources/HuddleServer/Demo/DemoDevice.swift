@@ -26,9 +26,9 @@ public enum DemoDevice {
         let scenario = try Scenario.load(contentsOf: url)
         let center = try scenario.play(relativeTo: url).center
         _ = try await store.deleteDevice(token: token)
-        let secret = DeviceAuthorization.randomHex(bytes: 32)
+        let secret = Secrets.randomHex(bytes: 32)
         try await store.createDevice(
-            DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: "Demo iPhone", createdAt: now))
+            DeviceRecord(token: token, secretHash: Secrets.hash(secret), name: "Demo iPhone", createdAt: now))
         for app in scenario.apps {
             let files = try app.localizationsPath.map {
                 try LocalizationLoader.files(in: url.deletingLastPathComponent().appendingPathComponent($0))

@@ -5,8 +5,10 @@ import Hummingbird
 
 /// An app's entity tag (`ETag`): a digest of everything stored of it, so that any change of it, from any
 /// client or server, gives a new tag. A client that sends the tag it last saw in `If-Match` has its change
-/// refused (412) when someone else changed the app meanwhile; the comparison is made in the store's
-/// transaction, against the app as stored then.
+/// refused (412) when the app stored differs from what it saw; the comparison is made in the store's
+/// transaction, against the app as stored then. (A digest rather than a change number: an app changed and
+/// changed back has its old tag again, which is right for a tag of what is stored, and every server that
+/// shares the store computes the same one without storing anything more.)
 enum AppEntityTag {
     /// The tag of `app`, quoted as a header carries it.
     static func of(_ app: AppRecord) -> String {
@@ -30,9 +32,11 @@ enum AppEntityTag {
     }
 
     /// The tags a request's `If-Match` accepts: `nil` without the header, `[]` for `*` (any stored app).
-    static func required(by request: Request) -> [String]? {
+    /// - Throws: ``APIError`` `badRequest` for a header that names no tag (its grammar has no empty list).
+    static func required(by request: Request) throws -> [String]? {
         guard let header = request.headers[.ifMatch] else { return nil }
-        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !tags.isEmpty else { throw APIError(.badRequest, "If-Match: expected * or entity tags (\"…\"), found none") }
         return tags.contains("*") ? [] : tags
     }
 

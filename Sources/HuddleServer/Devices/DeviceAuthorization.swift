@@ -13,7 +13,7 @@ struct DeviceAuthorization {
     /// The device named in the path (`:token`), if the request carries its secret.
     func authorize(_ request: Request, _ context: HuddleRequestContext) async throws -> (DeviceRecord, DeviceSession) {
         let token = try context.parameters.require("token").lowercased()
-        let secret = Self.bearer(request)
+        let secret = Secrets.bearer(request)
         let webSession = Self.cookie(request, token: token)
         guard secret != nil || webSession != nil else {
             throw APIError(.unauthorized, "send the device secret as Authorization: Bearer <secret>")
@@ -22,9 +22,9 @@ struct DeviceAuthorization {
         guard let session = try await centers.session(for: token) else { throw APIError(.unauthorized, "unknown device or wrong secret") }
         let device = session.device
         let isAuthorized = if let secret {
-            Self.constantTimeEqual(Self.hash(secret), device.secretHash)
+            Secrets.constantTimeEqual(Secrets.hash(secret), device.secretHash)
         } else {
-            Self.constantTimeEqual(webSession ?? "", Self.webSession(of: device))
+            Secrets.constantTimeEqual(webSession ?? "", Self.webSession(of: device))
         }
         guard isAuthorized else { throw APIError(.unauthorized, "unknown device or wrong secret") }
         return (device, session)
@@ -32,7 +32,7 @@ struct DeviceAuthorization {
 
     /// The device, if `secret` is its secret.
     func device(_ token: String, ifSecretIs secret: String) async throws -> DeviceRecord? {
-        guard let device = try await store.device(token: token), Self.constantTimeEqual(Self.hash(secret), device.secretHash) else {
+        guard let device = try await store.device(token: token), Secrets.constantTimeEqual(Secrets.hash(secret), device.secretHash) else {
             return nil
         }
         return device
@@ -50,29 +50,7 @@ struct DeviceAuthorization {
         return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)).lowercaseHex
     }
 
-    static func bearer(_ request: Request) -> String? {
-        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-    }
-
     private static func cookie(_ request: Request, token: String) -> String? {
         request.cookies[cookieName(token: token)]?.value
-    }
-
-    static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }.lowercaseHex
-    }
-
-    static func hash(_ secret: String) -> String {
-        Array(SHA256.hash(data: Data(secret.utf8))).lowercaseHex
-    }
-
-
-    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -45,7 +45,7 @@ struct DeviceController {
     // MARK: Devices
 
     @Sendable func register(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        if let registrationToken, try !attempts.verify(DeviceAuthorization.bearer(request) ?? "", is: registrationToken, client: context.clientAddress) {
+        if let registrationToken, try !attempts.verify(Secrets.bearer(request), is: registrationToken, kind: .registration, client: context.clientAddress) {
             throw APIError(
                 .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
         }
@@ -139,6 +139,7 @@ struct DeviceController {
         let categories = try body.optionalMember("categories")?.array().map { element throws(JSONReadError) in
             try NotificationCategory(json: element)
         }
+        if let categories { try DeviceSession.validate(AppRecord(topic: topic, categories: categories)) }
         let app = try await updateApp(topic, session, request) { current in
             var app = current ?? AppRecord(topic: topic)
             if let name { app.displayName = name.isEmpty ? nil : name }
@@ -173,6 +174,7 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let categories = try await request.jsonBody().array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
+        try DeviceSession.validate(AppRecord(topic: topic, categories: categories))
         let app = try await updateApp(topic, session, request) { current in
             var app = try Self.installed(current, topic)
             app.categories = categories
@@ -193,6 +195,7 @@ struct DeviceController {
         } catch let error as APIError where error.kind == .contentTooLarge {
             throw APIError(.contentTooLarge, "the file is larger than \(limit) bytes, the most an app may upload (--max-localization-bytes)")
         }
+        try DeviceSession.validate(AppRecord(topic: topic, localizationFiles: [path: data]))
         // The app's other files are counted as they are when the file is stored.
         let app = try await updateApp(topic, session, request) { current in
             var app = try Self.installed(current, topic)
@@ -283,7 +286,7 @@ struct DeviceController {
         _ topic: String, _ session: DeviceSession, _ request: Request, _ update: @escaping AppUpdate
     ) async throws -> AppRecord {
         guard ProviderRequestCheck.isValidTopic(topic) else { throw APIError(.badRequest, "\"\(topic)\" is not a bundle identifier") }
-        let required = AppEntityTag.required(by: request)
+        let required = try AppEntityTag.required(by: request)
         return try await session.updateApp(topic: topic, maximumApps: limits.appsPerDevice) { current in
             try AppEntityTag.check(required, against: current)
             return try update(current)

@@ -16,9 +16,9 @@ struct DeviceRegistration {
     /// - Throws: ``StoreError`` `.full` when the server keeps the most devices it may (counted in the
     ///   store's transaction, so racing registrations cannot pass the limit).
     func register(name: String) async throws -> (device: DeviceRecord, secret: String) {
-        let token = DeviceAuthorization.randomHex(bytes: 32)
-        let secret = DeviceAuthorization.randomHex(bytes: 32)
-        let device = DeviceRecord(token: token, secretHash: DeviceAuthorization.hash(secret), name: name, createdAt: clock())
+        let token = Secrets.randomHex(bytes: 32)
+        let secret = Secrets.randomHex(bytes: 32)
+        let device = DeviceRecord(token: token, secretHash: Secrets.hash(secret), name: name, createdAt: clock())
         try await store.createDevice(device, maximumDevices: maximumDevices)
         return (device, secret)
     }

@@ -137,21 +137,25 @@ actor DeviceSession {
     /// Installs or changes an app (its name, settings, categories and localization files), decided in the
     /// store's transaction against the app as stored then (``NotificationStore/updateApp(topic:device:maximumApps:_:)``),
     /// so that concurrent changes of one app all stay and racing installs cannot pass `maximumApps`.
+    ///
+    /// What a change brings (categories, a file) is validated by the caller before, with ``validate(_:)``:
+    /// each category and each file is valid or not on its own, so a valid app stays valid, and the store's
+    /// transaction (on SQLite, every device's writer) never waits for catalogs to be parsed.
     /// - Returns: the app as stored.
-    /// - Throws: what `update` throws; ``CenterError`` for invalid categories, ``CatalogError`` for a bad
-    ///   localization file (nothing is stored then); ``StoreError`` `.conflict` past `maximumApps`.
+    /// - Throws: what `update` throws (nothing is stored then); ``StoreError`` `.conflict` past `maximumApps`.
     func updateApp(topic: String, maximumApps: Int, _ update: @escaping AppUpdate) async throws -> AppRecord {
         let change = try await commit("save_app") { store, token in
-            try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps) { current in
-                let app = try update(current)
-                // Validated before anything is stored.
-                var check = Center()
-                try check.install(app)
-                return app
-            }
+            try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps, update)
         }
         guard case .appSaved(let app)? = change?.kind else { throw StoreError(.corrupt, "saving an app recorded another change") }
         return app
+    }
+
+    /// Checks what a change of an app brings, as an app of its own: its categories, or its files.
+    /// - Throws: ``CenterError`` for an invalid category or string, ``CatalogError`` for an unreadable file.
+    nonisolated static func validate(_ piece: AppRecord) throws {
+        var check = Center()
+        try check.install(piece)
     }
 
     /// Removes an app with its notifications; `false` when the device had none.

@@ -49,8 +49,19 @@ struct APIError: HTTPResponseError {
         self.retryAfter = retryAfter
     }
 
+    var status: HTTPResponse.Status { kind.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = Response.error(status, message)
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+}
+
+extension APIError.Kind {
+    /// The status of an error of this kind, also when a page, not an error, says what went wrong.
     var status: HTTPResponse.Status {
-        switch kind {
+        switch self {
         case .badRequest: .badRequest
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
@@ -62,22 +73,6 @@ struct APIError: HTTPResponseError {
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooManyRequests: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable
-        }
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = Response.error(status, message)
-        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
-    }
-}
-
-/// The home page shown again with what was wrong with the form it posted.
-extension HomePage.Problem {
-    var status: HTTPResponse.Status {
-        switch self {
-        case .wrongRegistrationToken, .wrongAdminToken: .unauthorized
-        case .serverFull: .serviceUnavailable
         }
     }
 }

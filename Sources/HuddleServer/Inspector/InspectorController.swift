@@ -84,7 +84,7 @@ struct InspectorController {
         let cursor = Cursor(log: log, filter: filter, position: start, clock: clock)
         // A stream opened with the session cookie ends at the first wake-up (a heartbeat at the latest) after
         // the session does: signing out stops what it opened.
-        let bySession = DeviceAuthorization.bearer(request) == nil
+        let bySession = Secrets.bearer(request) == nil
         let events = log.wakeUps().prefix { [access] _ in !bySession || access.isSignedIn(request) }
             .compactMap { _ in cursor.eventsSinceLastTaken() }
         return EventStreamResponse.make(holding: slot, events: events, channel: context.channel, writeTimeout: writeTimeout)

@@ -39,7 +39,7 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let isAdmin = isAdmin(request)
         if let registrationToken = configuration.registrationToken, !isAdmin {
-            guard try admin.attempts.verify(form["registrationToken"] ?? "", is: registrationToken, client: context.clientAddress) else {
+            guard try admin.attempts.verify(form["registrationToken"], is: registrationToken, kind: .registration, client: context.clientAddress) else {
                 return try await page(for: request, problem: .wrongRegistrationToken)
             }
         }
@@ -104,7 +104,7 @@ struct HomeController {
             admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
             demo: !configuration.demo ? .none : configuration.listensOnLoopbackOnly || isAdmin ? .oneClick : .asksForSecret, problem: problem,
             formToken: formTokens.issue(for: request))
-        return WebController.html(pages.home(page), status: problem?.status ?? .ok, setCookie: page.formToken.setCookie)
+        return WebController.html(pages.home(page), status: problem?.kind.status ?? .ok, setCookie: page.formToken.setCookie)
     }
 
     private func redirectHome(_ form: FormBody, cookie: String) -> Response {

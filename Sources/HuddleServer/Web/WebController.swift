@@ -142,6 +142,6 @@ struct WebController {
         let formToken = formTokens.issue(for: request)
         return Self.html(
             pages.unlock(token: token, failed: failed, languages: Self.pageLanguages(request), formToken: formToken.token),
-            status: APIError(.unauthorized, "").status, setCookie: formToken.setCookie)
+            status: APIError.Kind.unauthorized.status, setCookie: formToken.setCookie)
     }
 }

@@ -30,14 +30,14 @@ struct FormTokens: Sendable {
     /// has none yet.
     func issue(for request: Request) -> (token: String, setCookie: String?) {
         if let cookie = Self.browserCookie(request) { return (mac(cookie), nil) }
-        let cookie = DeviceAuthorization.randomHex(bytes: 16)
+        let cookie = Secrets.randomHex(bytes: 16)
         return (mac(cookie), Cookie.header(Self.cookieName, cookie, secure: secureCookies))
     }
 
     /// Whether a posted form's token belongs to the browser that posted it.
     func isValid(_ token: String?, for request: Request) -> Bool {
         guard let token, let cookie = Self.browserCookie(request) else { return false }
-        return DeviceAuthorization.constantTimeEqual(token, mac(cookie))
+        return Secrets.constantTimeEqual(token, mac(cookie))
     }
 
     /// 128 bits of the MAC: as hard to guess as the cookie, and never mistaken for a device's 64-digit token.

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Wrong tokens per client address, for every token the server checks (admin, registration, metrics):
-/// past ``maximumFailures`` in ``window``, the address is refused (even with the right token) until the
-/// window that began with its first failure is over.
+/// Wrong tokens per client address, for every token the server checks (admin, registration, metrics, each
+/// counted apart): past ``maximumFailures`` in ``window``, the address is refused that token (even the right
+/// one) until the window that began with its first failure is over.
 final class SignInAttempts: Sendable {
     static let maximumFailures = 10
     static let window: Duration = .seconds(60)
@@ -20,14 +20,22 @@ final class SignInAttempts: Sendable {
 
     init() {}
 
-    /// Whether `presented` is `token`, compared in constant time (through hashes of equal length, so that
-    /// neither the contents nor the length of the token leak through timing); a wrong one counts against
-    /// `client`.
+    /// The tokens counted apart: guesses at one do not hold back the others.
+    enum Token: String, Sendable {
+        case admin, registration, metrics
+    }
+
+    /// Whether `presented` is the `kind` token `token`, compared in constant time (through hashes of equal
+    /// length, so that neither the contents nor the length of the token leak through timing). A wrong one
+    /// counts against `client` for that kind; none presented (a client that did not know it needed one) is
+    /// no guess, and does not count.
     /// - Throws: ``APIError`` `tooManyRequests` while `client` is held back, before anything is compared.
-    func verify(_ presented: String, is token: String, client: String) throws -> Bool {
-        try admit(client)
-        guard DeviceAuthorization.constantTimeEqual(DeviceAuthorization.hash(presented), DeviceAuthorization.hash(token)) else {
-            recordFailure(client)
+    func verify(_ presented: String?, is token: String, kind: Token, client: String) throws -> Bool {
+        guard let presented else { return false }
+        let key = "\(kind.rawValue) \(client)"
+        try admit(key)
+        guard Secrets.constantTimeEqual(Secrets.hash(presented), Secrets.hash(token)) else {
+            recordFailure(key)
             return false
         }
         return true

@@ -31,6 +31,14 @@ struct HomePage {
     /// Why a form the page posted was refused.
     enum Problem {
         case wrongRegistrationToken, wrongAdminToken, serverFull
+
+        /// The kind of error it is (which the page's status comes from).
+        var kind: APIError.Kind {
+            switch self {
+            case .wrongRegistrationToken, .wrongAdminToken: .unauthorized
+            case .serverFull: .serviceUnavailable
+            }
+        }
     }
 
     /// The viewer's languages, most preferred first.
