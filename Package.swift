@@ -126,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [
-                "HuddleCore", "HuddlePostgres", "HuddleTestSupport", "huddle",
+                "HuddleCore", "HuddlePostgres", "HuddleSQLite", "HuddleTestSupport", "huddle",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

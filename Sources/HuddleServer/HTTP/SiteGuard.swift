@@ -22,7 +22,9 @@ struct SiteGuard: RouterMiddleware {
     let hosts: AllowedHosts
     let formTokens: FormTokens
 
-    /// Scripts, styles and connections from the server only; nothing inline, nothing framed, no referrer to other sites (not `no-referrer`: with it a browser sends `Origin: null` on its own forms).
+    /// Scripts, styles and connections from the server only; nothing inline, nothing framed. (The pages'
+    /// referrer policy is `same-origin`, not `no-referrer`: with that a browser sends `Origin: null` on the
+    /// pages' own forms, which the origin rule would refuse.)
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
