@@ -16,9 +16,26 @@ import Testing
     @Test func theClockStopsWhenNobodyWaitsAndStartsForTheNextWaiter() async throws {
         let clock = PacingClock(interval: .milliseconds(5))
         await clock.nextTick()
-        while clock.isTicking { try await Task.sleep(for: .milliseconds(5)) }
-        // Stopped: the next waiter must start it again, or it waits until the time limit fails the test. (The
-        // clock may stop again at once after that tick, so whether it ticks afterwards is not asserted.)
-        await clock.nextTick()
+        #expect(await Self.within(.seconds(5)) { while clock.isTicking, !Task.isCancelled { await Task.yield() } }, "the clock went on ticking for nobody")
+        // Stopped: the next waiter must start it again. (The clock may stop again at once after that tick, so
+        // whether it ticks afterwards is not asserted.)
+        #expect(await Self.within(.seconds(5)) { await clock.nextTick() }, "a waiter of a stopped clock was never woken")
+    }
+
+    /// Whether `work` finishes within `limit`: the event itself, with a deadline.
+    static func within(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await work()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 }
