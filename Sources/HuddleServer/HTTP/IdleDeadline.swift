@@ -10,34 +10,35 @@ import NIOHTTPTypes
 /// until a push is accepted on it (a 200 with an `apns-id`: a provider with a valid token gets one, or any
 /// client under `--development`), a connection with no stream open is sent away after `timeout`: politely
 /// (GOAWAY, as a shutdown does), then cut off if it stays. A stream under way (a page's live stream, a
-/// request being answered) keeps it open. Each stream's ``StreamSignal`` tells the connection when it
-/// opens, when a push on it is accepted, and when it closes.
+/// request being answered) keeps it open. Each stream's ``StreamSignal`` tells it when the stream opens,
+/// when a push on it is accepted, and when it closes.
 final class IdleDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
-    /// What a stream sends up its connection's pipeline.
-    enum Signal {
-        case opened, pushAccepted, closed
-    }
-
-    /// Sits in each HTTP/2 stream and tells the connection what happens to it.
+    /// Sits in each HTTP/2 stream and tells the connection's deadline, directly (streams run on their
+    /// connection's event loop), when the stream opens, when a push on it is accepted, and when it closes.
     final class StreamSignal: ChannelOutboundHandler, RemovableChannelHandler {
         typealias OutboundIn = HTTPResponsePart
         typealias OutboundOut = HTTPResponsePart
 
         private static let apnsID = HTTPField.Name("apns-id")!
+        /// The connection's deadline; `nil` once a push was accepted on the connection (it is gone then).
+        private var deadline: IdleDeadline?
 
         func handlerAdded(context: ChannelHandlerContext) {
-            context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.opened)
+            deadline = try? context.channel.parent?.pipeline.syncOperations.handler(type: IdleDeadline.self)
+            deadline?.streamOpened()
         }
 
         func handlerRemoved(context: ChannelHandlerContext) {
-            context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.closed)
+            deadline?.streamClosed()
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            if case .head(let response) = unwrapOutboundIn(data), response.status == .ok, response.headerFields[Self.apnsID] != nil {
-                context.channel.parent?.pipeline.fireUserInboundEventTriggered(Signal.pushAccepted)
+            if let deadline, case .head(let response) = unwrapOutboundIn(data), response.status == .ok,
+                response.headerFields[Self.apnsID] != nil
+            {
+                deadline.pushAccepted()
             }
             context.write(data, promise: promise)
         }
@@ -46,40 +47,43 @@ final class IdleDeadline: ChannelInboundHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private var openStreams = 0
     private var deadline: Scheduled<Void>?
+    /// The deadline's place in its connection's pipeline, while it is there.
+    private var context: ChannelHandlerContext?
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        scheduleDeadline(context)
+        self.context = context
+        scheduleDeadline()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
+        self.context = nil
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard let signal = event as? Signal else {
-            context.fireUserInboundEventTriggered(event)
-            return
-        }
-        switch signal {
-        case .opened:
-            openStreams += 1
-            deadline?.cancel()
-            deadline = nil
-        case .closed:
-            openStreams -= 1
-            if openStreams == 0 { scheduleDeadline(context) }
-        case .pushAccepted:
-            // A provider: from now on HTTP/2's idle timeout alone applies.
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        }
+    func streamOpened() {
+        openStreams += 1
+        deadline?.cancel()
+        deadline = nil
     }
 
-    private func scheduleDeadline(_ context: ChannelHandlerContext) {
+    func streamClosed() {
+        openStreams -= 1
+        if openStreams == 0 { scheduleDeadline() }
+    }
+
+    /// A provider: from now on HTTP/2's idle timeout alone applies.
+    func pushAccepted() {
+        guard let context else { return }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    private func scheduleDeadline() {
+        guard let context else { return }
         let channel = context.channel
         let timeout = timeout
         deadline = context.eventLoop.scheduleTask(in: timeout) {
