@@ -230,14 +230,21 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         try await client.read(logger: logger) { connection in try await self.apps(device: token, connection) }
     }
 
-    public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
-        try await client.write(logger: logger) { connection in
-            guard let number = try await takeNextNumber(device: token, connection),
-                try await connection.firstRow(
+    public func deleteApp(topic: String, device token: String, precondition: AppPrecondition?) async throws -> DeviceChange? {
+        try await UpdateRefusal.unwrapping {
+            try await client.write(logger: logger) { connection in
+                // The device's row is locked first (its number), so the app checked is the app removed.
+                guard let number = try await takeNextNumber(device: token, connection) else { return .rollBack(nil) }
+                if let precondition {
+                    guard let app = try await apps(device: token, topic: topic, connection).first else { return .rollBack(nil) }
+                    try UpdateRefusal.check(precondition, app)
+                }
+                guard try await connection.firstRow(
                     "DELETE FROM apps WHERE device_token = \(token) AND topic = \(topic) RETURNING topic", logger: logger) != nil
-            else { return .rollBack(nil) }
-            try await record(.appDeleted, topic: topic, number: number, device: token, connection)
-            return .commit(DeviceChange(number: number, kind: .appDeleted(topic: topic)))
+                else { return .rollBack(nil) }
+                try await record(.appDeleted, topic: topic, number: number, device: token, connection)
+                return .commit(DeviceChange(number: number, kind: .appDeleted(topic: topic)))
+            }
         }
     }
 

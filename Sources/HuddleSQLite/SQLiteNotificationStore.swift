@@ -147,13 +147,19 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await read { db in try Self.apps(device: token, db) }
     }
 
-    public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
-            guard db.changesCount > 0 else { return nil }
-            let number = try takeNumber(device: token, db)
-            try record(.appDeleted, topic: topic, number: number, device: token, db)
-            return DeviceChange(number: number, kind: .appDeleted(topic: topic))
+    public func deleteApp(topic: String, device token: String, precondition: AppPrecondition?) async throws -> DeviceChange? {
+        try await UpdateRefusal.unwrapping {
+            try await write { db in
+                if let precondition {
+                    guard let app = try Self.apps(device: token, topic: topic, db).first else { return nil }
+                    try UpdateRefusal.check(precondition, app)
+                }
+                try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
+                guard db.changesCount > 0 else { return nil }
+                let number = try takeNumber(device: token, db)
+                try record(.appDeleted, topic: topic, number: number, device: token, db)
+                return DeviceChange(number: number, kind: .appDeleted(topic: topic))
+            }
         }
     }
 

@@ -201,6 +201,22 @@ public enum StoreConformance {
             #expect(try await store.apps(device: token).isEmpty)
             #expect(try await store.snapshot(device: token)?.lastChange == 0)
         },
+        "a removal with a precondition removes only an app that meets it": { store in
+            try await store.createDevice(device())
+            let app = AppRecord(topic: "com.example.app", displayName: "Chat")
+            _ = try await store.saveApp(app, device: token)
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await store.deleteApp(topic: app.topic, device: token) { stored in
+                    #expect(stored == app)
+                    throw Refused()
+                }
+            }
+            #expect(try await store.apps(device: token) == [app])
+            #expect(try await store.deleteApp(topic: "com.example.none", device: token) { _ in throw Refused() } == nil)
+            #expect(try await store.deleteApp(topic: app.topic, device: token) { _ in } != nil)
+            #expect(try await store.apps(device: token).isEmpty)
+        },
         "racing registrations cannot pass the limit of devices": { store in
             let registered = try await succeeded(12, refusedWith: .full, naming: "--max-devices") { index in
                 try await store.createDevice(device(String(format: "%064x", index + 1)), maximumDevices: 5)

@@ -146,7 +146,9 @@ struct RecordingWrapper: NotificationStore {
         try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps, update)
     }
     func apps(device token: String) async throws -> [AppRecord] { try await store.apps(device: token) }
-    func deleteApp(topic: String, device token: String) async throws -> DeviceChange? { try await store.deleteApp(topic: topic, device: token) }
+    func deleteApp(topic: String, device token: String, precondition: AppPrecondition?) async throws -> DeviceChange? {
+        try await store.deleteApp(topic: topic, device: token, precondition: precondition)
+    }
     func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
         try await store.deliver(request, app: app, at: date, device: token)
     }

@@ -117,11 +117,16 @@ def test_if_match_refuses_a_change_to_an_app_that_changed_meanwhile(tmp_path, da
         stored = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()
         assert [(a["topic"], a["name"], a["settings"]["grouping"], a["localizations"]) for a in stored] == [
             (TOPIC, "First", "automatic", [])]
+        # Removing the app honours it too: a stale tag removes nothing, the current one removes it.
+        assert httpx.delete(app, headers=stale).status_code == 412
+        assert len(httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()) == 1
         # A header that names no tag is no precondition at all: refused.
         assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": ","}, json={"grouping": "off"}).status_code == 400
         # With the tag of the change it made, the first editor goes on; `*` means any installed app.
         assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": first.headers["etag"]}, json={"grouping": "off"}).status_code == 200
-        assert httpx.put(f"{app}/categories", headers={**auth, "if-match": "*"}, json=[]).status_code == 200
+        latest = httpx.put(f"{app}/categories", headers={**auth, "if-match": "*"}, json=[])
+        assert latest.status_code == 200
+        assert httpx.delete(app, headers={**auth, "if-match": latest.headers["etag"]}).status_code == 204
     finally:
         server.stop()
 

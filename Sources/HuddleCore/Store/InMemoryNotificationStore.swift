@@ -67,8 +67,10 @@ public actor InMemoryNotificationStore: NotificationStore {
         (devices[token]?.apps.values).map { $0.sorted { $0.topic < $1.topic } } ?? []
     }
 
-    public func deleteApp(topic: String, device token: String) -> DeviceChange? {
-        guard devices[token]?.apps.removeValue(forKey: topic) != nil else { return nil }
+    public func deleteApp(topic: String, device token: String, precondition: AppPrecondition?) throws -> DeviceChange? {
+        guard let app = devices[token]?.apps[topic] else { return nil }
+        try precondition?(app)
+        devices[token]?.apps[topic] = nil
         devices[token]?.notifications[topic] = nil
         let number = record(token, .appDeleted, topic: topic)
         return DeviceChange(number: number, kind: .appDeleted(topic: topic))

@@ -36,9 +36,11 @@ public protocol NotificationStore: Sendable {
     ///   for an unknown device, `.conflict` for a new app when the device has `maximumApps`.
     func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange
     func apps(device token: String) async throws -> [AppRecord]
-    /// Removes an app and its notifications.
+    /// Removes an app and its notifications, when `precondition` (given the app as stored, in the same
+    /// transaction) does not throw.
     /// - Returns: the change, `.appDeleted`; `nil` when the device had no such app.
-    func deleteApp(topic: String, device token: String) async throws -> DeviceChange?
+    /// - Throws: what `precondition` throws, as it threw it (nothing is removed then).
+    func deleteApp(topic: String, device token: String, precondition: AppPrecondition?) async throws -> DeviceChange?
 
     // MARK: Notifications
     /// Stores a delivered notification as the device's next change, replacing one with the same app and
@@ -96,6 +98,9 @@ extension AppRecord {
 /// (`nil` when not installed) to the app to store; it throws to store nothing.
 public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
 
+/// What must hold of an app for ``NotificationStore/deleteApp(topic:device:precondition:)`` to remove it.
+public typealias AppPrecondition = @Sendable (AppRecord) throws -> Void
+
 /// Carries what an ``AppUpdate`` threw through a store's transaction (which rolls back, and whose own error
 /// mapping lets it pass) back to the caller, who gets the update's own error.
 public struct UpdateRefusal: Error {
@@ -137,6 +142,15 @@ public struct UpdateRefusal: Error {
         }
     }
 
+    /// `precondition` checked against the app as stored, its error wrapped.
+    public static func check(_ precondition: AppPrecondition?, _ app: AppRecord) throws {
+        do {
+            try precondition?(app)
+        } catch {
+            throw UpdateRefusal(error: error)
+        }
+    }
+
     /// The error of a new app past the limit, in every store's words.
     public static func tooManyApps(_ count: Int) -> StoreError {
         StoreError(.conflict, "the device has \(count) apps, the most one device may install (--max-apps-per-device)")
@@ -154,6 +168,11 @@ extension NotificationStore {
     /// Creates a device, however many there are.
     public func createDevice(_ device: DeviceRecord) async throws {
         try await createDevice(device, maximumDevices: .max)
+    }
+
+    /// Removes an app and its notifications, whatever it holds.
+    public func deleteApp(topic: String, device token: String) async throws -> DeviceChange? {
+        try await deleteApp(topic: topic, device: token, precondition: nil)
     }
 
     /// Creates or replaces an app as it is given, however many the device has.

@@ -154,7 +154,11 @@ struct DeviceController {
     @Sendable func deleteApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
-        guard try await session.deleteApp(topic: topic) else { throw APIError(.notFound, "no app \(topic)") }
+        var precondition: AppPrecondition?
+        if let required = try AppEntityTag.required(by: request) {
+            precondition = { app in try AppEntityTag.check(required, against: app) }
+        }
+        guard try await session.deleteApp(topic: topic, precondition: precondition) else { throw APIError(.notFound, "no app \(topic)") }
         return Response(status: .noContent)
     }
 

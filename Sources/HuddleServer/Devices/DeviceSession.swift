@@ -158,9 +158,12 @@ actor DeviceSession {
         try check.install(piece)
     }
 
-    /// Removes an app with its notifications; `false` when the device had none.
-    func deleteApp(topic: String) async throws -> Bool {
-        try await commit("delete_app") { store, token in try await store.deleteApp(topic: topic, device: token) } != nil
+    /// Removes an app with its notifications, when `precondition` holds of it as stored; `false` when the
+    /// device had none.
+    func deleteApp(topic: String, precondition: AppPrecondition? = nil) async throws -> Bool {
+        try await commit("delete_app") { store, token in
+            try await store.deleteApp(topic: topic, device: token, precondition: precondition)
+        } != nil
     }
 
     /// Commits a change through the store, then applies it (and any it skipped over).
