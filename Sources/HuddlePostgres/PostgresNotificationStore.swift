@@ -557,29 +557,21 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// The device's apps, or only the one of `topic`.
     private func apps(device token: String, topic: String? = nil, _ connection: PostgresConnection) async throws -> [AppRecord] {
         var files: [String: [String: Data]] = [:]
-        let fileRows = if let topic {
-            try await connection.rows(
-                "SELECT topic, path, data FROM localization_files WHERE device_token = \(token) AND topic = \(topic)", logger: logger)
-        } else {
-            try await connection.rows("SELECT topic, path, data FROM localization_files WHERE device_token = \(token)", logger: logger)
-        }
-        for row in fileRows {
+        // `topic` is NULL for every app of the device.
+        for row in try await connection.rows(
+            """
+            SELECT topic, path, data FROM localization_files
+            WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic))
+            """, logger: logger)
+        {
             let (topic, path, data) = try row.decode((String, String, Data).self)
             files[topic, default: [:]][path] = data
         }
-        let appRows = if let topic {
-            try await connection.rows(
-                """
-                SELECT topic, display_name, development_language, settings, categories FROM apps
-                WHERE device_token = \(token) AND topic = \(topic)
-                """, logger: logger)
-        } else {
-            try await connection.rows(
-                """
-                SELECT topic, display_name, development_language, settings, categories FROM apps
-                WHERE device_token = \(token) ORDER BY topic
-                """, logger: logger)
-        }
+        let appRows = try await connection.rows(
+            """
+            SELECT topic, display_name, development_language, settings, categories FROM apps
+            WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
+            """, logger: logger)
         return try appRows.map { row in
             let (topic, displayName, developmentLanguage, settingsText, categoriesText) = try row.decode(
                 (String, String?, String, String, String).self)

@@ -77,20 +77,19 @@ struct ServeCommand: AsyncParsableCommand {
         if openRegistration, registrationToken != nil {
             throw ValidationError("--open-registration and --registration-token contradict each other.")
         }
-        for (option, variable) in [("--admin-token", "HUDDLE_ADMIN_TOKEN"), ("--registration-token", "HUDDLE_REGISTRATION_TOKEN"), ("--metrics-token", "HUDDLE_METRICS_TOKEN")] {
-            _ = try Self.token(option: option, environmentVariable: variable, given: tokenOption(option))
-        }
+        _ = try tokens()
         if let host = publicHost.first(where: { $0.isEmpty || $0.contains(where: { $0 == "/" || $0 == " " }) }) {
             throw ValidationError("--public-host \"\(host)\": expected a host name, such as huddle.example.com")
         }
     }
 
-    private func tokenOption(_ option: String) -> String? {
-        switch option {
-        case "--admin-token": adminToken
-        case "--registration-token": registrationToken
-        default: metricsToken
-        }
+    /// The admin, registration and metrics tokens, each from its option or else its environment variable.
+    private func tokens() throws -> (admin: String?, registration: String?, metrics: String?) {
+        (
+            try Self.token(option: "--admin-token", environmentVariable: "HUDDLE_ADMIN_TOKEN", given: adminToken),
+            try Self.token(option: "--registration-token", environmentVariable: "HUDDLE_REGISTRATION_TOKEN", given: registrationToken),
+            try Self.token(option: "--metrics-token", environmentVariable: "HUDDLE_METRICS_TOKEN", given: metricsToken)
+        )
     }
 
     /// A token from its option, else from its environment variable; an empty one is refused, since it would
@@ -122,16 +121,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tlsCertificatePath = tlsCertificate
         configuration.tlsKeyPath = tlsKey
         configuration.developmentMode = development
-        configuration.adminToken = try Self.token(option: "--admin-token", environmentVariable: "HUDDLE_ADMIN_TOKEN", given: adminToken)
-        configuration.metricsToken = try Self.token(option: "--metrics-token", environmentVariable: "HUDDLE_METRICS_TOKEN", given: metricsToken)
+        let tokens = try tokens()
+        configuration.adminToken = tokens.admin
+        configuration.metricsToken = tokens.metrics
         configuration.publicHosts = publicHost
         configuration.benchmarkRoutes = benchmarkRoutes
         configuration.demo = demo
         configuration.limits = limits.limits
-        if !openRegistration {
-            configuration.registrationToken = try Self.token(
-                option: "--registration-token", environmentVariable: "HUDDLE_REGISTRATION_TOKEN", given: registrationToken)
-        }
+        if !openRegistration { configuration.registrationToken = tokens.registration }
         if configuration.registrationToken == nil, !openRegistration, !isLoopback {
             // Beyond the loopback address, strangers may reach the server: registering a device takes a token.
             let token = ServerConfiguration.makeToken()

@@ -56,7 +56,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) throws -> DeviceChange {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
         let current = device.apps[topic]
-        let app = try UpdateRefusal.unwrapping { try UpdateRefusal.apply(update, to: current, topic: topic) }
+        let app = try UpdateRefusal.updated(current, by: update, topic: topic)
         try UpdateRefusal.checkRoom(installing: current, count: device.apps.count, maximum: maximumApps)
         devices[token]?.apps[topic] = app
         let number = record(token, .appSaved, topic: app.topic)

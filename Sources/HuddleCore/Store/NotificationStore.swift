@@ -106,17 +106,24 @@ public typealias AppPrecondition = @Sendable (AppRecord) throws -> Void
 public struct UpdateRefusal: Error {
     public let error: any Error
 
-    /// `update` applied to the app of `topic` as stored (`nil` when not installed), its error wrapped; an
-    /// update that gives another app's record is refused.
+    /// `update` applied to the app of `topic` as stored (`nil` when not installed); an update that gives
+    /// another app's record is refused.
+    public static func updated(_ app: AppRecord?, by update: AppUpdate, topic: String) throws -> AppRecord {
+        let updated = try update(app)
+        guard updated.topic == topic else { throw StoreError(.conflict, "an update of app \(topic) gave app \(updated.topic)") }
+        return updated
+    }
+
+    /// ``updated(_:by:topic:)`` inside a database transaction: the update's own error wrapped, so that the
+    /// store's error mapping lets it through.
     public static func apply(_ update: AppUpdate, to app: AppRecord?, topic: String) throws -> AppRecord {
-        let updated: AppRecord
         do {
-            updated = try update(app)
+            return try updated(app, by: update, topic: topic)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw UpdateRefusal(error: error)
         }
-        guard updated.topic == topic else { throw StoreError(.conflict, "an update of app \(topic) gave app \(updated.topic)") }
-        return updated
     }
 
     /// Refuses a new app when the device has `maximum` already (`count` is read in the same transaction).
@@ -133,14 +140,6 @@ public struct UpdateRefusal: Error {
         }
     }
 
-    /// ``unwrapping(_:)`` for a store whose transaction does not suspend.
-    public static func unwrapping<Value>(_ transaction: () throws -> Value) throws -> Value {
-        do {
-            return try transaction()
-        } catch let refusal as UpdateRefusal {
-            throw refusal.error
-        }
-    }
 
     /// `precondition` checked against the app as stored, its error wrapped.
     public static func check(_ precondition: AppPrecondition?, _ app: AppRecord) throws {

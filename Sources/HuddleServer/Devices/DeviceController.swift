@@ -124,7 +124,7 @@ struct DeviceController {
 
     @Sendable func listApps(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (device, _) = try await authorize(request, context)
-        return .json(.array(try await store.apps(device: device.token).map(Self.json)))
+        return .json(.array(try await store.apps(device: device.token).map { Self.json($0) }))
     }
 
     @Sendable func saveApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -148,7 +148,8 @@ struct DeviceController {
             if let categories { app.categories = categories }
             return app
         }
-        return .json(Self.json(app), headers: [.eTag: AppEntityTag.of(app)])
+        let tag = AppEntityTag.of(app)
+        return .json(Self.json(app, tag: tag), headers: [.eTag: tag])
     }
 
     @Sendable func deleteApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -312,12 +313,13 @@ struct DeviceController {
         return path
     }
 
-    static func json(_ app: AppRecord) -> JSONValue {
+    /// An app as the API shows it; `tag` is its entity tag, when the caller has it already (it digests every file).
+    static func json(_ app: AppRecord, tag: String? = nil) -> JSONValue {
         .object(JSONObject([
             ("topic", .string(app.topic)), ("name", app.displayName.map(JSONValue.string) ?? .null),
             ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
-            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))), ("etag", .string(AppEntityTag.of(app))),
+            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))), ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }
 }
