@@ -39,7 +39,7 @@ import Testing
                 body: ByteBuffer(string: #"{"aps": {"alert": "x"}}"#))
             #expect(push.status == .serviceUnavailable)
             #expect(try JSONParser.parse(push.body.readableBytesView)["reason"]?.stringValue == "ServiceUnavailable")
-            let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer x"])
+            let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"])
             #expect(center.status == .serviceUnavailable)
         }
     }

@@ -23,7 +23,7 @@ import Testing
     static func declaredTypes(in folder: String) throws -> Set<String> {
         var types: Set<String> = []
         for (_, text) in try code(of: folder) {
-            for match in text.matches(of: /(?m)^(?:final class|class|struct|enum|actor|protocol) ([A-Z][A-Za-z0-9]*)/) {
+            for match in text.matches(of: /(?m)^(?:public |package )?(?:final )?(?:class|struct|enum|actor|protocol) ([A-Z][A-Za-z0-9]*)/) {
                 types.insert(String(match.1))
             }
         }

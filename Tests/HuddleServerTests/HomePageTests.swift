@@ -89,7 +89,9 @@ import Testing
                 uri: "/admin/session", method: .post, headers: browser.headers,
                 body: ByteBuffer(string: "adminToken=admin-secret-token" + browser.field))
             let session = try #require(cookie.split(separator: ";").first.map(String.init))
-            #expect(again.headers[.setCookie]?.split(separator: ";").first.map(String.init) != session)
+            #expect(again.status == .seeOther)
+            let second = try #require(again.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            #expect(second.hasPrefix("huddle-admin=") && second != session)
             var signedIn = browser.headers
             signedIn[.cookie] = (browser.headers[.cookie] ?? "") + "; " + session
             let inspector = try await client.execute(uri: "/v1/admin/requests", method: .get, headers: [.cookie: session])
@@ -97,6 +99,7 @@ import Testing
             let out = try await client.execute(
                 uri: "/admin/session/end", method: .post, headers: signedIn, body: ByteBuffer(string: String(browser.field.dropFirst())))
             #expect(out.status == .seeOther)
+            #expect(out.headers[.setCookie] == "huddle-admin=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
             let replayed = try await client.execute(uri: "/v1/admin/requests", method: .get, headers: [.cookie: session])
             #expect(replayed.status == .unauthorized)
         }

@@ -75,6 +75,37 @@ import Testing
         return result
     }
 
+    @Test func aPageCutsALongTitleAndName() {
+        let long = String(repeating: "x", count: 10_000)
+        let group = RenderedGroup(
+            id: "g", app: "com.example.app", appName: long, thread: nil, count: 1, previewsHidden: false, summary: nil,
+            hiddenPreviewsText: nil,
+            notifications: [
+                RenderedNotification(
+                    id: "n", date: Date(timeIntervalSince1970: 0), title: long, subtitle: nil, body: nil, categoryIdentifier: "c",
+                    threadIdentifier: "", summaryArgument: "", summaryArgumentCount: 1, interruptionLevel: .active,
+                    relevanceScore: nil, userInfo: JSONObject())
+            ])
+        let html = WebPages.shared.group(group, languages: ["en"])
+        let shown = String(repeating: "x", count: DisplayText.maximumShownScalars)
+        #expect(html.contains(shown + "…") && !html.contains(shown + "x"))
+    }
+
+    @Test func cookiesAreForTheSiteOutOfScriptsReachAndSecureOverTLS() {
+        #expect(Cookie.header("a", "b", secure: false) == "a=b; Path=/; HttpOnly; SameSite=Strict")
+        #expect(Cookie.header("a", "b", secure: true, maxAge: 60) == "a=b; Path=/; HttpOnly; SameSite=Strict; Max-Age=60; Secure")
+    }
+
+    @Test func aStreamResumingFromSomethingThatIsNoNumberIs400() async throws {
+        try await Self.withApplication { client in
+            let response = try await client.execute(
+                uri: "/v1/admin/requests/stream", method: .get,
+                headers: [.authorization: "Bearer admin-secret-token", HTTPField.Name("Last-Event-ID")!: "soon"])
+            #expect(response.status == .badRequest)
+            #expect(String(buffer: response.body).contains("Last-Event-ID"))
+        }
+    }
+
     @Test func pagesShowAtMostTheirShareOfALongText() {
         let long = String(repeating: "é", count: DisplayText.maximumShownScalars * 3)
         #expect(DisplayText.shown(long).unicodeScalars.count == DisplayText.maximumShownScalars + 1)
@@ -154,6 +185,18 @@ import Testing
             let admin = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: [.authorization: "Bearer admin-secret-token"])
             #expect(admin.status == .ok)
         }
+    }
+
+    /// Guesses sent at once are counted before they are compared: fifty at once get ten answers, not fifty.
+    @Test func guessesSentAtOnceCannotAllPassTheCount() async throws {
+        let attempts = SignInAttempts()
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 {
+                group.addTask { (try? attempts.verify("guess", is: "token", kind: .admin, client: "192.0.2.9")) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(answered == SignInAttempts.maximumFailures)
     }
 
     @Test func wrongAdminTokensAreLimitedPerAddress() throws {

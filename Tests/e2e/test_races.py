@@ -5,9 +5,7 @@ import threading
 
 import httpx
 
-from conftest import Server
-
-TOPIC = "com.example.chat"
+from conftest import TOPIC, Server, register_device
 
 
 def at_once(count, send):
@@ -28,10 +26,8 @@ def at_once(count, send):
 
 
 def device_with_app(server):
-    device = httpx.post(f"{server.url}/v1/devices", json={"name": "races"}).json()
-    auth = {"authorization": f"Bearer {device['secret']}"}
-    assert httpx.put(f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}", headers=auth, json={}).status_code == 200
-    return device, auth
+    device = register_device(server)
+    return device, {"authorization": f"Bearer {device['secret']}"}
 
 
 def test_concurrent_uploads_of_different_files_all_stay(tmp_path, database):
@@ -120,6 +116,9 @@ def test_if_match_refuses_a_change_to_an_app_that_changed_meanwhile(tmp_path, da
         # Removing the app honours it too: a stale tag removes nothing, the current one removes it.
         assert httpx.delete(app, headers=stale).status_code == 412
         assert len(httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()) == 1
+        # A weak tag never matches (strong comparison); a list matches when any of its tags does.
+        assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": "W/" + first.headers["etag"]}, json={}).status_code == 412
+        assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": f'{read}, {first.headers["etag"]}'}, json={}).status_code == 200
         # A header that names no tag is no precondition at all: refused.
         assert httpx.patch(f"{app}/settings", headers={**auth, "if-match": ","}, json={"grouping": "off"}).status_code == 400
         # With the tag of the change it made, the first editor goes on; `*` means any installed app.

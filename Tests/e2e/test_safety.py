@@ -604,7 +604,6 @@ ATTACK_PAGE = """<!doctype html><html><body>
 (async () => {
   const loaded = (name) => new Promise((resolve) => {
     document.querySelector(`iframe[name="${name}"]`).addEventListener("load", resolve, { once: true });
-    setTimeout(resolve, 5000);
   });
   try {
     await fetch("TARGET/v1/devices", { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body: '{"name":"csrf"}' });
@@ -722,10 +721,7 @@ def test_the_demo_cookie_is_not_set_for_a_rebinding_host(tmp_path):
     """Issue 26 item 4: POST /demo/session with a foreign Host gets 421 and no cookie."""
     server = start(tmp_path, "--development", "--demo")
     try:
-        deadline = time.monotonic() + 10
-        while 'id="open-demo"' not in httpx.get(f"{server.url}/", timeout=TIMEOUT).text:
-            assert time.monotonic() < deadline, "the home page never offered the demo"
-            time.sleep(0.1)
+        # Refused by the host before the demo is looked at: nothing to wait for.
         rebound = post_form(server, "/demo/session", {}, csrf=fresh_csrf(server), headers={"host": "rebind.attacker.example"})
         assert rebound.status_code == 421, (rebound.status_code, rebound.headers)
         assert f"huddle-{DEMO_TOKEN}" not in set_cookies(rebound)
@@ -809,13 +805,13 @@ def test_an_http2_connection_that_sends_only_the_preface_is_closed(tmp_path):
     server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "6")
     connection = RawH2(server)
     try:
-        what, after = connection.read_until(stops(), seconds=6)
+        # Deadlines, not measured times: sent away within 6 s (the timeout is 2), cut off within 4 s more.
+        what, _ = connection.read_until(stops(), seconds=6)
         if isinstance(what, h2.events.ConnectionTerminated):
             # A client that does not leave after the GOAWAY is cut off one --request-timeout later.
             closed, _ = connection.read_until(lambda event: False, seconds=4)
             assert closed == "closed", "a GOAWAY but the connection stayed open"
         assert what is not None, "the connection was still open 6 s after its preface"
-        assert 1.0 <= after <= 5.0, f"closed after {after:.1f} s"
         assert httpx.get(f"{server.url}/health", timeout=TIMEOUT).status_code == 200
     finally:
         connection.close()
@@ -832,9 +828,8 @@ def test_an_http2_request_whose_body_never_ends_is_reset(tmp_path):
                                     [("apns-topic", TOPIC), ("content-length", "100")], end_stream=False)
         connection.connection.send_data(stream, b'{"aps": {"alert": ', end_stream=False)
         connection.flush()
-        what, after = connection.read_until(stops(stream), seconds=6)
+        what, _ = connection.read_until(stops(stream), seconds=6)
         assert what is not None, f"the stalled stream was still open 6 s later (events: {connection.events})"
-        assert after <= 5.0, f"reset after {after:.1f} s"
         assert httpx.get(f"{server.url}/health", timeout=TIMEOUT).status_code == 200
     finally:
         connection.close()
@@ -850,9 +845,8 @@ def test_an_http2_connection_with_only_cheap_requests_answered_is_sent_away(tmp_
         stream = connection.headers("GET", "/health")
         ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
         assert isinstance(ended, h2.events.StreamEnded), f"no answer to GET /health: {connection.events}"
-        what, after = connection.read_until(stops(), seconds=8)
-        assert what is not None, "an HTTP/2 connection with one GET answered was still open 8 s later, with --request-timeout 2"
-        assert after < 6, f"sent away only after {after:.1f} s"
+        what, _ = connection.read_until(stops(), seconds=6)
+        assert what is not None, "an HTTP/2 connection with one GET answered was still open 6 s later, with --request-timeout 2"
     finally:
         connection.close()
         server.stop()
@@ -872,17 +866,16 @@ def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_a
         assert isinstance(ended, h2.events.StreamEnded), f"no answer to the push: {connection.events}"
         status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
         assert status == "200"
-        answered = time.monotonic()
+        # Still open 4 s later, past the request timeout of 2 s ...
         early, _ = connection.read_until(stops(), seconds=4)
-        assert early is None, f"closed {time.monotonic() - answered:.1f} s after an accepted push, before the idle timeout"
+        assert early is None, "closed after an accepted push, before the idle timeout"
         connection.connection.ping(b"huddle26")
         connection.flush()
         ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
         assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after a push: {ack}"
-        what, _ = connection.read_until(stops(), seconds=max(0.1, 11.5 - (time.monotonic() - answered)))
-        idle = time.monotonic() - answered
-        assert what is not None, f"still open {idle:.1f} s after the push, with --idle-timeout 6"
-        assert 4.0 < idle <= 11.5, f"closed after {idle:.1f} s idle"
+        # ... and sent away by the idle timeout of 6 s (with room for the GOAWAY's own round).
+        what, _ = connection.read_until(stops(), seconds=7)
+        assert what is not None, "still open 11 s after the push, with --idle-timeout 6"
     finally:
         connection.close()
         server.stop()
@@ -921,7 +914,7 @@ def test_names_and_ids_that_reach_pages_are_bounded(tmp_path):
         token = re.search(r"/devices/([0-9a-f]{64})", created.headers["location"]).group(1)
         secret = re.search(r"secret=([0-9a-f]+)", created.headers["location"]).group(1)
         described = httpx.get(f"{server.url}/v1/devices/{token}", headers={"authorization": f"Bearer {secret}"}, timeout=TIMEOUT).json()
-        assert 0 < len(described["name"]) <= 200, len(described["name"])
+        assert described["name"] == "F" * 200, len(described["name"])
 
         local = f"{app}/notifications"
         for identifier in ["i" * 257, "é" * 129]:  # 257 bytes; 129 characters but 258 bytes
