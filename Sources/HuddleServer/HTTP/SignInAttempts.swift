@@ -29,48 +29,50 @@ final class SignInAttempts: Sendable {
     /// length, so that neither the contents nor the length of the token leak through timing). A wrong one
     /// counts against `client` for that kind; none presented (a client that did not know it needed one) is
     /// no guess, and does not count.
+    ///
+    /// The attempt is counted before the comparison and given back when the token was right, in one step
+    /// under the lock: requests sent at once cannot all pass the check before any of them is counted.
     /// - Throws: ``APIError`` `tooManyRequests` while `client` is held back, before anything is compared.
     func verify(_ presented: String?, is token: String, kind: Token, client: String) throws -> Bool {
         guard let presented else { return false }
-        let key = "\(kind.rawValue) \(client)"
-        try admit(key)
-        guard Secrets.constantTimeEqual(Secrets.hash(presented), Secrets.hash(token)) else {
-            recordFailure(key)
-            return false
-        }
+        let counted = try take("\(kind.rawValue) \(client)")
+        guard Secrets.constantTimeEqual(Secrets.hash(presented), Secrets.hash(token)) else { return false }
+        giveBack(counted)
         return true
     }
 
+    /// Counts an attempt of `client` (or, when the table is full of live windows, of every new address
+    /// together), unless its window holds ``maximumFailures`` already.
+    /// - Returns: the key the attempt was counted under.
     /// - Throws: ``APIError`` `tooManyRequests`, with the seconds to wait, while `client` is held back.
-    func admit(_ client: String) throws {
+    private func take(_ client: String) throws -> String {
         let now = ContinuousClock.now
-        let wait: Duration? = failures.withLock { failures in
-            guard let entry = failures[client] ?? failures[Self.overflow] else { return nil }
-            guard entry.windowEnds > now else {
-                failures[failures[client] == nil ? Self.overflow : client] = nil
-                return nil
-            }
-            return entry.count >= Self.maximumFailures ? entry.windowEnds - now : nil
-        }
-        if let wait {
-            let seconds = max(1, Int(wait.components.seconds) + 1)
-            throw APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s", retryAfter: seconds)
-        }
-    }
-
-    func recordFailure(_ client: String) {
-        let now = ContinuousClock.now
-        failures.withLock { failures in
+        let outcome: (key: String?, wait: Duration) = failures.withLock { failures in
             var key = client
             if failures[key] == nil, failures.count >= Self.maximumClients {
                 failures = failures.filter { $0.value.windowEnds > now }
                 if failures.count >= Self.maximumClients { key = Self.overflow }
             }
-            if let entry = failures[key], entry.windowEnds > now {
-                failures[key]!.count = entry.count + 1
-            } else {
+            guard let entry = failures[key], entry.windowEnds > now else {
                 failures[key] = Failures(count: 1, windowEnds: now + Self.window)
+                return (key, .zero)
             }
+            guard entry.count < Self.maximumFailures else { return (nil, entry.windowEnds - now) }
+            failures[key]!.count += 1
+            return (key, .zero)
+        }
+        guard let key = outcome.key else {
+            let seconds = max(1, Int(outcome.wait.components.seconds) + 1)
+            throw APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s", retryAfter: seconds)
+        }
+        return key
+    }
+
+    /// Takes back an attempt that turned out right.
+    private func giveBack(_ key: String) {
+        failures.withLock { failures in
+            guard let entry = failures[key] else { return }
+            if entry.count <= 1 { failures[key] = nil } else { failures[key]!.count -= 1 }
         }
     }
 }
