@@ -39,6 +39,14 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
             FROM numbered ORDER BY device_token, topic, identifier, number DESC
             ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
                 sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+            -- A row inserted now has no xmax; one replaced has this transaction's.
+            RETURNING device_token, topic, xmax = 0 AS inserted
+        ), grown AS (
+            -- Each app's count, kept beside it, so that a limit is checked without counting notifications.
+            UPDATE apps SET notification_count = apps.notification_count + added.count
+            FROM (SELECT device_token, topic, count(*) AS count FROM stored WHERE inserted GROUP BY device_token, topic) AS added
+            WHERE apps.device_token = added.device_token AND apps.topic = added.topic
+            RETURNING apps.device_token, apps.topic, apps.notification_count
         ), recorded AS (
             INSERT INTO changes (device_token, number, kind, topic, identifiers)
             SELECT device_token, number, $7::text, topic, journal_identifiers FROM numbered
@@ -47,7 +55,8 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
             FROM taken
         )
         -- A CTE that changes nothing runs only when read: the count makes every notice go out.
-        SELECT position, number, (SELECT count(*) FROM announced) FROM numbered
+        SELECT position, number, (SELECT count(*) FROM announced), grown.notification_count
+        FROM numbered LEFT JOIN grown ON grown.device_token = numbered.device_token AND grown.topic = numbered.topic
         """
 
     /// One delivery of the batch.
@@ -56,10 +65,13 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
         var app: String
         var date: Date
         var device: String
+        /// The app's limit (``NotificationWrite/deliver(_:app:at:device:notificationsPerApp:)``).
+        var notificationsPerApp: Int = .max
     }
 
-    /// Where each stored delivery is in the batch (from 0) and the change number it took.
-    typealias Row = (index: Int, number: UInt64)
+    /// Where each stored delivery is in the batch (from 0), the change number it took, and how many
+    /// notifications its app holds now (`nil` when the batch added none to it, only replaced some).
+    typealias Row = (index: Int, number: UInt64, appCount: Int?)
 
     var deliveries: [Delivery]
     /// Names the storing server in its notices, so that its own listener can drop them.
@@ -82,7 +94,7 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (position, number, _) = try row.decode((Int64, Int64, Int64).self)
-        return (index: Int(position) - 1, number: UInt64(number))
+        let (position, number, _, appCount) = try row.decode((Int64, Int64, Int64, Int64?).self)
+        return (index: Int(position) - 1, number: UInt64(number), appCount: appCount.map(Int.init))
     }
 }

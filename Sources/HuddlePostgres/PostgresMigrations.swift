@@ -5,8 +5,8 @@ import PostgresNIO
 
 /// The PostgreSQL schema, as numbered migrations recorded in `schema_migrations`.
 ///
-/// A shipped migration is never edited: changes come as new ones, appended. The tables mean what the
-/// SQLite ones mean (`HuddleSQLite`'s migrations 001 and 002 together), with BIGINT milliseconds for
+/// A shipped migration is never edited: changes come as new ones, appended. The migrations are SQLite's
+/// (`HuddleSQLite`'s), by the same identifiers, and make the same tables, with BIGINT milliseconds for
 /// dates, BYTEA for files and JSON kept as TEXT, so that a stored notification reads back byte for byte.
 public enum PostgresMigrations {
     /// One step of the schema.
@@ -18,24 +18,30 @@ public enum PostgresMigrations {
         let statements: [String]
     }
 
+    /// Migrations shipped under identifiers of their own before the two stores shared theirs, and the
+    /// identifiers of the migrations that do what they did: a database that has one is migrated as far as
+    /// those, and its record is renamed to them.
+    static let formerIdentifiers: [String: [String]] = [
+        "001 devices, apps, notifications, numbered changes, signing keys": [
+            "001 devices, apps, notifications, signing keys", "002 numbered changes, app display names",
+        ]
+    ]
+
     /// Every migration this build knows, in order.
     public static let all: [Migration] = [
-        Migration(identifier: "001 devices, apps, notifications, numbered changes, signing keys", statements: [
+        Migration(identifier: "001 devices, apps, notifications, signing keys", statements: [
             """
             CREATE TABLE devices (
                 token TEXT PRIMARY KEY,
                 secret_hash TEXT NOT NULL,
                 name TEXT NOT NULL,
-                created_at BIGINT NOT NULL,
-                last_change BIGINT NOT NULL DEFAULT 0,
-                oldest_kept_change BIGINT NOT NULL DEFAULT 1
+                created_at BIGINT NOT NULL
             )
             """,
             """
             CREATE TABLE apps (
                 device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
                 topic TEXT NOT NULL,
-                display_name TEXT,
                 development_language TEXT NOT NULL,
                 settings TEXT NOT NULL,
                 categories TEXT NOT NULL,
@@ -66,16 +72,6 @@ public enum PostgresMigrations {
             """,
             "CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence)",
             """
-            CREATE TABLE changes (
-                device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
-                number BIGINT NOT NULL,
-                kind TEXT NOT NULL,
-                topic TEXT NOT NULL,
-                identifiers TEXT NOT NULL,
-                PRIMARY KEY (device_token, number)
-            )
-            """,
-            """
             CREATE TABLE unregistered_devices (
                 token TEXT PRIMARY KEY,
                 unregistered_at BIGINT NOT NULL
@@ -89,6 +85,31 @@ public enum PostgresMigrations {
                 topics TEXT NOT NULL,
                 created_at BIGINT NOT NULL
             )
+            """,
+        ]),
+        Migration(identifier: "002 numbered changes, app display names", statements: [
+            "ALTER TABLE devices ADD COLUMN last_change BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE devices ADD COLUMN oldest_kept_change BIGINT NOT NULL DEFAULT 1",
+            "ALTER TABLE apps ADD COLUMN display_name TEXT",
+            """
+            CREATE TABLE changes (
+                device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                number BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                identifiers TEXT NOT NULL,
+                PRIMARY KEY (device_token, number)
+            )
+            """,
+        ]),
+        Migration(identifier: "003 notification counts per app", statements: [
+            // Each app's count is kept beside it, so that a delivery checks the app's limit in its own
+            // transaction without counting the app's notifications.
+            "ALTER TABLE apps ADD COLUMN notification_count BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE apps SET notification_count = (
+                SELECT count(*) FROM notifications
+                WHERE notifications.device_token = apps.device_token AND notifications.topic = apps.topic)
             """,
         ]),
     ]
@@ -123,6 +144,18 @@ public enum PostgresMigrations {
             try await connection.run(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
                 logger: logger)
+            for (former, current) in formerIdentifiers {
+                let renamed = try await connection.rows(
+                    "DELETE FROM schema_migrations WHERE identifier = \(former) RETURNING applied_at", logger: logger
+                ).map { try $0.decode(Int64.self) }
+                for appliedAt in renamed {
+                    for identifier in current {
+                        try await connection.run(
+                            "INSERT INTO schema_migrations (identifier, applied_at) VALUES (\(identifier), \(appliedAt))", logger: logger)
+                    }
+                    logger.info("PostgreSQL migration \(former) is now recorded as \(current.joined(separator: " and "))")
+                }
+            }
             let pending = try pending(after: try await applied(connection, logger: logger))
             for migration in pending {
                 for statement in migration.statements {
@@ -143,7 +176,8 @@ public enum PostgresMigrations {
         let exists = try await connection.firstRow("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)?
             .decode(Bool.self) ?? false
         guard exists else { return [] }
-        return Set(try await connection.rows("SELECT identifier FROM schema_migrations", logger: logger).map { try $0.decode(String.self) })
+        let recorded = try await connection.rows("SELECT identifier FROM schema_migrations", logger: logger).map { try $0.decode(String.self) }
+        return Set(recorded.flatMap { formerIdentifiers[$0] ?? [$0] })
     }
 
     /// The migrations not in `applied`, refusing a database that has some this build does not know.

@@ -252,7 +252,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     /// A batch of one (``deliver(_:)``): one statement, one round trip, its own transaction.
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange {
-        guard let change = try await deliver([Delivery(request: request, app: app, date: date, device: token)])[0].get() else {
+        guard let change = try await deliver([Delivery(request: request, app: app, date: date, device: token)])[0].get().first else {
             throw StoreError(.corrupt, "a delivery was stored without a change")
         }
         return change
@@ -260,37 +260,86 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     /// Deliveries alone, the provider endpoint's writes, are one statement: one round trip and one commit for
     /// the whole batch. A batch with removals is committed one write at a time (removals are rare).
-    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+    ///
+    /// An app the batch took past its limit is trimmed after it, in a transaction of its own that counts
+    /// again under the device's lock (so two servers cannot both trim it): until then it holds at most the
+    /// batch's notifications more than its limit.
+    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(writes.count)
         for write in writes {
-            guard case .deliver(let request, let app, let date, let device) = write else { return try await commitEach(writes) }
-            deliveries.append(Delivery(request: request, app: app, date: date, device: device))
+            guard case .deliver(let request, let app, let date, let device, let limit) = write else { return try await commitEach(writes) }
+            deliveries.append(Delivery(request: request, app: app, date: date, device: device, notificationsPerApp: limit))
         }
         return try await deliver(deliveries)
+    }
+
+    public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
+        try await client.write(logger: logger) { connection in
+            // The device's lock first, as every writer of the device takes it, then the count under it.
+            guard let number = try await takeNextNumber(device: token, connection),
+                let count = try await connection.firstRow(
+                    "SELECT notification_count FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger
+                )?.decode(Int64.self),
+                count > limit
+            else { return .rollBack(nil) }
+            let leaving = Int(count) - NotificationLimit.keptAfterTrimming(limit)
+            let removed = try await connection.rows(
+                """
+                DELETE FROM notifications WHERE device_token = \(token) AND topic = \(app) AND identifier IN (
+                    SELECT identifier FROM notifications WHERE device_token = \(token) AND topic = \(app)
+                    ORDER BY delivered_at, sequence LIMIT \(leaving))
+                RETURNING identifier, delivered_at, sequence
+                """, logger: logger
+            ).map { try $0.decode((String, Int64, Int64).self) }
+                .sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map(\.0)
+            guard !removed.isEmpty else { return .rollBack(nil) }
+            try await countRemoved(removed.count, app: app, device: token, connection)
+            try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
+            return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
+        }
+    }
+
+    /// Keeps an app's count right after notifications of it were deleted.
+    private func countRemoved(_ removed: Int, app: String, device token: String, _ connection: PostgresConnection) async throws {
+        try await connection.run(
+            "UPDATE apps SET notification_count = notification_count - \(removed) WHERE device_token = \(token) AND topic = \(app)",
+            logger: logger)
     }
 
     private typealias Delivery = DeliveryBatchStatement.Delivery
 
     /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then forgets the
-    /// changes the retention no longer keeps, and says why each delivery the statement left out was refused.
-    private func deliver(_ deliveries: [Delivery]) async throws -> [Result<DeviceChange?, StoreError>] {
+    /// changes the retention no longer keeps, trims the apps past their limits, and says why each delivery
+    /// the statement left out was refused.
+    private func deliver(_ deliveries: [Delivery]) async throws -> [Result<[DeviceChange], StoreError>] {
         let numbered = try await client.rows(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
-        var changes: [Int: DeviceChange] = [:]
+        var changes: [Int: [DeviceChange]] = [:]
         var oldestKept: [String: UInt64] = [:]
-        for (index, number) in numbered {
+        /// For each app past its limit, the position of its last delivery in the batch.
+        var pastLimit: [AppKey: Int] = [:]
+        for (index, number, appCount) in numbered {
             let delivery = deliveries[index]
             let stamp = DeliveryStamp(date: delivery.date, sequence: number)
             let notification = DeliveredNotification(app: delivery.app, request: delivery.request, stamp: stamp)
-            changes[index] = DeviceChange(number: number, kind: .delivered(notification))
+            changes[index] = [DeviceChange(number: number, kind: .delivered(notification))]
             if let oldest = configuration.retention.oldestKept(afterRecording: number) {
                 oldestKept[delivery.device] = max(oldest, oldestKept[delivery.device] ?? 0)
+            }
+            if let appCount, appCount > delivery.notificationsPerApp {
+                let key = AppKey(device: delivery.device, topic: delivery.app)
+                pastLimit[key] = max(index, pastLimit[key] ?? index)
             }
         }
         for (device, oldest) in oldestKept {
             try await forgetChanges(before: oldest, device: device)
         }
-        var results: [Result<DeviceChange?, StoreError>] = []
+        for (key, index) in pastLimit.sorted(by: { $0.value < $1.value }) {
+            if let trim = try await trimNotifications(app: key.topic, device: key.device, limit: deliveries[index].notificationsPerApp) {
+                changes[index, default: []].append(trim)
+            }
+        }
+        var results: [Result<[DeviceChange], StoreError>] = []
         results.reserveCapacity(deliveries.count)
         for (index, delivery) in deliveries.enumerated() {
             if let change = changes[index] {
@@ -303,6 +352,11 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
         }
         return results
+    }
+
+    private struct AppKey: Hashable {
+        var device: String
+        var topic: String
     }
 
     public func deleteNotifications(
@@ -323,6 +377,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             var reported: Set<String> = []
             let removed = identifiers.filter { deleted.contains($0) && reported.insert($0).inserted }
             guard !removed.isEmpty else { return .rollBack(nil) }
+            try await countRemoved(removed.count, app: app, device: token, connection)
             try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
             return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
         }

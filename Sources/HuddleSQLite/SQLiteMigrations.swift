@@ -75,6 +75,16 @@ public enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("003 notification counts per app") { db in
+            // Each app's count is kept beside it, so that a delivery checks the app's limit in its own
+            // transaction without counting the app's notifications.
+            try db.execute(sql: """
+                ALTER TABLE apps ADD COLUMN notification_count INTEGER NOT NULL DEFAULT 0;
+                UPDATE apps SET notification_count = (
+                    SELECT count(*) FROM notifications
+                    WHERE notifications.device_token = apps.device_token AND notifications.topic = apps.topic);
+                """)
+        }
         return migrator
     }
 

@@ -187,22 +187,43 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+    public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
         try await write { db in
             var batch = Batch()
-            let results = try writes.map { write -> Result<DeviceChange?, StoreError> in
+            let change = try self.trimNotifications(app: app, device: token, limit: limit, &batch, db)
+            try batch.saveNumbers(db)
+            return change
+        }
+    }
+
+    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
+        try await write { db in
+            var batch = Batch()
+            var results = try writes.map { write -> Result<[DeviceChange], StoreError> in
                 // A `.notFound` is found before its write changes anything, so the transaction goes on; any
                 // other error rolls the whole transaction back.
                 do {
                     switch write {
-                    case .deliver(let request, let app, let date, let token):
-                        return .success(try self.deliver(request, app: app, at: date, device: token, &batch, db))
+                    case .deliver(let request, let app, let date, let token, _):
+                        return .success([try self.deliver(request, app: app, at: date, device: token, &batch, db)])
                     case .remove(let app, let identifiers, let deliveredThrough, let token):
-                        return .success(try self.deleteNotifications(
-                            app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db))
+                        return .success([try self.deleteNotifications(
+                            app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)].compactMap { $0 })
                     }
                 } catch let error as StoreError where error.code == .notFound {
                     return .failure(error)
+                }
+            }
+            // Each app delivered to is trimmed once, after the batch's deliveries; the trim is a change of
+            // the app's last delivery in the batch.
+            var lastDelivery: [AppKey: (position: Int, limit: Int)] = [:]
+            for (position, write) in writes.enumerated() {
+                guard case .deliver(_, let app, _, let token, let limit) = write, limit != .max, case .success = results[position] else { continue }
+                lastDelivery[AppKey(device: token, topic: app)] = (position, limit)
+            }
+            for (key, delivery) in lastDelivery.sorted(by: { $0.value.position < $1.value.position }) {
+                if let trim = try self.trimNotifications(app: key.topic, device: key.device, limit: delivery.limit, &batch, db) {
+                    results[delivery.position] = results[delivery.position].map { $0 + [trim] }
                 }
             }
             try batch.saveNumbers(db)
@@ -210,12 +231,17 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    private struct AppKey: Hashable {
+        var device: String
+        var topic: String
+    }
+
     /// What the writes of one transaction share: each device's change numbers, read once and written back
     /// once however many changes the transaction records, and the apps found. SQLite has one writer, so
     /// nothing changes them meanwhile.
     private struct Batch {
         private var lastChange: [String: Int64] = [:]
-        private var appsFound: Set<[String]> = []
+        private var appsFound: Set<AppKey> = []
 
         /// The device's next change number.
         mutating func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
@@ -232,10 +258,11 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
 
         mutating func hasApp(_ topic: String, device token: String, _ db: Database) throws -> Bool {
-            if appsFound.contains([token, topic]) { return true }
+            let key = AppKey(device: token, topic: topic)
+            if appsFound.contains(key) { return true }
             let read = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
             guard try Bool.fetchOne(read, arguments: [token, topic]) == true else { return false }
-            appsFound.insert([token, topic])
+            appsFound.insert(key)
             return true
         }
 
@@ -255,15 +282,36 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         let number = try batch.takeNumber(device: token, db)
         try record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, db)
+        let row: StatementArguments = [Int64(number), date.milliseconds, RowCodec.contentText(request.content), token, app, request.identifier]
+        // A new identifier (the common case) is one statement; a replaced one is two and leaves the count.
         try db.cachedStatement(sql: """
-            INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+            INSERT INTO notifications (sequence, delivered_at, content, device_token, topic, identifier) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (device_token, topic, identifier) DO NOTHING
             """
-        ).execute(arguments: [token, app, request.identifier, Int64(number), date.milliseconds, RowCodec.contentText(request.content)])
+        ).execute(arguments: row)
+        if db.changesCount > 0 {
+            try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count + 1 WHERE device_token = ? AND topic = ?")
+                .execute(arguments: [token, app])
+        } else {
+            try db.cachedStatement(sql: """
+                UPDATE notifications SET sequence = ?, delivered_at = ?, content = ? WHERE device_token = ? AND topic = ? AND identifier = ?
+                """
+            ).execute(arguments: row)
+        }
         let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
         return DeviceChange(number: number, kind: .delivered(notification))
+    }
+
+    /// Removes the app's oldest notifications past `limit`, counted by the app's row in this transaction.
+    private func trimNotifications(app: String, device token: String, limit: Int, _ batch: inout Batch, _ db: Database) throws -> DeviceChange? {
+        let count = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT notification_count FROM apps WHERE device_token = ? AND topic = ?"), arguments: [token, app]) ?? 0
+        guard count > limit else { return nil }
+        let oldest = try String.fetchAll(
+            db,
+            sql: "SELECT identifier FROM notifications WHERE device_token = ? AND topic = ? ORDER BY delivered_at, sequence LIMIT ?",
+            arguments: [token, app, count - NotificationLimit.keptAfterTrimming(limit)])
+        return try deleteNotifications(app: app, identifiers: oldest, deliveredThrough: nil, device: token, &batch, db)
     }
 
     private func deleteNotifications(
@@ -278,6 +326,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             if db.changesCount > 0 { removed.append(identifier) }
         }
         guard !removed.isEmpty else { return nil }
+        try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count - ? WHERE device_token = ? AND topic = ?")
+            .execute(arguments: [removed.count, token, app])
         let number = try batch.takeNumber(device: token, db)
         try record(.removed, topic: app, identifiers: removed, number: number, device: token, db)
         return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))

@@ -268,7 +268,7 @@ public enum StoreConformance {
             let results = try await store.commit([
                 .remove(app: "com.example.app", identifiers: ["n1", "n3"], deliveredThrough: 4, device: token)
             ])
-            #expect(try results[0].get()?.kind == .removed(app: "com.example.app", identifiers: ["n3"]))
+            #expect(try results[0].get().first?.kind == .removed(app: "com.example.app", identifiers: ["n3"]))
             #expect(try await notifications(store).map(\.identifier) == ["n1"])
         },
         "notifications need a known device and app": { store in
@@ -382,7 +382,7 @@ public enum StoreConformance {
             let results = try await store.commit(writes)
             #expect(results.count == writes.count)
             // Each device's numbers follow its last change (the app, 1), without gaps, in the batch's order.
-            #expect(results.map { (try? $0.get())??.number } == [2, 2, nil, 3, nil, 3])
+            #expect(results.map { (try? $0.get())?.first?.number } == [2, 2, nil, 3, nil, 3])
             for failed in [2, 4] {
                 guard case .failure(let error) = results[failed] else { Issue.record("write \(failed) was stored"); continue }
                 #expect(error.code == .notFound)
@@ -391,7 +391,7 @@ public enum StoreConformance {
             #expect(try await notifications(store).last?.content.threadIdentifier == "t")
             #expect(try await notifications(store, device: other).map(\.identifier) == ["x", "y"])
             #expect(try await store.changes(device: token, after: 1)?.map(\.number) == [2, 3])
-            #expect(try await store.changes(device: other, after: 1) == results[1...].compactMap { try? $0.get() }.filter {
+            #expect(try await store.changes(device: other, after: 1) == results[1...].flatMap { (try? $0.get()) ?? [] }.filter {
                 if case .delivered(let notification) = $0.kind { return ["x", "y"].contains(notification.identifier) }
                 return false
             })
@@ -405,7 +405,7 @@ public enum StoreConformance {
                 .deliver(request("same", thread: "old"), app: "com.example.app", at: start, device: token),
                 .deliver(replacement, app: "com.example.app", at: start.addingTimeInterval(1), device: token),
             ])
-            #expect(results.map { (try? $0.get())??.number } == [2, 3])
+            #expect(results.map { (try? $0.get())?.first?.number } == [2, 3])
             let stored = try await notifications(store)
             #expect(stored.map(\.identifier) == ["same"])
             #expect(stored.first?.content.body == .plain("second"))
@@ -422,9 +422,68 @@ public enum StoreConformance {
                 .remove(app: "com.example.app", identifiers: ["never"], device: token),
                 .deliver(request("old"), app: "com.example.app", at: start, device: token),
             ])
-            #expect(results.map { (try? $0.get())??.number } == [3, 4, nil, 5])
-            #expect(try (results[1].get())?.kind == .removed(app: "com.example.app", identifiers: ["old"]))
+            #expect(results.map { (try? $0.get())?.first?.number } == [3, 4, nil, 5])
+            #expect(try results[1].get().first?.kind == .removed(app: "com.example.app", identifiers: ["old"]))
             #expect(try await notifications(store).map(\.identifier) == ["new", "old"])
+        },
+        "a delivery that takes its app past its limit removes the oldest in its transaction, as its second change": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
+            // Changes 3-7; "early" is the oldest by date though delivered last.
+            for (index, name) in ["n1", "n2", "n3", "n4", "early"].enumerated() {
+                let date = name == "early" ? start : start.addingTimeInterval(Double(index + 1))
+                _ = try await store.commit([.deliver(request(name), app: "com.example.app", at: date, device: token, notificationsPerApp: 5)])
+            }
+            // Pushed again (a collapse identifier), a notification is not counted twice.
+            let again = try await store.commit([
+                .deliver(request("n4"), app: "com.example.app", at: start.addingTimeInterval(9), device: token, notificationsPerApp: 5)
+            ])
+            #expect(try again[0].get().map(\.number) == [8])
+            #expect(try await notifications(store).count == 5)
+            let results = try await store.commit([
+                .deliver(request("n6"), app: "com.example.app", at: start.addingTimeInterval(10), device: token, notificationsPerApp: 5),
+                .deliver(request("o1"), app: "com.example.other", at: start.addingTimeInterval(10), device: token, notificationsPerApp: 5),
+            ])
+            #expect(try results[0].get().map(\.number) == [9, 11])
+            #expect(try results[0].get().last?.kind == .removed(app: "com.example.app", identifiers: ["early"]))
+            #expect(try results[1].get().map(\.number) == [10])
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["n1", "n2", "n3", "n4", "n6", "o1"])
+            #expect(try await store.changes(device: token, after: 10)?.map(\.kind) == [.removed(app: "com.example.app", identifiers: ["early"])])
+            // A removal counts too: after it, the app has room again.
+            _ = try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "n2"], device: token)
+            _ = try await store.commit([
+                .deliver(request("n7"), app: "com.example.app", at: start.addingTimeInterval(11), device: token, notificationsPerApp: 5)
+            ])
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["n3", "n4", "n6", "n7", "o1"])
+            // A trim on its own decides by the count in its transaction too; an app within its limit, or none, has nothing to trim.
+            #expect(try await store.trimNotifications(app: "com.example.app", device: token, limit: 3)?.kind
+                == .removed(app: "com.example.app", identifiers: ["n3"]))
+            #expect(try await store.trimNotifications(app: "com.example.app", device: token, limit: 3) == nil)
+            #expect(try await store.trimNotifications(app: "com.example.missing", device: token, limit: 0) == nil)
+        },
+        "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            for index in 1...200 { try await deliver("n\(index)", at: Double(index), to: store) }
+            let results = try await store.commit([
+                .deliver(request("last"), app: "com.example.app", at: start.addingTimeInterval(300), device: token, notificationsPerApp: 200)
+            ])
+            // 201 past a limit of 200: down to 198.
+            guard case .removed(_, let trimmed)? = try results[0].get().last?.kind else { Issue.record("no trim"); return }
+            #expect(trimmed == ["n1", "n2", "n3"])
+            #expect(try await notifications(store).count == 198)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        _ = try await store.commit([
+                            .deliver(request("r\(index)"), app: "com.example.app", at: start.addingTimeInterval(400), device: token, notificationsPerApp: 200)
+                        ])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await notifications(store).count <= 200)
         },
     ]
 

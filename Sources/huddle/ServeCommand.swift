@@ -146,8 +146,10 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("the store is in memory: everything is lost when the server stops")
             try await serve(store: InMemoryNotificationStore(), configuration: configuration, registry: registry, logger: logger, url: url)
         case .sqlite(let path):
+            // Migrated before serving, as PostgreSQL is: a database newer than this build is refused here.
+            let applied = try SQLiteMigrations.migrate(path: path)
             let store = try SQLiteNotificationStore(path: path)
-            logger.info("store: SQLite at \(path)")
+            logger.info("store: SQLite at \(path)\(applied.isEmpty ? "" : " (migrated: \(applied.joined(separator: ", ")))")")
             try await serve(store: store, configuration: configuration, registry: registry, logger: logger, url: url)
         case .postgres(let postgres):
             // Before serving: a database newer than this build is refused here, with the reason.

@@ -21,7 +21,8 @@ import Testing
         #expect(dryRun.standardOutput == """
             pending 001 devices, apps, notifications, signing keys
             pending 002 numbered changes, app display names
-            2 migrations pending in \(path)
+            pending 003 notification counts per app
+            3 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -29,7 +30,7 @@ import Testing
         let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
-        #expect(applied.standardOutput.hasSuffix("2 migrations applied to \(path)\n"))
+        #expect(applied.standardOutput.hasSuffix("applied 003 notification counts per app\n3 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])

@@ -5,7 +5,7 @@ import Testing
 
 /// `huddle migrate` and `huddle serve` against PostgreSQL, run as real processes.
 @Suite struct PostgresCommandTests {
-    static let migration = PostgresMigrations.all.map(\.identifier)[0]
+    static let migrations = PostgresMigrations.all.map(\.identifier)
 
     @Test func migrateListsThenAppliesThenHasNothingToDo() async throws {
         try await TestDatabase.withFresh(migrated: false) { database in
@@ -13,11 +13,11 @@ import Testing
             let url = "postgres://\(database.user)@\(database.host):\(database.port)/\(database.database)?sslmode=disable"
             let dryRun = try await huddle.run(["migrate", "--database", url, "--dry-run"])
             #expect(dryRun.status == 0, "\(dryRun.standardError)")
-            #expect(dryRun.standardOutput == "pending \(Self.migration)\n1 migration pending in \(url)\n")
+            #expect(dryRun.standardOutput == Self.migrations.map { "pending \($0)\n" }.joined() + "\(Self.migrations.count) migrations pending in \(url)\n")
 
             let applied = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": url])
             #expect(applied.status == 0, "\(applied.standardError)")
-            #expect(applied.standardOutput == "applied \(Self.migration)\n1 migration applied to \(url)\n")
+            #expect(applied.standardOutput == Self.migrations.map { "applied \($0)\n" }.joined() + "\(Self.migrations.count) migrations applied to \(url)\n")
 
             let again = try await huddle.run(["migrate", "--database", url])
             #expect(again.standardOutput == "\(url) is up to date\n")

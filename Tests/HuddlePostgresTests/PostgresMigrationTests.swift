@@ -18,6 +18,106 @@ import Testing
         }
     }
 
+    /// A database migrated before the two stores shared their migrations' identifiers has PostgreSQL's
+    /// former "001", which made what 001 and 002 make now: it is recorded under those, and only what came
+    /// after is applied.
+    @Test func aDatabaseOfTheFormerFirstMigrationIsRecordedUnderTheSharedIdentifiers() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database in
+            for statement in Self.formerFirstMigration { try await TestDatabase.administer(database, statement) }
+            try await TestDatabase.administer(
+                database,
+                "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+                "INSERT INTO schema_migrations VALUES ('001 devices, apps, notifications, numbered changes, signing keys', 7)",
+                "INSERT INTO devices (token, secret_hash, name, created_at) VALUES ('ab', 'x', 'phone', 0)",
+                """
+                INSERT INTO apps (device_token, topic, development_language, settings, categories)
+                VALUES ('ab', 'com.example.app', 'en', '{}', '[]')
+                """,
+                "INSERT INTO notifications VALUES ('ab', 'com.example.app', 'a', 1, 0, '{}'), ('ab', 'com.example.app', 'b', 2, 0, '{}')")
+            #expect(try await PostgresMigrations.pending(database, logger: TestDatabase.logger) == ["003 notification counts per app"])
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == ["003 notification counts per app"])
+            #expect(try await TestDatabase.column(database, "SELECT identifier || ' ' || applied_at FROM schema_migrations ORDER BY identifier").prefix(2)
+                == ["001 devices, apps, notifications, signing keys 7", "002 numbered changes, app display names 7"])
+            #expect(try await TestDatabase.column(database, "SELECT notification_count::text FROM apps") == ["2"])
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == [])
+        }
+    }
+
+    /// The statements of PostgreSQL's former first migration, as shipped.
+    static let formerFirstMigration: [String] = [
+        """
+        CREATE TABLE devices (
+            token TEXT PRIMARY KEY,
+            secret_hash TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            last_change BIGINT NOT NULL DEFAULT 0,
+            oldest_kept_change BIGINT NOT NULL DEFAULT 1
+        )
+        """,
+        """
+        CREATE TABLE apps (
+            device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+            topic TEXT NOT NULL,
+            display_name TEXT,
+            development_language TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            categories TEXT NOT NULL,
+            PRIMARY KEY (device_token, topic)
+        )
+        """,
+        """
+        CREATE TABLE localization_files (
+            device_token TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            path TEXT NOT NULL,
+            data BYTEA NOT NULL,
+            PRIMARY KEY (device_token, topic, path),
+            FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+        )
+        """,
+        """
+        CREATE TABLE notifications (
+            device_token TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            sequence BIGINT NOT NULL,
+            delivered_at BIGINT NOT NULL,
+            content TEXT NOT NULL,
+            PRIMARY KEY (device_token, topic, identifier),
+            FOREIGN KEY (device_token, topic) REFERENCES apps (device_token, topic) ON DELETE CASCADE
+        )
+        """,
+        """
+        CREATE TABLE changes (
+            device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+            number BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            identifiers TEXT NOT NULL,
+            PRIMARY KEY (device_token, number)
+        )
+        """,
+        """
+        CREATE TABLE unregistered_devices (
+            token TEXT PRIMARY KEY,
+            unregistered_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE signing_keys (
+            key_id TEXT PRIMARY KEY,
+            team_id TEXT NOT NULL,
+            public_key TEXT NOT NULL,
+            topics TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE INDEX notifications_by_sequence ON notifications (device_token, sequence)
+        """,
+    ]
+
     /// Servers starting together: the advisory lock lets one apply the migrations, the others find none.
     @Test func serversMigratingAtOnceApplyEachMigrationOnce() async throws {
         try await TestDatabase.withFresh(migrated: false) { database in

@@ -12,6 +12,13 @@ import Testing
     /// Each store's record of its own migrations, which is no data of Huddle's.
     static let bookkeeping: Set<String> = ["grdb_migrations", "schema_migrations"]
 
+    @Test func bothStoresKnowTheSameMigrationsByTheSameIdentifiers() throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = try SQLiteMigrations.pending(path: directory.url.appendingPathComponent("none.sqlite").path)
+        #expect(sqlite == PostgresMigrations.all.map(\.identifier))
+        #expect(sqlite.count >= 3)
+    }
+
     @Test func sqliteAndPostgreSQLHoldTheSameTablesAndColumns() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("schema.sqlite").path

@@ -18,6 +18,8 @@ import Testing
         let failsBatches: Bool
         private let state = Mutex<(batchSizes: [Int], writes: [NotificationWrite], isHolding: Bool, held: [CheckedContinuation<Void, Never>])>(
             ([], [], true, []))
+        /// How many batches arrived.
+        let batches = Observed(0)
 
         init(_ store: any NotificationStore, failsBatches: Bool = false) {
             self.store = store
@@ -37,7 +39,7 @@ import Testing
             for continuation in held { continuation.resume() }
         }
 
-        func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+        func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
             await withCheckedContinuation { continuation in
                 let holds = state.withLock { state in
                     state.batchSizes.append(writes.count)
@@ -45,6 +47,7 @@ import Testing
                     if state.isHolding { state.held.append(continuation) }
                     return state.isHolding
                 }
+                batches.update { $0 += 1 }
                 if !holds { continuation.resume() }
             }
             if failsBatches, writes.count > 1 { throw StoreError(.unavailable, "this transaction failed") }
@@ -56,12 +59,13 @@ import Testing
     func writesThatWaitShareOneTransactionAndEachSeesItsChangeApplied(_ backend: ServerRouterTests.Backend) async throws {
         try await DeviceSessionTests.withStore(backend) { store in
             let recording = RecordingStore(store)
-            let queue = CommitQueue(store: RecordingWrapper(recording))
+            let waiting = Observed(0)
+            let queue = CommitQueue(store: RecordingWrapper(recording)) { count in waiting.update { $0 = count } }
             let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The first write commits alone and is held; 30 arrive meanwhile and wait.
-                group.addTask { try await Self.deliver("first", to: session) }
-                while recording.batchSizes.isEmpty { await Task.yield() }
+                group.addTask { _ = try await Self.deliver("first", to: session) }
+                #expect(await recording.batches.wait { $0 == 1 })
                 for index in 0..<30 {
                     group.addTask {
                         let change = try #require(try await Self.deliver("n\(index)", to: session))
@@ -70,7 +74,7 @@ import Testing
                         #expect(applied >= change.number)
                     }
                 }
-                while queue.waitingCount < 30 { await Task.yield() }
+                #expect(await waiting.wait { $0 == 30 })
                 recording.release()
                 try await group.waitForAll()
             }
@@ -84,11 +88,12 @@ import Testing
     @Test func aFailedTransactionIsRetriedOneWriteAtATimeSoOnlyTheBadWriteFails() async throws {
         try await DeviceSessionTests.withStore(.sqlite) { store in
             let recording = RecordingStore(store, failsBatches: true)
-            let queue = CommitQueue(store: RecordingWrapper(recording))
+            let waiting = Observed(0)
+            let queue = CommitQueue(store: RecordingWrapper(recording)) { count in waiting.update { $0 = count } }
             let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue))
             let results = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
                 group.addTask { ("first", try await Self.deliver("first", to: session) != nil) }
-                while recording.batchSizes.isEmpty { await Task.yield() }
+                #expect(await recording.batches.wait { $0 == 1 })
                 for index in 0..<5 {
                     group.addTask { ("n\(index)", try await Self.deliver("n\(index)", to: session) != nil) }
                 }
@@ -98,11 +103,11 @@ import Testing
                         _ = try await session.deliver(
                             DeviceSessionTests.request("stray", thread: "t", sender: "Teja"), app: "com.example.missing", at: Date())
                         return ("stray", true)
-                    } catch let error as StoreError where error.code == .notFound {
+                    } catch DeliveryRefusal.unknownApp {
                         return ("stray", false)
                     }
                 }
-                while queue.waitingCount < 6 { await Task.yield() }
+                #expect(await waiting.wait { $0 == 6 })
                 recording.release()
                 return try await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
             }
@@ -130,8 +135,11 @@ struct RecordingWrapper: NotificationStore {
         self.isUnavailable = isUnavailable
     }
 
-    func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
+    func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
         try await recording.commit(writes)
+    }
+    func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
+        try await store.trimNotifications(app: app, device: token, limit: limit)
     }
 
     func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {

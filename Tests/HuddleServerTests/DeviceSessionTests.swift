@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test func aTrimRemovesOnlyWhatWasDeliveredUpToItsNewestNotification() async throws {
+    @Test func theTrimIsPartOfTheDeliveryThatPassesTheLimit() async throws {
         try await Self.withStore(.memory) { store in
             let recording = CommitQueueTests.RecordingStore(store)
             recording.release()
@@ -69,15 +69,12 @@ import Testing
             for index in 0..<4 {
                 try await session.deliver(Self.request("n\(index)", thread: "t", sender: "Teja"), app: Self.app, at: Date())
             }
-            // n0 was change 2 (the app was 1): a delivery of n0 again, committed before the trim's removal
-            // (change 6 or later), is not removed with it.
-            let removals = recording.writes.compactMap { write -> ([String], UInt64?)? in
-                guard case .remove(_, let identifiers, let deliveredThrough, _) = write else { return nil }
-                return (identifiers, deliveredThrough)
-            }
-            #expect(removals.count == 1)
-            #expect(removals.first?.0 == ["n0"])
-            #expect(removals.first?.1 == 2)
+            // Four transactions, each one delivery: no removal was committed on its own.
+            #expect(recording.batchSizes == [1, 1, 1, 1])
+            #expect(recording.writes.allSatisfy { if case .deliver = $0 { true } else { false } })
+            // The fourth delivery (change 5) took the app past 3; its transaction removed n0 as change 6.
+            #expect(await session.appliedChange == 6)
+            #expect(try await store.changes(device: Self.token, after: 5)?.map(\.kind) == [.removed(app: Self.app, identifiers: ["n0"])])
         }
     }
 
@@ -218,11 +215,11 @@ import Testing
         _ = try await centers.session(for: tokens[0])
         _ = try await centers.session(for: tokens[2])
         // Over the limit: the second is the least recently used, but it is watched; the first goes.
-        #expect(Set(await centers.loadedSessions.map(\.token)) == [tokens[1], tokens[2]])
+        #expect(Set(centers.loadedSessions.map(\.token)) == [tokens[1], tokens[2]])
         let again = try #require(try await centers.session(for: tokens[0]))
         #expect(again !== first)
-        #expect(Set(await centers.loadedSessions.map(\.token)) == [tokens[0], tokens[1]])
-        #expect(await centers.loadedSessions.contains { $0 === watched })
+        #expect(Set(centers.loadedSessions.map(\.token)) == [tokens[0], tokens[1]])
+        #expect(centers.loadedSessions.contains { $0 === watched })
         #expect(try await centers.session(for: String(repeating: "d", count: 64)) == nil)
         _ = stream
     }

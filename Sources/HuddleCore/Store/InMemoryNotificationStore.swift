@@ -99,6 +99,44 @@ public actor InMemoryNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
     }
 
+    public func trimNotifications(app: String, device token: String, limit: Int) -> DeviceChange? {
+        guard let notifications = devices[token]?.notifications[app], notifications.count > limit else { return nil }
+        let oldestFirst = notifications.values.sorted { $0.stamp < $1.stamp }
+        let leaving = oldestFirst.prefix(notifications.count - NotificationLimit.keptAfterTrimming(limit)).map(\.identifier)
+        return deleteNotifications(app: app, identifiers: leaving, deliveredThrough: nil, device: token)
+    }
+
+    /// Each write in turn, in one step of the actor: nothing else runs between them. As the databases do,
+    /// each app delivered to is trimmed once, after the batch's writes; the trim is a change of the app's
+    /// last delivery in the batch.
+    public func commit(_ writes: [NotificationWrite]) -> [Result<[DeviceChange], StoreError>] {
+        var results = writes.map { write -> Result<[DeviceChange], StoreError> in
+            do {
+                switch write {
+                case .deliver(let request, let app, let date, let token, _):
+                    return .success([try deliver(request, app: app, at: date, device: token)])
+                case .remove(let app, let identifiers, let deliveredThrough, let token):
+                    return .success(
+                        [deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)]
+                            .compactMap { $0 })
+                }
+            } catch {
+                return .failure(error as? StoreError ?? StoreError(.corrupt, "\(error)"))
+            }
+        }
+        var lastDelivery: [[String]: (position: Int, limit: Int)] = [:]
+        for (position, write) in writes.enumerated() {
+            guard case .deliver(_, let app, _, let token, let limit) = write, case .success = results[position] else { continue }
+            lastDelivery[[token, app]] = (position, limit)
+        }
+        for (key, delivery) in lastDelivery.sorted(by: { $0.value.position < $1.value.position }) {
+            if let trim = trimNotifications(app: key[1], device: key[0], limit: delivery.limit) {
+                results[delivery.position] = results[delivery.position].map { $0 + [trim] }
+            }
+        }
+        return results
+    }
+
     public func snapshot(device token: String) -> DeviceSnapshot? {
         guard let device = devices[token] else { return nil }
         let notifications = device.notifications.values.flatMap(\.values).sorted { $0.stamp.sequence < $1.stamp.sequence }

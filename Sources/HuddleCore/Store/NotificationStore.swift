@@ -55,14 +55,23 @@ public protocol NotificationStore: Sendable {
     func deleteNotifications(
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange?
+    /// Removes an app's oldest notifications when it holds more than `limit`, deciding in the transaction
+    /// that removes them: down to ``NotificationLimit/keptAfterTrimming(_:)``, oldest first (by delivery
+    /// date, then change number).
+    /// - Returns: the change, `.removed` with the identifiers that went, oldest first; `nil` when the app
+    ///   is within the limit, or the device or app is unknown.
+    func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange?
     /// Commits several deliveries and removals, of any devices, in one transaction: group commit, so that
     /// many pushes share one commit's cost. They are applied in order, as the single calls would apply them.
+    /// A delivery that takes its app past its `notificationsPerApp` trims the app
+    /// (``trimNotifications(app:device:limit:)``); the trim is one of that delivery's changes.
     ///
     /// A write that fails on its own (an unknown device or app: ``StoreError`` `.notFound`) fails alone; its
     /// result says so and the others are committed.
-    /// - Returns: one result per write, in order: its change, or `nil` for a removal of nothing.
+    /// - Returns: one result per write, in order: the changes it made, in number order (none for a removal
+    ///   of nothing).
     /// - Throws: when the transaction as a whole failed; none of the writes is stored then.
-    func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>]
+    func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>]
 
     // MARK: Following a device
     /// A device with its apps and notifications, as of one change; `nil` for an unknown device.
@@ -179,30 +188,30 @@ extension NotificationStore {
         try await updateApp(topic: app.topic, device: token, maximumApps: .max) { _ in app }
     }
 
-    /// One write at a time: for a store with no transactions to share.
-    public func commit(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
-        try await commitEach(writes)
-    }
 
     /// Removes notifications of one app by identifier, whenever they were delivered.
     public func deleteNotifications(app: String, identifiers: [String], device token: String) async throws -> DeviceChange? {
         try await deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: nil, device: token)
     }
 
-    /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` and
+    /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` (then
+    /// ``trimNotifications(app:device:limit:)`` when the app may be past its limit) and
     /// ``deleteNotifications(app:identifiers:deliveredThrough:device:)``; `.notFound` is the write's result,
     /// any other error stops the rest.
-    public func commitEach(_ writes: [NotificationWrite]) async throws -> [Result<DeviceChange?, StoreError>] {
-        var results: [Result<DeviceChange?, StoreError>] = []
+    public func commitEach(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
+        var results: [Result<[DeviceChange], StoreError>] = []
         results.reserveCapacity(writes.count)
         for write in writes {
             do {
                 switch write {
-                case .deliver(let request, let app, let date, let token):
-                    results.append(.success(try await deliver(request, app: app, at: date, device: token)))
+                case .deliver(let request, let app, let date, let token, let limit):
+                    let delivered = try await deliver(request, app: app, at: date, device: token)
+                    let trimmed = limit == .max ? nil : try await trimNotifications(app: app, device: token, limit: limit)
+                    results.append(.success([delivered] + (trimmed.map { [$0] } ?? [])))
                 case .remove(let app, let identifiers, let deliveredThrough, let token):
-                    results.append(.success(
-                        try await deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)))
+                    let removed = try await deleteNotifications(
+                        app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)
+                    results.append(.success(removed.map { [$0] } ?? []))
                 }
             } catch let error as StoreError where error.code == .notFound {
                 results.append(.failure(error))
@@ -214,16 +223,27 @@ extension NotificationStore {
 
 /// A write to a device's notifications that stores commit in groups (``NotificationStore/commit(_:)``).
 public enum NotificationWrite: Sendable {
-    /// ``NotificationStore/deliver(_:app:at:device:)``.
-    case deliver(NotificationRequest, app: String, at: Date, device: String)
+    /// ``NotificationStore/deliver(_:app:at:device:)``, then, past `notificationsPerApp`, the app trimmed
+    /// (``NotificationStore/trimNotifications(app:device:limit:)``) in the same transaction.
+    case deliver(NotificationRequest, app: String, at: Date, device: String, notificationsPerApp: Int = .max)
     /// ``NotificationStore/deleteNotifications(app:identifiers:deliveredThrough:device:)``.
     case remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil, device: String)
 
     /// The device written to.
     public var device: String {
         switch self {
-        case .deliver(_, _, _, let device), .remove(_, _, _, let device): device
+        case .deliver(_, _, _, let device, _), .remove(_, _, _, let device): device
         }
+    }
+}
+
+/// How far an app past its notification limit is trimmed: to a hundredth of the limit below it, so that an
+/// app kept at its limit is trimmed once per many deliveries instead of at each one.
+public enum NotificationLimit {
+    /// How many notifications an app past `limit` keeps.
+    public static func keptAfterTrimming(_ limit: Int) -> Int {
+        let limit = max(limit, 0)
+        return limit - limit / 100
     }
 }
 

@@ -7,56 +7,57 @@ import Synchronization
 /// once per batch instead of once per push, and batches grow by themselves under load: what arrives while a
 /// transaction commits goes in the next one. Nothing waits to fill a batch; a lone push commits at once.
 ///
-/// A writer resumes only after the transaction holding its write has committed and the device's session
-/// has applied it, so a 200 still means stored, and a read that follows the answer sees the push. Each
-/// session gets its changes of a batch in number order, in one call.
+/// The queue only commits: it puts each write's changes in its device's ``CommittedChanges`` (in commit
+/// order, before any writer of the batch resumes), then resumes the writers. Each device's session applies
+/// them itself, in number order, when its writer comes back; the queue never calls into a session.
 final class CommitQueue: Sendable {
     /// The most writes in one transaction.
     let maximumBatch: Int
     private let store: any NotificationStore
     private let logger: Logger
+    /// Told how many writes wait each time that changes (the server shows it as a metric).
+    private let reportWaiting: @Sendable (Int) -> Void
     private let state = Mutex(State())
 
     private struct State {
         var waiting: [Waiting] = []
         var isWriting = false
-        /// The last committed batch being applied to its sessions; the next waits for it.
-        var applying: Task<Void, Never>?
     }
 
     private struct Waiting: Sendable {
         var write: NotificationWrite
-        var session: DeviceSession
-        var continuation: CheckedContinuation<DeviceChange?, any Error>
+        var committed: CommittedChanges
+        var continuation: CheckedContinuation<[DeviceChange], any Error>
     }
 
-    init(store: any NotificationStore, maximumBatch: Int = 256, logger: Logger = Logger(label: "huddle.devices")) {
+    init(
+        store: any NotificationStore, maximumBatch: Int = 256, logger: Logger = Logger(label: "huddle.devices"),
+        reportWaiting: @escaping @Sendable (Int) -> Void = ServerMetrics.writesWaiting
+    ) {
         self.store = store
         self.maximumBatch = max(1, maximumBatch)
         self.logger = logger
+        self.reportWaiting = reportWaiting
     }
 
-    /// Commits a write of `session`'s device with those waiting beside it.
-    /// - Returns: the committed change (applied to the session), or `nil` when the write changed nothing.
+    /// Commits a write with those waiting beside it, and puts its changes in `committed` before returning.
+    /// - Returns: the write's changes, in number order (none for a removal of nothing).
     /// - Throws: the write's own ``StoreError`` (`.notFound`), or the error that failed its transaction.
-    func commit(_ write: NotificationWrite, of session: DeviceSession) async throws -> DeviceChange? {
+    func commit(_ write: NotificationWrite, into committed: CommittedChanges) async throws -> [DeviceChange] {
         try await withCheckedThrowingContinuation { continuation in
             let startsWriter = state.withLock { state in
-                state.waiting.append(Waiting(write: write, session: session, continuation: continuation))
-                guard !state.isWriting else { return false }
-                state.isWriting = true
-                return true
+                state.waiting.append(Waiting(write: write, committed: committed, continuation: continuation))
+                // Under the lock, so that the counts are told in the order they happen.
+                reportWaiting(state.waiting.count)
+                defer { state.isWriting = true }
+                return !state.isWriting
             }
             if startsWriter { Task { await writeWhileWaiting() } }
         }
     }
 
-    /// How many writes wait for the next transaction.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
-
-    /// The writer: commits batches until nothing waits. While the sessions apply one batch, the next one
-    /// commits; batches are applied in commit order (each after the one before), so every session gets its
-    /// changes in number order.
+    /// The writer: commits batches until nothing waits, one after another, so that each device's changes
+    /// reach its ``CommittedChanges`` in number order.
     private func writeWhileWaiting() async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
@@ -69,21 +70,21 @@ final class CommitQueue: Sendable {
                     state.waiting.removeFirst(maximumBatch)
                 }
                 if batch.isEmpty { state.isWriting = false }
+                reportWaiting(state.waiting.count)
                 return batch
             }
             guard !batch.isEmpty else { return }
             let results = await commit(batch)
-            let applying = Task { [previous = state.withLock { $0.applying }] in
-                await previous?.value
-                await apply(results, of: batch)
+            for (waiting, result) in zip(batch, results) {
+                if case .success(let changes) = result { waiting.committed.add(changes) }
             }
-            state.withLock { $0.applying = applying }
+            for (waiting, result) in zip(batch, results) { waiting.continuation.resume(with: result) }
         }
     }
 
     /// Commits a batch in one transaction; when that fails, each write alone, so that one write the store
     /// cannot take does not fail its neighbours.
-    private func commit(_ batch: [Waiting]) async -> [Result<DeviceChange?, any Error>] {
+    private func commit(_ batch: [Waiting]) async -> [Result<[DeviceChange], any Error>] {
         do {
             let results = try await ServerMetrics.timeStore("commit") { try await store.commit(batch.map(\.write)) }
             ServerMetrics.committedBatch(of: batch.count)
@@ -91,44 +92,29 @@ final class CommitQueue: Sendable {
         } catch {
             guard batch.count > 1 else { return [.failure(error)] }
             logger.warning("a batch of \(batch.count) writes failed (\(error)); committing them one by one")
-            var results: [Result<DeviceChange?, any Error>] = []
+            var results: [Result<[DeviceChange], any Error>] = []
             for waiting in batch { results += await commit([waiting]) }
             return results
         }
     }
+}
 
-    /// Hands each session its committed changes, in order, then answers the session's writers.
-    private func apply(_ results: [Result<DeviceChange?, any Error>], of batch: [Waiting]) async {
-        await withDiscardingTaskGroup { group in
-            for positions in Self.positionsByDevice(batch) {
-                let session = batch[positions[0]].session
-                let changes = positions.compactMap { position in (try? results[position].get()) ?? nil }
-                group.addTask { [logger] in
-                    do {
-                        try await session.applyCommitted(changes)
-                    } catch {
-                        // Committed all the same: the session catches up with its next change.
-                        logger.error("device \(session.token): cannot apply committed changes: \(error)")
-                    }
-                    for position in positions { batch[position].continuation.resume(with: results[position]) }
-                }
-            }
-        }
+/// A device's changes that the ``CommitQueue`` committed and its session has not applied yet. The queue
+/// adds them as each batch commits; the session takes them all when one of its writers comes back, so that
+/// a writer whose change another writer's return applied finds nothing left to do.
+final class CommittedChanges: Sendable {
+    private let changes = Mutex<[DeviceChange]>([])
+
+    func add(_ committed: [DeviceChange]) {
+        guard !committed.isEmpty else { return }
+        changes.withLock { $0 += committed }
     }
 
-    /// The positions of each device's writes in the batch, in order, devices in order of first appearance.
-    private static func positionsByDevice(_ batch: [Waiting]) -> [[Int]] {
-        var indexOfDevice: [ObjectIdentifier: Int] = [:]
-        var positions: [[Int]] = []
-        for (position, waiting) in batch.enumerated() {
-            let device = ObjectIdentifier(waiting.session)
-            if let index = indexOfDevice[device] {
-                positions[index].append(position)
-            } else {
-                indexOfDevice[device] = positions.count
-                positions.append([position])
-            }
+    /// Every change added and not taken yet, in number order.
+    func take() -> [DeviceChange] {
+        changes.withLock { changes in
+            defer { changes = [] }
+            return changes.sorted { $0.number < $1.number }
         }
-        return positions
     }
 }

@@ -1,13 +1,17 @@
 import HuddleCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The centers of the devices a server has seen, loaded from the store on first use and kept in memory,
 /// so that reading a center renders from running totals instead of scanning stored notifications.
 ///
+/// A table under a lock rather than an actor: finding a loaded session, which every push and read does
+/// first, takes the lock for a lookup and never waits behind another device's work.
+///
 /// At most ``maximumSessions`` are kept: past that, the least recently used ones that nobody watches (no
 /// live stream open) are let go, and load again when next asked for.
-actor DeviceCenters {
+final class DeviceCenters: Sendable {
     let store: any NotificationStore
     let maximumSessions: Int
     /// The most notifications one app keeps on a device; past that, its oldest go.
@@ -15,11 +19,16 @@ actor DeviceCenters {
     /// Every session's deliveries and removals, committed together.
     let commits: CommitQueue
     private let logger: Logger
-    private var sessions: [String: DeviceSession] = [:]
-    private var loading: [String: Task<DeviceSession?, any Error>] = [:]
-    /// When each session was last asked for, as a count of requests.
-    private var lastUse: [String: UInt64] = [:]
-    private var uses: UInt64 = 0
+    private let state = Mutex(State())
+
+    private struct State {
+        var sessions: [String: DeviceSession] = [:]
+        /// Loads under way: concurrent first requests for one device share one.
+        var loading: [String: Task<DeviceSession?, any Error>] = [:]
+        /// When each session was last asked for, as a count of requests.
+        var lastUse: [String: UInt64] = [:]
+        var uses: UInt64 = 0
+    }
 
     init(
         store: any NotificationStore, maximumSessions: Int = 10_000,
@@ -34,45 +43,57 @@ actor DeviceCenters {
 
     /// A device's session, or `nil` for a token the store does not know.
     func session(for token: String) async throws -> DeviceSession? {
-        uses += 1
-        lastUse[token] = uses
-        defer { if sessions[token] == nil { lastUse[token] = nil } }
-        if let session = sessions[token] { return session }
-        // Concurrent first requests for one device share a single load.
-        let task = loading[token] ?? Task { [store, commits, notificationsPerApp, logger] in
-            try await DeviceSession.load(
-                token: token, store: store, commits: commits, notificationsPerApp: notificationsPerApp, logger: logger)
+        let (loaded, load) = state.withLock { state -> (DeviceSession?, Task<DeviceSession?, any Error>?) in
+            state.uses += 1
+            if let session = state.sessions[token] {
+                state.lastUse[token] = state.uses
+                return (session, nil)
+            }
+            let load = state.loading[token] ?? Task { [store, commits, notificationsPerApp, logger] in
+                try await DeviceSession.load(
+                    token: token, store: store, commits: commits, notificationsPerApp: notificationsPerApp, logger: logger)
+            }
+            state.loading[token] = load
+            return (nil, load)
         }
-        loading[token] = task
-        defer { loading[token] = nil }
-        let session = try await task.value
-        if let session, sessions[token] == nil {
-            sessions[token] = session
-            letIdleSessionsGo()
+        if let loaded { return loaded }
+        guard let load else { return nil }
+        let result = await load.result
+        return try state.withLock { state in
+            state.loading[token] = nil
+            if let session = state.sessions[token] { return session }
+            guard let session = try result.get() else { return nil }
+            state.sessions[token] = session
+            state.lastUse[token] = state.uses
+            Self.letIdleSessionsGo(&state, maximum: maximumSessions)
+            return session
         }
-        return sessions[token] ?? session
     }
 
     /// Forgets a device (after it was deleted), ending its live streams.
     func forget(_ token: String) {
-        sessions.removeValue(forKey: token)?.subscribers.endAll()
-        lastUse[token] = nil
+        let session = state.withLock { state in
+            state.lastUse[token] = nil
+            return state.sessions.removeValue(forKey: token)
+        }
+        session?.subscribers.endAll()
     }
 
     /// Over the limit, lets go of the least recently used tenth of the sessions nobody watches, so that
     /// the sorting is paid once per many loads. A request still holding one finishes with it; the session
     /// stays correct on its own, as a second server's would.
-    private func letIdleSessionsGo() {
-        guard sessions.count > maximumSessions else { return }
-        let idle = sessions.filter { !$0.value.isWatched }.keys.sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
-        for token in idle.prefix(sessions.count - maximumSessions + maximumSessions / 10) {
-            sessions[token] = nil
-            lastUse[token] = nil
+    private static func letIdleSessionsGo(_ state: inout State, maximum: Int) {
+        guard state.sessions.count > maximum else { return }
+        let lastUse = state.lastUse
+        let idle = state.sessions.filter { !$0.value.isWatched }.keys.sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
+        for token in idle.prefix(state.sessions.count - maximum + maximum / 10) {
+            state.sessions[token] = nil
+            state.lastUse[token] = nil
         }
     }
 
     /// The sessions loaded now.
-    var loadedSessions: [DeviceSession] { Array(sessions.values) }
+    var loadedSessions: [DeviceSession] { state.withLock { Array($0.sessions.values) } }
 
     /// Follows the changes other servers commit to a shared store, so that this server's centers and live
     /// streams show them too. Returns when the notices end (at shutdown).
@@ -80,12 +101,12 @@ actor DeviceCenters {
         for await notice in notices {
             switch notice {
             case .changed(let token, let number):
-                guard let session = sessions[token] else { continue }
+                guard let session = state.withLock({ $0.sessions[token] }) else { continue }
                 await catchUp(session, through: number, logger: logger)
             case .deviceDeleted(let token):
                 forget(token)
             case .resync:
-                for session in sessions.values { await catchUp(session, through: .max, logger: logger) }
+                for session in loadedSessions { await catchUp(session, through: .max, logger: logger) }
             }
         }
     }
@@ -121,7 +142,7 @@ struct DeviceCentersService: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: heartbeatInterval)
-                        for session in await centers.loadedSessions { session.subscribers.heartbeat() }
+                        for session in centers.loadedSessions { session.subscribers.heartbeat() }
                     }
                 }
                 for await _ in stopRequests {}

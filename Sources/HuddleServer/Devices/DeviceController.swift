@@ -74,7 +74,7 @@ struct DeviceController {
     @Sendable func unregister(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (device, _) = try await authorize(request, context)
         _ = try await store.deleteDevice(token: device.token)
-        await centers.forget(device.token)
+        centers.forget(device.token)
         return Response(status: .noContent)
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 import HuddleCore
 import HuddleLocalization
+import Hummingbird
+import HTTPTypes
 import Logging
 import NIOCore
+import Synchronization
 
 /// One device's center in memory, following the device's numbered changes in the store: the one owner of
 /// the device's live state (its center, renderings and streams, in ``CenterPublisher``).
@@ -21,11 +24,13 @@ actor DeviceSession {
     private let store: any NotificationStore
     /// Where deliveries and removals are committed, with other devices' in one transaction.
     private let commits: CommitQueue
-    /// The most notifications one app keeps; past that, its oldest go.
+    /// What the commit queue committed for this device and this session has not applied yet.
+    private let committed = CommittedChanges()
+    /// The most notifications one app keeps; past that, its oldest go, in the delivery's transaction.
     private let notificationsPerApp: Int
-    /// Notifications, by app, whose removal to keep their app within the limit is under way and not yet
-    /// applied, so that deliveries meanwhile do not count them or remove them again.
-    private var leaving: [String: Set<String>] = [:]
+    /// The apps the center has, as of the last change applied: read without entering the session, by
+    /// every push before its payload is read.
+    private let installedApps: Mutex<Set<String>>
     private let logger: Logger
 
     private init(
@@ -38,7 +43,9 @@ actor DeviceSession {
         self.commits = commits
         self.notificationsPerApp = max(1, notificationsPerApp)
         self.logger = logger
-        publisher = CenterPublisher(center: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, logger: logger)
+        let center = Self.center(from: snapshot, logger: logger)
+        installedApps = Mutex(Set(center.registeredApps))
+        publisher = CenterPublisher(center: center, lastChange: snapshot.lastChange, logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -67,61 +74,57 @@ actor DeviceSession {
 
     // MARK: Writing
 
-    /// Stores and delivers a notification, then, when its app has more than its limit, removes the app's
-    /// oldest before answering (unless another delivery's removal of them is under way; a removal that
-    /// fails is tried again at the app's next delivery).
-    ///
-    /// Not isolated: the push waits for its transaction in the commit queue, which hands the session all of
-    /// its committed changes of a batch at once (``applyCommitted(_:)``).
-    /// - Returns: the committed change, or `nil` for content with nothing to show (which is not stored).
+    /// Stores and delivers a notification. When that takes its app past its limit, the app's oldest go in
+    /// the same transaction, as a second change.
+    /// - Returns: the delivery's change, applied; `nil` for content with nothing to show (which is not
+    ///   stored).
+    /// - Throws: ``DeliveryRefusal`` when the device or the app is gone (another server sharing the store
+    ///   removed it after this one loaded the device); the store's error when it failed.
     @discardableResult
-    nonisolated func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
+    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
-        let change = try await commits.commit(.deliver(request, app: app, at: date, device: token), of: self)
+        let changes = try await commitInTurn(.deliver(request, app: app, at: date, device: token, notificationsPerApp: notificationsPerApp))
         ServerMetrics.delivered()
-        let surplus = await takeSurplus(of: app)
-        if !surplus.identifiers.isEmpty {
-            do {
-                _ = try await remove(app: app, identifiers: surplus.identifiers, deliveredThrough: surplus.deliveredThrough)
-            } catch {
-                // The delivery is stored and answered all the same; the app's next delivery tries again.
-                logger.error("device \(token): cannot remove the oldest notifications of \(app) past its limit: \(error)")
-            }
-            await letGo(surplus.identifiers, of: app)
-        }
-        return change
-    }
-
-    /// The oldest notifications to remove for an app to be within its limit, beyond those leaving already,
-    /// and the change that delivered the newest of them: one delivered again after it (a collapse
-    /// identifier reused) stays. They count as leaving until their removal is applied or let go of.
-    private func takeSurplus(of app: String) -> (identifiers: [String], deliveredThrough: UInt64) {
-        let center = publisher.center
-        let leavingAlready = leaving[app] ?? []
-        guard center.notificationCount(app: app) - leavingAlready.count > notificationsPerApp else { return ([], 0) }
-        let surplus = center.notificationsPastLimit(notificationsPerApp, app: app).filter { !leavingAlready.contains($0.identifier) }
-        let identifiers = surplus.map(\.identifier)
-        leaving[app, default: []].formUnion(identifiers)
-        return (identifiers, surplus.map(\.stamp.sequence).max() ?? 0)
-    }
-
-    /// Forgets what a removal under way was to remove (whatever it did remove is gone from `leaving` when
-    /// it was applied).
-    private func letGo(_ identifiers: [String], of app: String) {
-        leaving[app]?.subtract(identifiers)
-        if leaving[app]?.isEmpty == true { leaving[app] = nil }
+        for case .removed(_, let trimmed) in changes.dropFirst().map(\.kind) { ServerMetrics.removed(trimmed.count) }
+        return changes.first
     }
 
     /// Removes notifications of an app by identifier.
-    /// - Parameter deliveredThrough: when given, only those delivered at or before this change go.
     /// - Returns: the identifiers that were there.
-    nonisolated func remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil) async throws -> [String] {
+    func remove(app: String, identifiers: [String]) async throws -> [String] {
         guard !identifiers.isEmpty else { return [] }
-        let change = try await commits.commit(
-            .remove(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token), of: self)
-        guard case .removed(_, let removed)? = change?.kind else { return [] }
+        guard case .removed(_, let removed)? = try await commitInTurn(.remove(app: app, identifiers: identifiers, device: token)).first?.kind
+        else { return [] }
         ServerMetrics.removed(removed.count)
         return removed
+    }
+
+    /// Commits a write through the commit queue, then applies every change the queue committed for this
+    /// device so far, in number order: this write's and any of writers that have not come back yet.
+    private func commitInTurn(_ write: NotificationWrite) async throws -> [DeviceChange] {
+        let changes: [DeviceChange]
+        do {
+            changes = try await commits.commit(write, into: committed)
+        } catch let error as StoreError where error.code == .notFound {
+            throw try await refusal()
+        }
+        do {
+            for change in committed.take() { try await apply(change) }
+            // Applied by a writer still reading changes this session missed, perhaps: read them too.
+            for change in changes where change.number > appliedChange { try await apply(change) }
+        } catch {
+            // Committed all the same: the session catches up with its next change.
+            logger.error("device \(token): cannot apply committed changes: \(error)")
+        }
+        return changes
+    }
+
+    /// Why a write found no device or app: the device is gone, or this session had the app and the store
+    /// has not (the session catches up to show that).
+    private func refusal() async throws -> DeliveryRefusal {
+        guard try await store.device(token: token) != nil else { return .deviceGone }
+        try await readMissedChanges()
+        return .unknownApp
     }
 
     /// Removes a whole group.
@@ -176,10 +179,14 @@ actor DeviceSession {
         return change
     }
 
-    /// Whether the device has an app, after catching up with the store if this session does not know it
-    /// yet (another server may have installed it).
-    func knowsApp(_ topic: String) async throws -> Bool {
-        if publisher.center.registration(for: topic) != nil { return true }
+    /// Whether the device has an app, without entering the session when it is known; else after catching up
+    /// with the store (another server may have installed it).
+    nonisolated func knowsApp(_ topic: String) async throws -> Bool {
+        if installedApps.withLock({ $0.contains(topic) }) { return true }
+        return try await catchUpAndCheck(topic)
+    }
+
+    private func catchUpAndCheck(_ topic: String) async throws -> Bool {
         try await readMissedChanges()
         return publisher.center.registration(for: topic) != nil
     }
@@ -192,14 +199,13 @@ actor DeviceSession {
         try await readMissedChanges()
     }
 
-    /// Applies changes the commit queue committed for this device, in number order.
-    func applyCommitted(_ changes: [DeviceChange]) async throws {
-        for change in changes { try await apply(change) }
-    }
-
-    /// Applies a committed change, after those before it (reading them if this session missed some). A
-    /// change another task applied meanwhile, while the store was read, is not applied twice.
+    /// Applies a committed change, after those before it: first those the commit queue holds, then, for
+    /// a gap still left, those read from the store (committed by another server). A change applied
+    /// meanwhile, while the store was read, is not applied twice.
     private func apply(_ change: DeviceChange) async throws {
+        if change.number > appliedChange + 1 {
+            for earlier in committed.take() where earlier.number == appliedChange + 1 { applyNext(earlier) }
+        }
         if change.number > appliedChange + 1 {
             try await readMissedChanges()
         }
@@ -225,16 +231,23 @@ actor DeviceSession {
             snapshot.lastChange > appliedChange
         else { return }
         publisher.replace(with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange)
+        noteInstalledApps()
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
     private func applyNext(_ change: DeviceChange) {
         let update = publisher.apply(change)
-        // Removed now, so no longer leaving: the app's count is right again before the removal's writer
-        // comes back to let go.
-        if case .removed(let app, let identifiers) = change.kind, leaving[app] != nil { letGo(identifiers, of: app) }
+        switch change.kind {
+        case .appSaved, .appDeleted: noteInstalledApps()
+        default: break
+        }
         // Committed, so it counts as applied; it is left out as a reload would leave it out.
         if let refusal = update.refusal { logger.error("device \(token): stored \(refusal)") }
+    }
+
+    private func noteInstalledApps() {
+        let apps = Set(publisher.center.registeredApps)
+        installedApps.withLock { $0 = apps }
     }
 
     // MARK: Reading
@@ -271,5 +284,27 @@ actor DeviceSession {
     /// Opens a live stream of one group, as a notification content extension sees it.
     func subscribe(_ group: GroupID, viewer: Viewer, bufferBytes: Int) -> Subscription {
         publisher.subscribe(group, viewer: viewer, byteLimit: bufferBytes)
+    }
+}
+
+/// Why a device's session could not store a write: what it wrote to is gone from the store.
+enum DeliveryRefusal: HTTPResponseError {
+    /// The device was deleted.
+    case deviceGone
+    /// The device has no such app (any more).
+    case unknownApp
+
+    /// The device API's answer (the provider endpoint answers with APNs reasons instead).
+    var apiError: APIError {
+        switch self {
+        case .deviceGone: APIError(.notFound, "the device was deleted")
+        case .unknownApp: APIError(.notFound, "the device has no such app")
+        }
+    }
+
+    var status: HTTPResponse.Status { apiError.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try apiError.response(from: request, context: context)
     }
 }

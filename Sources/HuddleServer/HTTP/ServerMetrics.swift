@@ -8,6 +8,7 @@ enum ServerMetrics {
     private static let followedChanges = Counter(label: "huddle_followed_changes_total")
     private static let commits = Counter(label: "huddle_group_commits_total")
     private static let committedWrites = Counter(label: "huddle_group_committed_writes_total")
+    private static let waitingWrites = Meter(label: "huddle_group_commit_waiting_writes")
 
     /// A notification this server stored and delivered (a push or a local notification).
     static func delivered() { deliveries.increment() }
@@ -23,6 +24,9 @@ enum ServerMetrics {
         commits.increment()
         committedWrites.increment(by: writes)
     }
+
+    /// How many writes wait for the commit queue's next transaction.
+    @Sendable static func writesWaiting(_ count: Int) { waitingWrites.set(count) }
 
     /// Measures a store operation: `huddle_store_duration_seconds{operation=…}`. Runs `body` in the
     /// caller's isolation (a device session's).

@@ -106,10 +106,11 @@ struct ProviderEndpoint: RouterMiddleware {
         do {
             _ = try await session.deliver(
                 NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
-        } catch let error as StoreError where error.code == .notFound {
-            // Another server sharing the store deleted the device or the app after this one loaded it.
-            await centers.forget(push.deviceToken)
-            guard try await store.device(token: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
+        } catch DeliveryRefusal.deviceGone {
+            // Another server sharing the store deleted the device after this one loaded it.
+            centers.forget(push.deviceToken)
+            throw try await refusalForUnknownDevice(push.deviceToken)
+        } catch DeliveryRefusal.unknownApp {
             throw APNsReason.deviceTokenNotForTopic
         }
     }
