@@ -1,36 +1,37 @@
 import HuddleCore
+import HuddleTestSupport
 import Testing
 
 /// Collects what a stream of notices delivers, so that a test can wait for what it expects.
-actor NoticeRecorder {
-    private(set) var notices: [ChangeNotice] = []
-    private(set) var isFinished = false
+final class NoticeRecorder: Sendable {
+    private struct Received: Sendable {
+        var notices: [ChangeNotice] = []
+        var isFinished = false
+    }
+
+    private let received = Observed(Received())
+
+    var notices: [ChangeNotice] { received.value.notices }
 
     static func recording(_ stream: AsyncStream<ChangeNotice>?) throws -> NoticeRecorder {
         let stream = try #require(stream, "a PostgreSQL store always has notices from other servers")
         let recorder = NoticeRecorder()
         Task {
-            for await notice in stream { await recorder.append(notice) }
-            await recorder.finish()
+            for await notice in stream { recorder.received.update { $0.notices.append(notice) } }
+            recorder.received.update { $0.isFinished = true }
         }
         return recorder
     }
 
-    private func append(_ notice: ChangeNotice) { notices.append(notice) }
-    private func finish() { isFinished = true }
-
-    /// Waits until the notices so far satisfy `condition`.
+    /// Waits until the notices so far (and whether they ended) satisfy `condition`.
     /// - Throws: when they do not within `timeout`, naming what was awaited and what came.
     @discardableResult
     func wait(
-        for what: String, timeout: Duration = .seconds(15), until condition: ([ChangeNotice], Bool) -> Bool
+        for what: String, timeout: Duration = .seconds(15), until condition: @escaping @Sendable ([ChangeNotice], Bool) -> Bool
     ) async throws -> [ChangeNotice] {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(notices, isFinished) {
-            guard ContinuousClock.now < deadline else {
-                throw TimedOut(description: "timed out waiting for \(what); received \(notices), finished: \(isFinished)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        guard await received.wait(atMost: timeout, until: { condition($0.notices, $0.isFinished) }) else {
+            let now = received.value
+            throw TimedOut(description: "timed out waiting for \(what); received \(now.notices), finished: \(now.isFinished)")
         }
         return notices
     }

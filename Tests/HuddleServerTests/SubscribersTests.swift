@@ -1,6 +1,7 @@
 import HuddleCore
 @testable import HuddleServer
 import NIOCore
+import HuddleTestSupport
 import Testing
 
 /// The streams' table: each topic's events kept once, read by each stream from its own position.
@@ -50,11 +51,17 @@ import Testing
         #expect(Set(addresses).count == 1, "each stream copied the events into a buffer of its own")
     }
 
+    /// A table that counts, by topic, the streams that started waiting.
+    static func observedTable() -> (Subscribers, Observed<[Subscribers.Topic: Int]>) {
+        let waits = Observed<[Subscribers.Topic: Int]>([:])
+        return (Subscribers { topic in waits.update { $0[topic, default: 0] += 1 } }, waits)
+    }
+
     @Test func aWaitingStreamGetsTheNextEventAtOnce() async {
-        let subscribers = Subscribers()
+        let (subscribers, waits) = Self.observedTable()
         let stream = Subscription(topic: Self.english, prelude: nil, byteLimit: 1 << 20, subscribers: subscribers)
         async let taken = Self.take(stream)
-        while subscribers.waitingCount(Self.english) == 0 { await Task.yield() }
+        #expect(await waits.wait { $0[Self.english] == 1 })
         subscribers.publish([Self.english: Self.event("now;")])
         #expect(await taken == "now;")
         #expect(stream.waitingBytes == 0)
@@ -88,11 +95,11 @@ import Testing
     }
 
     @Test func endingEveryStreamLetsEachTakeWhatWasPublishedFirst() async {
-        let subscribers = Subscribers()
+        let (subscribers, waits) = Self.observedTable()
         let behind = Subscription(topic: Self.english, prelude: Self.event("start;"), byteLimit: 1 << 20, subscribers: subscribers)
         let waiting = Subscription(topic: Self.french, prelude: nil, byteLimit: 1 << 20, subscribers: subscribers)
         async let waited = Self.take(waiting)
-        while subscribers.waitingCount(Self.french) == 0 { await Task.yield() }
+        #expect(await waits.wait { $0[Self.french] == 1 })
         subscribers.publish([Self.english: Self.event("1;")])
         subscribers.endAll()
         #expect(subscribers.isEmpty)
@@ -103,10 +110,10 @@ import Testing
     }
 
     @Test func cancellingAWaitingStreamEndsIt() async {
-        let subscribers = Subscribers()
+        let (subscribers, waits) = Self.observedTable()
         let stream = Subscription(topic: Self.english, prelude: nil, byteLimit: 1 << 20, subscribers: subscribers)
         let reader = Task { await stream.next() }
-        while subscribers.waitingCount(Self.english) == 0 { await Task.yield() }
+        #expect(await waits.wait { $0[Self.english] == 1 })
         reader.cancel()
         #expect(await reader.value == nil)
         #expect(subscribers.isEmpty)

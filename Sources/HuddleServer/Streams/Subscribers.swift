@@ -164,6 +164,13 @@ final class Subscribers: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told, under the table's lock, each time a stream starts waiting for its topic's next event: a
+    /// caller that must not publish before a stream waits (a test of the waiting path) waits on this.
+    private let startedWaiting: @Sendable (Topic) -> Void
+
+    init(startedWaiting: @escaping @Sendable (Topic) -> Void = { _ in }) {
+        self.startedWaiting = startedWaiting
+    }
 
     /// Adds a stream at the end of its topic's events; it stays until ``remove(_:)``.
     /// - Parameter prelude: the stream's own first event, before the topic's.
@@ -213,7 +220,9 @@ final class Subscribers: Sendable {
                     if let taken = state.take(id) { return taken }
                     if Task.isCancelled { return .some(nil) }
                     state.readers[id]!.waiter = waiter
-                    state.logs[state.readers[id]!.topic]!.waiting.append(id)
+                    let topic = state.readers[id]!.topic
+                    state.logs[topic]!.waiting.append(id)
+                    startedWaiting(topic)
                     return nil
                 }
                 if let ready { waiter.resume(returning: ready) }
@@ -236,8 +245,6 @@ final class Subscribers: Sendable {
     /// The bytes of events kept for the streams of every topic (for tests).
     var keptBytes: Int { state.withLock { $0.logs.values.reduce(0) { $0 + $1.keptBytes } } }
 
-    /// How many of a topic's streams wait for its next event (for tests).
-    func waitingCount(_ topic: Topic) -> Int { state.withLock { $0.logs[topic]?.waiting.count ?? 0 } }
 
     /// The topics that streams follow now.
     var topics: [Topic] {
