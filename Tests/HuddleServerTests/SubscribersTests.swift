@@ -134,3 +134,14 @@ import Testing
         #expect(subscribers.isEmpty)
     }
 }
+
+/// Every stream's events are framed in one place.
+@Suite struct ServerSentEventTests {
+    @Test func anEventHasItsIdNameAndOneDataLinePerLine() {
+        #expect(ServerSentEvent.event(id: 7, name: "change", data: #"{"a":1}"#) == "id: 7\nevent: change\ndata: {\"a\":1}\n\n")
+        #expect(ServerSentEvent.event(name: "leading", data: "x") == "event: leading\ndata: x\n\n")
+        // A line break cannot end the event early or start a field of its own.
+        #expect(ServerSentEvent.event(name: "e", data: "a\nid: 9\r\nb\rc") == "event: e\ndata: a\ndata: id: 9\ndata: \ndata: b\ndata: c\n\n")
+        #expect(ServerSentEvent.head(id: 3, name: "center") + "{}" + ServerSentEvent.end == "id: 3\nevent: center\ndata: {}\n\n")
+    }
+}

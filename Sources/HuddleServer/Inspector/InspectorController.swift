@@ -112,10 +112,10 @@ struct InspectorController {
             let from = position.withLock { $0 }
             let (records, reached) = log.records(after: from, admittedBy: filter, limit: InspectorController.maximumLimit)
             position.withLock { $0 = reached }
-            guard !records.isEmpty else { return reached == from ? ByteBuffer(string: ": heartbeat\n\n") : nil }
+            guard !records.isEmpty else { return reached == from ? ServerSentEvent.heartbeat : nil }
             let now = clock()
             var text = ""
-            for record in records { text += "id: \(record.id)\nevent: request\ndata: \(record.json(now: now).jsonText())\n\n" }
+            for record in records { text += ServerSentEvent.event(id: record.id, name: "request", data: record.json(now: now).jsonText()) }
             return ByteBuffer(string: text)
         }
     }

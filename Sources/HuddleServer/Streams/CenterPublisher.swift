@@ -133,7 +133,7 @@ struct CenterPublisher {
     /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks.
     private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
         var document = cache.document(view, center: center)
-        var event = ByteBuffer(string: "id: \(lastChange)\nevent: center\ndata: {\"change\":\(lastChange),")
+        var event = ByteBuffer(string: ServerSentEvent.head(id: lastChange, name: "center") + "{\"change\":\(lastChange),")
         switch view.format {
         case .json:
             event.writeString(#""center":"#)
@@ -141,7 +141,7 @@ struct CenterPublisher {
         case .html:
             event.writeString(#""html":"# + JSONValue.string(String(buffer: document)).jsonText())
         }
-        event.writeString("}\n\n")
+        event.writeString("}" + ServerSentEvent.end)
         return event
     }
 
@@ -166,7 +166,7 @@ struct CenterPublisher {
         let delivered = JSONValue.array(update.delivered.map(JSONValue.string)).jsonText()
         let removed = JSONValue.array(update.removed.map(JSONValue.string)).jsonText()
         let data = #"{"change":\#(update.number),"groups":[\#(groups.joined(separator: ","))],"removedGroups":\#(JSONValue.array(removedGroups).jsonText()),"delivered":\#(delivered),"removed":\#(removed)}"#
-        return Self.event(id: update.number, name: "change", data: data)
+        return ByteBuffer(string: ServerSentEvent.event(id: update.number, name: "change", data: data))
     }
 
     /// A group stream's event: the notification as the viewer sees it. A removed notification whose app is
@@ -179,13 +179,7 @@ struct CenterPublisher {
         }
         let data = center.render(notification: notification, for: viewer)?.json
             ?? .object(JSONObject([("id", .string(notification.identifier))]))
-        return "event: \(name)\ndata: \(data.jsonText())\n\n"
-    }
-
-    /// An SSE event. The JSON text is on one line (the writer escapes line breaks), so one `data:` line
-    /// carries it.
-    private static func event(id: UInt64, name: String, data: String) -> ByteBuffer {
-        ByteBuffer(string: "id: \(id)\nevent: \(name)\ndata: \(data)\n\n")
+        return ServerSentEvent.event(name: name, data: data.jsonText())
     }
 }
 

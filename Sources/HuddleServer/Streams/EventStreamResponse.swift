@@ -56,8 +56,7 @@ enum EventStreamResponse {
                 }
                 defer { watchdog.cancel() }
                 var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
-                // Reconnect quickly after a server restart.
-                try await watched.write(ByteBuffer(string: "retry: 1000\n\n"))
+                try await watched.write(ServerSentEvent.reconnectQuickly)
                 for await buffer in events {
                     try await watched.write(buffer)
                     // The next write waits for the next tick, gathering what arrives meanwhile: under a burst

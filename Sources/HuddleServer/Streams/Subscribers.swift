@@ -267,8 +267,7 @@ final class Subscribers: Sendable {
 
     /// Sends a comment to every stream, so that proxies and clients see the connection alive.
     func heartbeat() {
-        let comment = ByteBuffer(string: ": heartbeat\n\n")
-        publish(Dictionary(uniqueKeysWithValues: topics.map { ($0, comment) }))
+        publish(Dictionary(uniqueKeysWithValues: topics.map { ($0, ServerSentEvent.heartbeat) }))
     }
 
     /// Ends every stream (the device was deleted): each takes what was published before, then ends.
