@@ -21,7 +21,8 @@ public func buildApplication(
     let centers = DeviceCenters(
         store: store, maximumSessions: configuration.maximumLoadedDevices,
         notificationsPerApp: configuration.limits.notificationsPerApp, logger: logger)
-    let router = buildRouter(configuration: configuration, store: store, centers: centers, metrics: metrics)
+    let requestLog = ProviderRequestLog(configuration: configuration)
+    let router = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
@@ -39,8 +40,18 @@ public func buildApplication(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
         logger: logger)
-    application.addServices(DeviceCentersService(centers: centers, logger: logger, heartbeatInterval: configuration.heartbeatInterval))
+    application.addServices(
+        DeviceCentersService(centers: centers, logger: logger),
+        StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
     return application
+}
+
+extension ProviderRequestLog {
+    /// The history the server's limits allow.
+    convenience init(configuration: ServerConfiguration) {
+        self.init(configuration: .init(
+            maximumRecords: configuration.limits.requestHistory, maximumBytes: configuration.limits.requestHistoryBytes))
+    }
 }
 
 /// The routes, without a server: what `app.test(.router)` exercises.
@@ -49,18 +60,17 @@ public func buildRouter(
 ) -> Router<HuddleRequestContext> {
     buildRouter(
         configuration: configuration, store: store,
-        centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp), metrics: metrics)
+        centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp),
+        requestLog: ProviderRequestLog(configuration: configuration), metrics: metrics)
 }
 
 func buildRouter(
-    configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, metrics: PrometheusCollectorRegistry
+    configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: ProviderRequestLog,
+    metrics: PrometheusCollectorRegistry
 ) -> Router<HuddleRequestContext> {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
-    let requestLog = ProviderRequestLog(configuration: .init(
-        maximumRecords: configuration.limits.requestHistory, maximumBytes: configuration.limits.requestHistoryBytes,
-        heartbeatInterval: configuration.heartbeatInterval))
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,

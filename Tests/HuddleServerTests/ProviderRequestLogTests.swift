@@ -2,6 +2,9 @@ import Foundation
 import HuddleAPNs
 import HuddleCore
 @testable import HuddleServer
+import HuddleTestSupport
+import Logging
+import ServiceLifecycle
 import Testing
 
 /// The request inspector's history: numbered in order, bounded by count and by bytes (oldest out first),
@@ -96,7 +99,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func wakesItsViewersAtOnceThenForEachRecordAndForgetsThemWhenTheyGo() async {
-        let log = ProviderRequestLog(configuration: .init(heartbeatInterval: .seconds(3600)))
+        let log = ProviderRequestLog()
         var wakeUps: AsyncStream<Void>.Iterator? = log.wakeUps().makeAsyncIterator()
         #expect(log.viewerCount == 1)
         // The first comes before any request, so that a resuming viewer reads what waits for it.
@@ -113,11 +116,38 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func wakesItsViewersForHeartbeatsWhileNothingHappens() async {
-        let log = ProviderRequestLog(configuration: .init(heartbeatInterval: .milliseconds(10)))
+        let log = ProviderRequestLog()
         var wakeUps = log.wakeUps().makeAsyncIterator()
-        // No record: the heartbeats wake it, again and again.
-        for _ in 0..<3 { #expect(await wakeUps.next() != nil) }
+        #expect(await wakeUps.next() != nil)
+        // No record: each heartbeat wakes it.
+        for _ in 0..<3 {
+            log.heartbeat()
+            #expect(await wakeUps.next() != nil)
+        }
         #expect(log.lastID == 0)
+    }
+
+    /// The heartbeat service beats at each interval of its clock, and stops at graceful shutdown.
+    @Test(.timeLimit(.minutes(1))) func theHeartbeatBeatsAtEachIntervalOfItsClockAndStopsAtShutdown() async throws {
+        let clock = ManualClock()
+        let beats = Observed(0)
+        let heartbeat = StreamHeartbeat(interval: .seconds(15), clock: clock, beats: [{ beats.update { $0 += 1 } }])
+        let group = ServiceGroup(configuration: .init(services: [.init(service: heartbeat)], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            #expect(await clock.sleepers.wait { $0 == 1 })
+            clock.advance(by: .seconds(14))
+            #expect(beats.value == 0)
+            clock.advance(by: .seconds(1))
+            #expect(await beats.wait { $0 == 1 })
+            #expect(await clock.sleepers.wait { $0 == 1 })
+            clock.advance(by: .seconds(15))
+            #expect(await beats.wait { $0 == 2 })
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(clock.sleepers.value == 0)
+        #expect(beats.value == 2)
     }
 
     @Test func itsJSONNeverHoldsTheProviderToken() {

@@ -95,6 +95,11 @@ final class DeviceCenters: Sendable {
     /// The sessions loaded now.
     var loadedSessions: [DeviceSession] { state.withLock { Array($0.sessions.values) } }
 
+    /// Sends every open stream of every loaded device a heartbeat comment.
+    @Sendable func heartbeat() {
+        for session in loadedSessions { session.subscribers.heartbeat() }
+    }
+
     /// Follows the changes other servers commit to a shared store, so that this server's centers and live
     /// streams show them too. Returns when the notices end (at shutdown).
     func follow(_ notices: AsyncStream<ChangeNotice>, logger: Logger) async {
@@ -123,33 +128,16 @@ final class DeviceCenters: Sendable {
     }
 }
 
-/// Keeps a server's centers in step with a store that other servers write to, and its live streams awake.
+/// Keeps a server's centers in step with a store that other servers write to.
 struct DeviceCentersService: Service {
     let centers: DeviceCenters
     let logger: Logger
-    /// How often every open stream gets a heartbeat comment.
-    let heartbeatInterval: Duration
 
     func run() async throws {
-        // Until graceful shutdown or cancellation (a stream, which cannot miss either; see
-        // PostgresNotificationStore.run()).
-        let (stopRequests, requestStop) = AsyncStream<Void>.makeStream()
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                if let notices = centers.store.noticesFromOtherServers() {
-                    group.addTask { await centers.follow(notices, logger: logger) }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeatInterval)
-                        for session in centers.loadedSessions { session.subscribers.heartbeat() }
-                    }
-                }
-                for await _ in stopRequests {}
-                group.cancelAll()
-            }
-        } onGracefulShutdown: {
-            requestStop.finish()
+        guard let notices = centers.store.noticesFromOtherServers() else { return }
+        // Until graceful shutdown (which cancels the loop: an AsyncStream ends when its task is cancelled).
+        await cancelWhenGracefulShutdown {
+            await centers.follow(notices, logger: logger)
         }
     }
 }

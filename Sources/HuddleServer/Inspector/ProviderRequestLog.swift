@@ -13,8 +13,6 @@ final class ProviderRequestLog: Sendable {
         var maximumRecords = 10_000
         /// The most bytes of records kept (their payloads, mostly).
         var maximumBytes = 16 << 20
-        /// How often live viewers are woken with nothing new, so that their streams write a heartbeat.
-        var heartbeatInterval: Duration = .seconds(15)
     }
 
     /// Which records a reader wants; `nil` filters let everything through.
@@ -51,8 +49,6 @@ final class ProviderRequestLog: Sendable {
         var lastID: UInt64 = 0
         var viewers: [UInt64: AsyncStream<Void>.Continuation] = [:]
         var nextViewer: UInt64 = 0
-        /// Whether the task that wakes the viewers for their heartbeats runs (while there are viewers).
-        var beats = false
 
         var count: Int { records.count - first }
     }
@@ -144,35 +140,25 @@ final class ProviderRequestLog: Sendable {
     var size: (records: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
 
     /// A wake-up at once (a viewer resuming reads what already waits for it), then one each time a request
-    /// is recorded and every ``Configuration/heartbeatInterval`` besides, until the stream is let go; several
-    /// wake-ups that the viewer has not taken yet count as one.
+    /// is recorded and at each ``heartbeat()``, until the stream is let go; several wake-ups that the viewer
+    /// has not taken yet count as one.
     func wakeUps() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         continuation.yield()
-        let (id, startsBeating) = state.withLock { state in
+        let id = state.withLock { state in
             state.nextViewer += 1
             state.viewers[state.nextViewer] = continuation
-            defer { state.beats = true }
-            return (state.nextViewer, !state.beats)
+            return state.nextViewer
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.viewers.removeValue(forKey: id) }
         }
-        if startsBeating { Task { await beatWhileViewed() } }
         return stream
     }
 
-    /// One task wakes every viewer once an interval, for as long as any is open.
-    private func beatWhileViewed() async {
-        while true {
-            try? await Task.sleep(for: configuration.heartbeatInterval)
-            let viewers = state.withLock { state in
-                if state.viewers.isEmpty { state.beats = false }
-                return Array(state.viewers.values)
-            }
-            guard !viewers.isEmpty else { return }
-            for viewer in viewers { viewer.yield() }
-        }
+    /// Wakes every viewer with nothing new, so that its stream writes a heartbeat.
+    @Sendable func heartbeat() {
+        for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.yield() }
     }
 
     /// How many live viewers are open.
