@@ -15,6 +15,8 @@ import Synchronization
 final class WALCheckpointer: Sendable {
     private let connection: DatabaseQueue
     private let interval: Duration
+    /// What the rest between checkpoints is measured by.
+    private let clock: any Clock<Duration>
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -24,9 +26,13 @@ final class WALCheckpointer: Sendable {
         var hasNewCommits = false
     }
 
-    init(path: String, configuration: GRDB.Configuration, interval: Duration = .milliseconds(200), logger: Logger = Logger(label: "huddle.sqlite")) throws {
+    init(
+        path: String, configuration: GRDB.Configuration, interval: Duration = .milliseconds(200),
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "huddle.sqlite")
+    ) throws {
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.interval = interval
+        self.clock = clock
         self.logger = logger
     }
 
@@ -57,7 +63,7 @@ final class WALCheckpointer: Sendable {
                 if !isFailing { logger.warning("WAL checkpoint failed; retrying while commits come: \(error)") }
                 isFailing = true
             }
-            try? await Task.sleep(for: interval)
+            try? await clock.sleep(for: interval)
         }
     }
 }

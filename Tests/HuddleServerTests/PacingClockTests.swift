@@ -1,4 +1,5 @@
 @testable import HuddleServer
+import HuddleTestSupport
 import Testing
 
 /// The one clock that paces every stream's writes: no waiter is left behind, and it stops when nobody waits
@@ -14,29 +15,21 @@ import Testing
     }
 
     @Test func theClockStopsWhenNobodyWaitsAndStartsForTheNextWaiter() async throws {
-        let clock = PacingClock(interval: .milliseconds(5))
-        await clock.nextTick()
-        #expect(await Self.within(.seconds(5)) { while clock.isTicking, !Task.isCancelled { await Task.yield() } }, "the clock went on ticking for nobody")
-        // Stopped: the next waiter must start it again. (The clock may stop again at once after that tick, so
-        // whether it ticks afterwards is not asserted.)
-        // A lost waiter hangs here until the suite's time limit fails it (nextTick cannot be cancelled).
-        await clock.nextTick()
-    }
-
-    /// Whether `work` (which must end when cancelled) finishes within `limit`: the event itself, with a deadline.
-    static func within(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await work()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let time = ManualClock()
+        let clock = PacingClock(interval: .milliseconds(100), clock: time)
+        async let first: Void = clock.nextTick()
+        // The ticking task sleeps for one interval; the tick wakes the waiter.
+        #expect(await time.sleepers.wait { $0 == 1 })
+        time.advance(by: .milliseconds(100))
+        await first
+        // Nobody waits at the next tick: the task ends instead of sleeping again.
+        #expect(await time.sleepers.wait { $0 == 1 })
+        time.advance(by: .milliseconds(100))
+        #expect(await time.sleepers.wait { $0 == 0 })
+        // The next waiter starts it again.
+        async let second: Void = clock.nextTick()
+        #expect(await time.sleepers.wait { $0 == 1 })
+        time.advance(by: .milliseconds(100))
+        await second
     }
 }
