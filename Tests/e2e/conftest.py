@@ -8,7 +8,6 @@ import pathlib
 import socket
 import ssl
 import subprocess
-import tempfile
 import time
 import uuid
 
@@ -118,8 +117,10 @@ def signing_key(directory, key_id=KEY_ID):
 
 
 @pytest.fixture(scope="session")
-def workdir():
-    directory = tempfile.mkdtemp(prefix="huddle-e2e-")
+def workdir(tmp_path_factory):
+    """The session's directory (the shared servers' certificate, databases and logs): one of pytest's
+    temporary directories, which pytest removes (keeping the last few runs' for a look after a failure)."""
+    directory = str(tmp_path_factory.mktemp("huddle-e2e"))
     write_certificate(directory)
     return directory
 

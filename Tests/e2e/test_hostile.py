@@ -1,7 +1,8 @@
 """Hostile clients against a real `huddle serve`: inputs that used to crash or stall the server, and the limits
 that bound what one client can make it hold. Each attack gets a clear refusal naming the limit, the server
-answers GET /health promptly while it runs, and where the attack left something stored, the server still
-renders every center after a restart."""
+keeps answering GET /health while it runs (liveness: each probe gets its answer within a generous request
+timeout; how fast is for the benchmarks), and where the attack left something stored, the server still renders
+every center after a restart."""
 import json
 import pathlib
 import re
@@ -23,7 +24,9 @@ from conftest import (ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, free_
                       signing_key, verification, write_certificate)
 from jwt_tokens import token
 
-HEALTH_BOUND = 5.0  # seconds: a liveness check, not a benchmark
+# Seconds a request may go unanswered before the test fails: a deadline, so that a server that stops answering
+# fails the test instead of hanging it, not a measure of speed.
+REQUEST_TIMEOUT = 10.0
 HUGE = 9223372036854775807  # Int64.max
 MESSAGE_CATEGORIES = [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]
 
@@ -74,29 +77,32 @@ def restart(server):
 
 
 class HealthProbe:
-    """Polls GET /health, each time on a fresh connection, while an attack runs; every answer must be a 200
-    within HEALTH_BOUND seconds, and the server must not have exited."""
+    """Polls GET /health, each time on a fresh connection, while an attack runs: a liveness check, not a
+    measure of speed. Every probe must be answered 200 {"status": "ok"} within REQUEST_TIMEOUT (a request that
+    times out is a failure), and the server must not have exited."""
 
     def __init__(self, server, interval=0.2):
         self.server = server
         self.interval = interval
-        self.samples = []
+        self.answered = 0
         self.failures = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def probe(self):
-        started = time.monotonic()
         try:
-            response = httpx.get(f"{self.server.url}/health", timeout=HEALTH_BOUND + 1, verify=verification(self.server))
-            took = time.monotonic() - started
-            self.samples.append(took)
-            if response.status_code != 200:
-                self.failures.append(f"GET /health answered {response.status_code} {response.text!r}")
-            elif took > HEALTH_BOUND:
-                self.failures.append(f"GET /health took {took:.2f} s")
-        except Exception as error:  # noqa: BLE001 — any failure to answer is what this looks for
-            self.failures.append(f"GET /health failed after {time.monotonic() - started:.2f} s: {type(error).__name__}: {error}")
+            response = httpx.get(f"{self.server.url}/health", timeout=REQUEST_TIMEOUT, verify=verification(self.server))
+        except Exception as error:  # noqa: BLE001 — any failure to answer (a timeout included) is what this looks for
+            self.failures.append(f"GET /health got no answer: {type(error).__name__}: {error}")
+            return
+        try:
+            healthy = response.status_code == 200 and response.json() == {"status": "ok"}
+        except ValueError:  # not JSON
+            healthy = False
+        if healthy:
+            self.answered += 1
+        else:
+            self.failures.append(f"GET /health answered {response.status_code} {response.text!r}")
 
     def run(self):
         while not self.stop.is_set():
@@ -109,17 +115,15 @@ class HealthProbe:
 
     def __exit__(self, kind, value, trace):
         self.stop.set()
-        self.thread.join(timeout=HEALTH_BOUND + 5)
+        self.thread.join(timeout=REQUEST_TIMEOUT + 5)
         if kind is not None:
             return False
+        assert not self.thread.is_alive(), f"a GET /health probe was still waiting after its timeout\n{log_tail(self.server)}"
         self.probe()  # one more, after the attack
         assert self.server.process.poll() is None, f"huddle serve exited with {self.server.process.returncode}\n{log_tail(self.server)}"
         assert not self.failures, f"{self.failures[:5]}\n{log_tail(self.server)}"
+        assert self.answered > 0
         return False
-
-    @property
-    def slowest(self):
-        return max(self.samples, default=0.0)
 
 
 def assert_error(response, status, fragment=None, *, exact=None, ends_with=None, server=None):
@@ -223,13 +227,16 @@ class H2Connection:
         return status, (json.loads(body) if body else {})
 
 
-def rss_kib(server):
+def rss_kib(server, field="VmRSS"):
+    """The server's resident memory now (VmRSS), or the most it has held since it started (VmHWM)."""
     status = pathlib.Path(f"/proc/{server.process.pid}/status").read_text()
-    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1))
+    return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M).group(1))
 
 
 def metric(server, name):
-    text = httpx.get(f"{server.url}/metrics", timeout=HEALTH_BOUND).text
+    response = httpx.get(f"{server.url}/metrics", timeout=REQUEST_TIMEOUT)
+    assert response.status_code == 200, f"GET /metrics answered {response.status_code} {response.text!r}"
+    text = response.text
     return sum(float(value) for value in re.findall(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+]+)$", text, re.M))
 
 
@@ -329,39 +336,33 @@ def test_huge_summary_argument_counts_are_capped(serve, keys):
 
 # MARK: 4. JSON with very many keys
 
-def test_json_objects_with_40000_keys_are_refused_quickly(serve):
+def test_json_objects_with_40000_keys_are_refused(serve):
+    """Two clients at once send bodies of 40,000 keys: each is refused with the limit it met, every request is
+    answered within its timeout, and GET /health stays answerable meanwhile (liveness, not speed)."""
     server = serve()
     device = register_device(server)
     many = ("{" + ",".join(f'"key{index}":{index}' for index in range(40_000)) + "}").encode()
-    times, errors = [], []
+    errors = []
 
-    def attack(worker):
+    def attack():
         try:
             with httpx.Client(timeout=60) as client:
-                started = time.monotonic()
                 registered = client.post(f"{server.url}/v1/devices", content=many, headers={"content-type": "application/json"})
-                times.append((worker, "POST /v1/devices", time.monotonic() - started))
                 assert_error(registered, 413, exact="the body is larger than 4096 bytes", server=server)
-                started = time.monotonic()
                 saved = client.put(device_url(server, device, f"/apps/{TOPIC}"), content=many, headers=auth(device))
-                times.append((worker, f"PUT /apps/{TOPIC}", time.monotonic() - started))
                 assert_error(saved, 400, ends_with="an object has more than 10000 members", server=server)
         except BaseException as error:  # noqa: BLE001 — reported by the test thread
             errors.append(error)
 
-    with HealthProbe(server) as health:
-        workers = [threading.Thread(target=attack, args=(worker,)) for worker in range(2)]
+    with HealthProbe(server):
+        workers = [threading.Thread(target=attack) for _ in range(2)]
         for worker in workers:
             worker.start()
         for worker in workers:
-            worker.join(timeout=60)
-        assert not any(worker.is_alive() for worker in workers), "an attack did not finish within 60 s"
+            worker.join(timeout=150)  # each of its two requests has 60 s
+        assert not any(worker.is_alive() for worker in workers), "an attack was still waiting for an answer past its requests' timeouts"
     if errors:
         raise errors[0]
-    print(f"\n{len(many):,}-byte bodies of 40,000 keys, two threads at once:")
-    for worker, request, seconds in sorted(times):
-        print(f"  thread {worker}: {request} answered in {seconds:.3f} s")
-    print(f"  slowest GET /health meanwhile: {health.slowest:.3f} s")
 
 
 # MARK: 5. Plural variables that multiply
@@ -389,13 +390,11 @@ def test_plural_variables_that_multiply_or_nest_too_deep_are_refused(serve):
     with HealthProbe(server), httpx.Client(timeout=30) as client:
         created = add_local(client, server, device, {"title": "Teja", "body": "still here"})
         assert created.status_code == 201, created.text
-        started = time.monotonic()
         refused = client.put(path, headers=auth(device), content=multiplying)
-        print(f"\nthe multiplying .stringsdict ({len(multiplying)} bytes) was answered in {time.monotonic() - started:.3f} s")
         assert_error(refused, 400, "is used twice in one text", server=server)
-        started = time.monotonic()
-        center = client.get(device_url(server, device, "/center"), headers=auth(device))
-        assert center.status_code == 200 and time.monotonic() - started < HEALTH_BOUND, center.text
+        # The center still renders, answered within the request timeout (a timeout fails the test).
+        center = client.get(device_url(server, device, "/center"), headers=auth(device), timeout=REQUEST_TIMEOUT)
+        assert center.status_code == 200, center.text
         assert [n["body"] for n in notifications_of(center.json())] == ["still here"]
 
         # Each variable used once, but nesting 9 deep: refused; 8 deep is the most allowed.
@@ -446,7 +445,7 @@ def test_streams_that_never_read_are_bounded(serve):
             assert time.monotonic() < deadline, f"only {metric(server, 'huddle_live_streams')} of the 64 streams opened\n{log_tail(server)}"
             time.sleep(0.1)
 
-        with HealthProbe(server) as health, httpx.Client(timeout=10) as client:
+        with HealthProbe(server), httpx.Client(timeout=REQUEST_TIMEOUT) as client:
             with client.stream("GET", device_url(server, device, "/stream"), params={"languages": "en"},
                                headers={**auth(device), "accept": "text/event-stream"}) as one_more:
                 assert one_more.status_code == 429, f"the 65th stream got {one_more.status_code}\n{log_tail(server)}"
@@ -454,19 +453,15 @@ def test_streams_that_never_read_are_bounded(serve):
             assert_error(one_more, 429, exact="the device has 64 live streams open, the most allowed "
                                               "(--max-streams-per-device); close one first", server=server)
             def regroup(change):
+                # Each change is answered, and correctly, within the request timeout (a timeout fails the test).
                 grouping = "off" if change % 2 == 0 else "automatic"
-                started = time.monotonic()
                 response = client.patch(device_url(server, device, f"/apps/{TOPIC}/settings"), headers=auth(device),
                                         json={"grouping": grouping})
-                took = time.monotonic() - started
                 assert response.status_code == 200, f"{response.text}\n{log_tail(server)}"
                 assert response.json()["grouping"] == grouping
-                assert took < HEALTH_BOUND, f"a settings change took {took:.1f} s"
-                return took
 
-            slowest_change = max(regroup(change) for change in range(20))
-            time.sleep(1)
-            after = rss_kib(server)
+            for change in range(20):
+                regroup(change)
             # The streams that fell behind by more than their buffer are dropped from the center's feed (if 20
             # regroupings have not yet filled the kernel's socket buffers and theirs, a few more will).
             changes = 20
@@ -474,11 +469,11 @@ def test_streams_that_never_read_are_bounded(serve):
                 assert changes < 60, f"{live:.0f} streams that never read were still fed after {changes} regroupings\n{log_tail(server)}"
                 regroup(changes)
                 changes += 1
-        print(f"\ncenter of {center_bytes:,} bytes of JSON, 64 streams that never read, 20 regroupings "
-              f"(slowest {slowest_change:.2f} s): RSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after "
-              f"(+{(after - before) / 1024:.1f} MiB); every stream dropped after {changes} regroupings; "
-              f"slowest GET /health {health.slowest:.3f} s")
-        assert after - before < 300 * 1024, f"RSS grew from {before} KiB to {after} KiB"
+            # The most the server held resident, whenever that was: every stream has filled its buffer by now.
+            after = rss_kib(server, "VmHWM")
+        print(f"\ncenter of {center_bytes:,} bytes of JSON, 64 streams that never read: RSS {before / 1024:.1f} MiB before, "
+              f"at most {after / 1024:.1f} MiB since (+{(after - before) / 1024:.1f} MiB); every stream dropped after {changes} regroupings")
+        assert after - before < 300 * 1024, f"RSS grew from {before} KiB to a peak of {after} KiB"
     finally:
         for sock in sockets:
             sock.close()
@@ -596,55 +591,58 @@ def test_half_sent_headers_time_out_and_connections_are_capped(serve):
     server = serve("--request-timeout", "2")
     sockets = []
     try:
-        with HealthProbe(server) as health:
-            started = time.monotonic()
+        with HealthProbe(server):
             for _ in range(300):
                 sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
                 sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-A:")
                 sock.setblocking(False)
                 sockets.append(sock)
-            sent = time.monotonic()
-            open_sockets, closed_after = set(sockets), []
-            while open_sockets and time.monotonic() - sent < 10:
+            # Waits for the server to close every one (its --request-timeout is 2 s; the default, 10 s), with a deadline.
+            deadline = time.monotonic() + 10
+            open_sockets = set(sockets)
+            while open_sockets and time.monotonic() < deadline:
                 readable, _, _ = select.select(list(open_sockets), [], [], 0.5)
-                for sock in readable:
-                    if closed_by_peer(sock):
-                        open_sockets.discard(sock)
-                        closed_after.append(time.monotonic() - started)
+                open_sockets.difference_update(sock for sock in readable if closed_by_peer(sock))
             assert not open_sockets, f"{len(open_sockets)} of 300 half-sent requests were still open 10 s after the last was sent"
-        print(f"\n300 half-sent headers with --request-timeout 2: closed {min(closed_after):.1f}–{max(closed_after):.1f} s "
-              f"after the first was sent; slowest GET /health {health.slowest:.3f} s")
     finally:
         for sock in sockets:
             sock.close()
 
-    capped = serve("--max-connections", "50")
-    sockets = []
+    # The connections the server keeps are HTTP/1.1 ones waiting for the rest of their headers, which
+    # --request-timeout 600 lets wait past the end of the test: every connection closed here was closed by the cap.
+    capped = serve("--max-connections", "50", "--request-timeout", "600")
+    sockets, closed = [], set()
     try:
         for _ in range(60):
             sock = socket.create_connection(("127.0.0.1", capped.port), timeout=5)
             sockets.append(sock)
+            try:
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-A:")
+            except OSError:  # closed by the server before the request went out
+                closed.add(sock)
         for sock in sockets:
             sock.setblocking(False)
-        # The server closes the connections past its 50 at once (idle ones it keeps would wait 10 s).
-        closed, deadline = set(), time.monotonic() + 3
-        while time.monotonic() < deadline and len(closed) < 10:
+        deadline = time.monotonic() + 30
+        while len(closed) < 10:
+            assert time.monotonic() < deadline, f"only {len(closed)} of 60 connections were closed with --max-connections 50\n{log_tail(capped)}"
             readable, _, _ = select.select([sock for sock in sockets if sock not in closed], [], [], 0.2)
             closed.update(sock for sock in readable if closed_by_peer(sock))
-        assert len(closed) >= 10, f"only {len(closed)} of 60 connections were closed at once with --max-connections 50\n{log_tail(capped)}"
-        print(f"--max-connections 50, 60 idle connections: {len(closed)} closed at once")
+        print(f"\n--max-connections 50, 60 connections: {len(closed)} closed")
     finally:
         for sock in sockets:
             sock.close()
+    # The slots come back once the clients have gone: poll until a request gets through, with a deadline.
     deadline = time.monotonic() + 10
     while True:
         try:
-            if httpx.get(f"{capped.url}/health", timeout=HEALTH_BOUND).status_code == 200:
+            response = httpx.get(f"{capped.url}/health", timeout=REQUEST_TIMEOUT)
+            if response.status_code == 200:
                 break
         except httpx.HTTPError:
             pass
         assert time.monotonic() < deadline, f"no request got through within 10 s of closing the connections\n{log_tail(capped)}"
         time.sleep(0.2)
+    assert response.json() == {"status": "ok"}
     assert capped.process.poll() is None
 
 

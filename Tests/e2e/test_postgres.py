@@ -56,8 +56,10 @@ def test_two_servers_share_one_database(tmp_path, keys, database):
 
         listener = threading.Thread(target=listen, daemon=True)
         listener.start()
+        # The server subscribes a stream before it answers the request, so once the headers are here the push
+        # reaches it: through the PostgreSQL notice, or, if the second server is not listening for notices yet,
+        # through the catch-up of every loaded center it does when it starts listening.
         assert opened.wait(10), "the second server's stream did not open"
-        time.sleep(0.5)
 
         response = push(first, device, jwt, {"aps": {"alert": {"title": "Teja", "body": "Pizza?"}, "thread-id": "team"}})
         assert response.status_code == 200, response.text
@@ -71,13 +73,12 @@ def test_two_servers_share_one_database(tmp_path, keys, database):
         # The signing key registered through the first server authenticates pushes to the second.
         response = push(second, device, jwt, {"aps": {"alert": {"title": "Teja", "body": "Now?"}, "thread-id": "team"}})
         assert response.status_code == 200, response.text
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            bodies = [n["body"] for group in read_center(first, device)["groups"] for n in group["notifications"]]
-            if "Now?" in bodies:
-                break
+        # The first server follows the change through PostgreSQL's notice: read until it shows, with a deadline.
+        deadline = time.monotonic() + 10
+        while "Now?" not in (bodies := [n["body"] for group in read_center(first, device)["groups"] for n in group["notifications"]]):
+            assert time.monotonic() < deadline, f"the first server's center did not show the second server's push within 10 s: {bodies}"
             time.sleep(0.1)
-        assert "Now?" in bodies
+        assert bodies == ["Now?", "Pizza?"]
 
         # Deleted through the second server, the device is gone from the first: pushes are answered Unregistered.
         with httpx.Client() as client:
@@ -116,11 +117,16 @@ def test_a_viewer_resumes_across_a_server_restart_without_loss_or_repeats(tmp_pa
                                        content=json.dumps({"aps": {"alert": {"title": "Teja", "body": body}, "thread-id": "team"}}))
                 assert response.status_code == 200, response.text
 
-        def read_until(last_event_id, predicate):
+        def read_until(last_event_id, predicate, opened=None):
+            """The first server's stream's events, up to the first that `predicate` accepts; `opened` is set once
+            the stream is open (the server subscribes it before answering, so what is delivered after reaches it)."""
             seen = []
             request_headers = dict(headers, **({"last-event-id": last_event_id} if last_event_id else {}))
             with httpx.Client(timeout=httpx.Timeout(20, read=20)) as client:
                 with client.stream("GET", f"{first.url}/v1/devices/{device['token']}/stream", headers=request_headers) as response:
+                    assert response.status_code == 200, response.read()
+                    if opened is not None:
+                        opened.set()
                     for event in events(response):
                         seen.append(event)
                         if predicate(event):
@@ -131,17 +137,15 @@ def test_a_viewer_resumes_across_a_server_restart_without_loss_or_repeats(tmp_pa
         before = []
 
         def watch():
-            def done(event):
-                opened.set()
-                return event.name == "change" and "second" in event.data
-            before.extend(read_until(None, done))
+            before.extend(read_until(None, lambda event: event.name == "change" and "second" in event.data, opened))
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
-        assert opened.wait(10)
+        assert opened.wait(10), "the first server's stream did not open"
         deliver("first")
         deliver("second")
         watcher.join(timeout=15)
+        assert not watcher.is_alive(), f"the stream did not show both deliveries within 15 s: {before}"
         assert [event.name for event in before] == ["center", "change", "change"]
         last_id = before[-1].id
 
@@ -161,16 +165,15 @@ def test_a_viewer_resumes_across_a_server_restart_without_loss_or_repeats(tmp_pa
         opened.clear()
 
         def watch_again():
-            def done(event):
-                opened.set()
-                return "third" in event.data
-            watcher_events.extend(read_until(resumed_id, done))
+            watcher_events.extend(read_until(resumed_id, lambda event: "third" in event.data, opened))
 
         watcher = threading.Thread(target=watch_again, daemon=True)
         watcher.start()
-        time.sleep(1)
+        # Resuming from the newest event, the stream sends nothing until the next change: wait for it to be open.
+        assert opened.wait(10), "the resumed stream did not open"
         deliver("third")
         watcher.join(timeout=15)
+        assert not watcher.is_alive(), f"the resumed stream did not show the third delivery within 15 s: {watcher_events}"
         assert [(event.name, int(event.id)) for event in watcher_events] == [("change", int(resumed_id) + 1)]
     finally:
         first.stop()
