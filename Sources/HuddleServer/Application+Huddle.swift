@@ -40,9 +40,10 @@ public func buildApplication(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
         logger: logger)
-    application.addServices(
-        DeviceCentersService(centers: centers, logger: logger),
-        StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
+    application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
+    if let notices = store.noticesFromOtherServers() {
+        application.addServices(DeviceCentersService(centers: centers, notices: notices, logger: logger))
+    }
     return application
 }
 

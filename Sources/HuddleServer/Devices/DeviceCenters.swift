@@ -128,13 +128,14 @@ final class DeviceCenters: Sendable {
     }
 }
 
-/// Keeps a server's centers in step with a store that other servers write to.
+/// Keeps a server's centers in step with a store that other servers write to (added only for a store that
+/// has such notices: a service that returns would end the server).
 struct DeviceCentersService: Service {
     let centers: DeviceCenters
+    let notices: AsyncStream<ChangeNotice>
     let logger: Logger
 
     func run() async throws {
-        guard let notices = centers.store.noticesFromOtherServers() else { return }
         // Until graceful shutdown (which cancels the loop: an AsyncStream ends when its task is cancelled).
         await cancelWhenGracefulShutdown {
             await centers.follow(notices, logger: logger)
