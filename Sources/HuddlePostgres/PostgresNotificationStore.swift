@@ -283,28 +283,15 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 )?.decode(Int64.self),
                 count > limit
             else { return .rollBack(nil) }
-            let leaving = Int(count) - NotificationLimit.keptAfterTrimming(limit)
-            let removed = try await connection.rows(
+            let oldest = try await connection.rows(
                 """
-                DELETE FROM notifications WHERE device_token = \(token) AND topic = \(app) AND identifier IN (
-                    SELECT identifier FROM notifications WHERE device_token = \(token) AND topic = \(app)
-                    ORDER BY delivered_at, sequence LIMIT \(leaving))
-                RETURNING identifier, delivered_at, sequence
+                SELECT identifier FROM notifications WHERE device_token = \(token) AND topic = \(app)
+                ORDER BY sequence LIMIT \(Int(count) - NotificationLimit.keptAfterTrimming(limit))
                 """, logger: logger
-            ).map { try $0.decode((String, Int64, Int64).self) }
-                .sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map(\.0)
-            guard !removed.isEmpty else { return .rollBack(nil) }
-            try await countRemoved(removed.count, app: app, device: token, connection)
-            try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
-            return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
+            ).map { try $0.decode(String.self) }
+            return try await removeNotifications(
+                app: app, identifiers: oldest, deliveredThrough: nil, device: token, number: number, connection)
         }
-    }
-
-    /// Keeps an app's count right after notifications of it were deleted.
-    private func countRemoved(_ removed: Int, app: String, device token: String, _ connection: PostgresConnection) async throws {
-        try await connection.run(
-            "UPDATE apps SET notification_count = notification_count - \(removed) WHERE device_token = \(token) AND topic = \(app)",
-            logger: logger)
     }
 
     private typealias Delivery = DeliveryBatchStatement.Delivery
@@ -363,24 +350,36 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange? {
         guard !identifiers.isEmpty else { return nil }
-        let through = Int64(clamping: deliveredThrough ?? .max)
         return try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else { return .rollBack(nil) }
-            let deleted = Set(try await connection.rows(
-                """
-                DELETE FROM notifications
-                WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers)) AND sequence <= \(through)
-                RETURNING identifier
-                """, logger: logger
-            ).map { try $0.decode(String.self) })
-            // In the order asked, once each, as the other stores report them.
-            var reported: Set<String> = []
-            let removed = identifiers.filter { deleted.contains($0) && reported.insert($0).inserted }
-            guard !removed.isEmpty else { return .rollBack(nil) }
-            try await countRemoved(removed.count, app: app, device: token, connection)
-            try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
-            return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
+            return try await removeNotifications(
+                app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, number: number, connection)
         }
+    }
+
+    /// Deletes notifications of an app and records the removal as change `number` (taken in the same
+    /// transaction); rolls back, giving the number back, when none was there.
+    private func removeNotifications(
+        app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String, number: UInt64,
+        _ connection: PostgresConnection
+    ) async throws -> TransactionEnd<DeviceChange?> {
+        let through = Int64(clamping: deliveredThrough ?? .max)
+        let deleted = Set(try await connection.rows(
+            """
+            DELETE FROM notifications
+            WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers)) AND sequence <= \(through)
+            RETURNING identifier
+            """, logger: logger
+        ).map { try $0.decode(String.self) })
+        // In the order asked, once each, as the other stores report them.
+        var reported: Set<String> = []
+        let removed = identifiers.filter { deleted.contains($0) && reported.insert($0).inserted }
+        guard !removed.isEmpty else { return .rollBack(nil) }
+        try await connection.run(
+            "UPDATE apps SET notification_count = notification_count - \(removed.count) WHERE device_token = \(token) AND topic = \(app)",
+            logger: logger)
+        try await record(.removed, topic: app, identifiers: removed, number: number, device: token, connection)
+        return .commit(DeviceChange(number: number, kind: .removed(app: app, identifiers: removed)))
     }
 
     // MARK: Following a device

@@ -169,6 +169,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await write { db in
             var batch = Batch()
             let change = try self.deliver(request, app: app, at: date, device: token, &batch, db)
+            _ = try batch.saveCounts(db)
             try batch.saveNumbers(db)
             return change
         }
@@ -190,7 +191,9 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
         try await write { db in
             var batch = Batch()
-            let change = try self.trimNotifications(app: app, device: token, limit: limit, &batch, db)
+            let count = try Int.fetchOne(
+                db, sql: "SELECT notification_count FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) ?? 0
+            let change = try self.trimNotifications(app: app, device: token, limit: limit, count: count, &batch, db)
             try batch.saveNumbers(db)
             return change
         }
@@ -221,8 +224,10 @@ public final class SQLiteNotificationStore: NotificationStore {
                 guard case .deliver(_, let app, _, let token, let limit) = write, limit != .max, case .success = results[position] else { continue }
                 lastDelivery[AppKey(device: token, topic: app)] = (position, limit)
             }
+            let counts = try batch.saveCounts(db)
             for (key, delivery) in lastDelivery.sorted(by: { $0.value.position < $1.value.position }) {
-                if let trim = try self.trimNotifications(app: key.topic, device: key.device, limit: delivery.limit, &batch, db) {
+                guard let count = counts[key] else { continue }
+                if let trim = try self.trimNotifications(app: key.topic, device: key.device, limit: delivery.limit, count: count, &batch, db) {
                     results[delivery.position] = results[delivery.position].map { $0 + [trim] }
                 }
             }
@@ -236,12 +241,30 @@ public final class SQLiteNotificationStore: NotificationStore {
         var topic: String
     }
 
-    /// What the writes of one transaction share: each device's change numbers, read once and written back
-    /// once however many changes the transaction records, and the apps found. SQLite has one writer, so
-    /// nothing changes them meanwhile.
+    /// What the writes of one transaction share: each device's change numbers and each app's count of
+    /// notifications, read once and written back once however many changes the transaction records, and the
+    /// apps found. SQLite has one writer, so nothing changes them meanwhile.
     private struct Batch {
         private var lastChange: [String: Int64] = [:]
         private var appsFound: Set<AppKey> = []
+        /// Notifications added (not replaced) to each app.
+        private var added: [AppKey: Int] = [:]
+
+        mutating func countAdded(app topic: String, device token: String) {
+            added[AppKey(device: token, topic: topic), default: 0] += 1
+        }
+
+        /// Adds what the transaction added to each app's count.
+        /// - Returns: the apps' counts now.
+        func saveCounts(_ db: Database) throws -> [AppKey: Int] {
+            let write = try db.cachedStatement(
+                sql: "UPDATE apps SET notification_count = notification_count + ? WHERE device_token = ? AND topic = ? RETURNING notification_count")
+            var counts: [AppKey: Int] = [:]
+            for (key, count) in added {
+                counts[key] = try Int.fetchOne(write, arguments: [count, key.device, key.topic])
+            }
+            return counts
+        }
 
         /// The device's next change number.
         mutating func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
@@ -290,8 +313,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             """
         ).execute(arguments: row)
         if db.changesCount > 0 {
-            try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count + 1 WHERE device_token = ? AND topic = ?")
-                .execute(arguments: [token, app])
+            batch.countAdded(app: app, device: token)
         } else {
             try db.cachedStatement(sql: """
                 UPDATE notifications SET sequence = ?, delivered_at = ?, content = ? WHERE device_token = ? AND topic = ? AND identifier = ?
@@ -302,14 +324,17 @@ public final class SQLiteNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
-    /// Removes the app's oldest notifications past `limit`, counted by the app's row in this transaction.
-    private func trimNotifications(app: String, device token: String, limit: Int, _ batch: inout Batch, _ db: Database) throws -> DeviceChange? {
-        let count = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT notification_count FROM apps WHERE device_token = ? AND topic = ?"), arguments: [token, app]) ?? 0
+    /// Removes the app's first delivered notifications past `limit`, given its count in this transaction.
+    private func trimNotifications(
+        app: String, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
+    ) throws -> DeviceChange? {
         guard count > limit else { return nil }
+        // The device's notifications in delivery order, from the index: no sort of the app's notifications.
         let oldest = try String.fetchAll(
-            db,
-            sql: "SELECT identifier FROM notifications WHERE device_token = ? AND topic = ? ORDER BY delivered_at, sequence LIMIT ?",
+            db.cachedStatement(sql: """
+                SELECT identifier FROM notifications INDEXED BY notifications_by_sequence
+                WHERE device_token = ? AND topic = ? ORDER BY sequence LIMIT ?
+                """),
             arguments: [token, app, count - NotificationLimit.keptAfterTrimming(limit)])
         return try deleteNotifications(app: app, identifiers: oldest, deliveredThrough: nil, device: token, &batch, db)
     }

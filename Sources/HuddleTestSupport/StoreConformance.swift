@@ -430,7 +430,7 @@ public enum StoreConformance {
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
             _ = try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
-            // Changes 3-7; "early" is the oldest by date though delivered last.
+            // Changes 3-7; "early" is dated first, but delivered last: the first delivered go first.
             for (index, name) in ["n1", "n2", "n3", "n4", "early"].enumerated() {
                 let date = name == "early" ? start : start.addingTimeInterval(Double(index + 1))
                 _ = try await store.commit([.deliver(request(name), app: "com.example.app", at: date, device: token, notificationsPerApp: 5)])
@@ -446,19 +446,19 @@ public enum StoreConformance {
                 .deliver(request("o1"), app: "com.example.other", at: start.addingTimeInterval(10), device: token, notificationsPerApp: 5),
             ])
             #expect(try results[0].get().map(\.number) == [9, 11])
-            #expect(try results[0].get().last?.kind == .removed(app: "com.example.app", identifiers: ["early"]))
+            #expect(try results[0].get().last?.kind == .removed(app: "com.example.app", identifiers: ["n1"]))
             #expect(try results[1].get().map(\.number) == [10])
-            #expect(Set(try await notifications(store).map(\.identifier)) == ["n1", "n2", "n3", "n4", "n6", "o1"])
-            #expect(try await store.changes(device: token, after: 10)?.map(\.kind) == [.removed(app: "com.example.app", identifiers: ["early"])])
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["n2", "n3", "n4", "early", "n6", "o1"])
+            #expect(try await store.changes(device: token, after: 10)?.map(\.kind) == [.removed(app: "com.example.app", identifiers: ["n1"])])
             // A removal counts too: after it, the app has room again.
             _ = try await store.deleteNotifications(app: "com.example.app", identifiers: ["n1", "n2"], device: token)
             _ = try await store.commit([
                 .deliver(request("n7"), app: "com.example.app", at: start.addingTimeInterval(11), device: token, notificationsPerApp: 5)
             ])
-            #expect(Set(try await notifications(store).map(\.identifier)) == ["n3", "n4", "n6", "n7", "o1"])
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["n3", "n4", "early", "n6", "n7", "o1"])
             // A trim on its own decides by the count in its transaction too; an app within its limit, or none, has nothing to trim.
             #expect(try await store.trimNotifications(app: "com.example.app", device: token, limit: 3)?.kind
-                == .removed(app: "com.example.app", identifiers: ["n3"]))
+                == .removed(app: "com.example.app", identifiers: ["n3", "early"]))
             #expect(try await store.trimNotifications(app: "com.example.app", device: token, limit: 3) == nil)
             #expect(try await store.trimNotifications(app: "com.example.missing", device: token, limit: 0) == nil)
         },

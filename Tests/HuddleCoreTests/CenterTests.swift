@@ -24,27 +24,6 @@ import Testing
         }
     }
 
-    @Test func whatGoesPastALimitIsTheOldestFirst() throws {
-        var center = try Self.center()
-        for (offset, id) in ["a", "b", "c", "d", "e"].enumerated() {
-            try center.deliver(Self.request(id), app: Self.app, at: Self.start.addingTimeInterval(Double(offset)))
-        }
-        // "a" delivered again is the newest now; "b" is the oldest.
-        try center.deliver(Self.request("a"), app: Self.app, at: Self.start.addingTimeInterval(10))
-        #expect(center.notificationCount(app: Self.app) == 5)
-        #expect(center.notificationsPastLimit(5, app: Self.app).isEmpty)
-        #expect(center.notificationsPastLimit(3, app: Self.app).map(\.identifier) == ["b", "c"])
-        #expect(center.notificationsPastLimit(3, app: "com.example.other").isEmpty)
-    }
-
-    @Test func anAppAtItsLimitLosesAHundredthOfItMoreSoItIsTrimmedRarely() throws {
-        var center = try Self.center()
-        for index in 0..<201 {
-            try center.deliver(Self.request("n\(index)"), app: Self.app, at: Self.start.addingTimeInterval(Double(index)))
-        }
-        #expect(center.notificationsPastLimit(200, app: Self.app).map(\.identifier) == ["n0", "n1", "n2"])
-    }
-
     @Test func invisiblePushesChangeNothing() throws {
         var center = try Self.center()
         let badgeOnly = NotificationRequest(identifier: "b", content: NotificationContent(badge: 3))

@@ -179,17 +179,6 @@ public struct Center: Sendable {
         apps[app]?.notifications.count ?? 0
     }
 
-    /// What has to go for an app to keep at most `limit` notifications: its oldest ones, oldest first, and
-    /// a hundredth of the limit more, so that an app kept at its limit is trimmed once per many deliveries
-    /// instead of at each one (finding the oldest sorts all of the app's notifications). Empty while the app
-    /// is within the limit.
-    /// - Complexity: O(1) within the limit; past it, O(n log n) in the app's notifications.
-    public func notificationsPastLimit(_ limit: Int, app: String) -> [DeliveredNotification] {
-        guard notificationCount(app: app) > limit else { return [] }
-        let kept = max(limit, 0)
-        return deliveredNotifications(app: app).dropFirst(kept - kept / 100).reversed()
-    }
-
     /// One notification by app and identifier.
     public func notification(_ identifier: String, app: String) -> DeliveredNotification? {
         apps[app]?.notifications[identifier]

@@ -101,7 +101,7 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func trimNotifications(app: String, device token: String, limit: Int) -> DeviceChange? {
         guard let notifications = devices[token]?.notifications[app], notifications.count > limit else { return nil }
-        let oldestFirst = notifications.values.sorted { $0.stamp < $1.stamp }
+        let oldestFirst = notifications.values.sorted { $0.stamp.sequence < $1.stamp.sequence }
         let leaving = oldestFirst.prefix(notifications.count - NotificationLimit.keptAfterTrimming(limit)).map(\.identifier)
         return deleteNotifications(app: app, identifiers: leaving, deliveredThrough: nil, device: token)
     }

@@ -56,10 +56,11 @@ public protocol NotificationStore: Sendable {
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange?
     /// Removes an app's oldest notifications when it holds more than `limit`, deciding in the transaction
-    /// that removes them: down to ``NotificationLimit/keptAfterTrimming(_:)``, oldest first (by delivery
-    /// date, then change number).
-    /// - Returns: the change, `.removed` with the identifiers that went, oldest first; `nil` when the app
-    ///   is within the limit, or the device or app is unknown.
+    /// that removes them: down to ``NotificationLimit/keptAfterTrimming(_:)``, those delivered first (by
+    /// change number: the order they arrived in, which an index gives without sorting the app's notifications;
+    /// a notification's date, which its sender may set, does not make it older).
+    /// - Returns: the change, `.removed` with the identifiers that went, first delivered first; `nil` when
+    ///   the app is within the limit, or the device or app is unknown.
     func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange?
     /// Commits several deliveries and removals, of any devices, in one transaction: group commit, so that
     /// many pushes share one commit's cost. They are applied in order, as the single calls would apply them.
