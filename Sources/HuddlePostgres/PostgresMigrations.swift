@@ -102,15 +102,16 @@ public enum PostgresMigrations {
             )
             """,
         ]),
-        Migration(identifier: "003 notification counts per app", statements: [
-            // Each app's count is kept beside it, so that a delivery checks the app's limit in its own
-            // transaction without counting the app's notifications.
+        Migration(identifier: "003 notification counts and order per app", statements: [
+            // As SQLite's 003 says: each app's count beside it, and its notifications in delivery order.
             "ALTER TABLE apps ADD COLUMN notification_count BIGINT NOT NULL DEFAULT 0",
             """
             UPDATE apps SET notification_count = (
                 SELECT count(*) FROM notifications
                 WHERE notifications.device_token = apps.device_token AND notifications.topic = apps.topic)
             """,
+            "DROP INDEX notifications_by_sequence",
+            "CREATE INDEX notifications_by_app_sequence ON notifications (device_token, topic, sequence)",
         ]),
     ]
 

@@ -329,10 +329,10 @@ public final class SQLiteNotificationStore: NotificationStore {
         app: String, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
         guard count > limit else { return nil }
-        // The device's notifications in delivery order, from the index: no sort of the app's notifications.
+        // The app's notifications in delivery order, from the index: no sort of them all.
         let oldest = try String.fetchAll(
             db.cachedStatement(sql: """
-                SELECT identifier FROM notifications INDEXED BY notifications_by_sequence
+                SELECT identifier FROM notifications INDEXED BY notifications_by_app_sequence
                 WHERE device_token = ? AND topic = ? ORDER BY sequence LIMIT ?
                 """),
             arguments: [token, app, count - NotificationLimit.keptAfterTrimming(limit)])

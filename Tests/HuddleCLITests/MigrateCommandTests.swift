@@ -21,7 +21,7 @@ import Testing
         #expect(dryRun.standardOutput == """
             pending 001 devices, apps, notifications, signing keys
             pending 002 numbered changes, app display names
-            pending 003 notification counts per app
+            pending 003 notification counts and order per app
             3 migrations pending in \(path)
 
             """)
@@ -30,7 +30,7 @@ import Testing
         let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
-        #expect(applied.standardOutput.hasSuffix("applied 003 notification counts per app\n3 migrations applied to \(path)\n"))
+        #expect(applied.standardOutput.hasSuffix("applied 003 notification counts and order per app\n3 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
