@@ -30,7 +30,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Apps one device may install.")
     var maxAppsPerDevice = ServerConfiguration.Limits().appsPerDevice
 
-    @Option(help: "Notifications one app keeps on a device; past that, its oldest are removed.")
+    @Option(help: "Notifications one app keeps on a device; past that, its first delivered are removed.")
     var maxNotificationsPerApp = ServerConfiguration.Limits().notificationsPerApp
 
     @Option(help: "Bytes of localization files one app may upload in all.")

@@ -881,6 +881,29 @@ def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_a
         server.stop()
 
 
+def test_a_live_stream_over_http2_keeps_its_connection_past_the_request_timeout(tmp_path):
+    """Issue 26 item 5: an open stream is not an idle connection. A center stream over h2c, quiet for twice
+    --request-timeout, is neither reset nor sent away, and the next push still reaches it."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60", "--development")
+    connection = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        stream = connection.headers("GET", f"/v1/devices/{device['token']}/stream",
+                                    [("authorization", f"Bearer {device['secret']}"), ("accept", "text/event-stream")])
+        first, _ = connection.read_until(lambda event: isinstance(event, h2.events.DataReceived) and b"event: center" in event.data, seconds=5)
+        assert isinstance(first, h2.events.DataReceived), f"the stream did not open: {connection.events}"
+        quiet, _ = connection.read_until(stops(stream), seconds=5)
+        assert quiet is None, f"the open stream was ended while quiet, with --request-timeout 2: {quiet}"
+        response = httpx.post(f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC},
+                              json={"aps": {"alert": {"title": "Teja", "body": "still there?"}}}, timeout=TIMEOUT)
+        assert response.status_code == 200, response.text
+        change, _ = connection.read_until(lambda event: isinstance(event, h2.events.DataReceived) and b"still there?" in event.data, seconds=5)
+        assert isinstance(change, h2.events.DataReceived), f"the push did not reach the stream: {connection.events[-3:]}"
+    finally:
+        connection.close()
+        server.stop()
+
+
 def test_an_idle_timeout_of_zero_is_refused(tmp_path):
     """Issue 26 item 5 (d): `huddle serve --idle-timeout 0` does not start."""
     refused = subprocess.run([str(HUDDLE), "serve", "--idle-timeout", "0", "--port", str(free_port()), "--database", str(tmp_path / "h.sqlite")],

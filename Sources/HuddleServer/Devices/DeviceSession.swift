@@ -1,8 +1,6 @@
 import Foundation
 import HuddleCore
 import HuddleLocalization
-import Hummingbird
-import HTTPTypes
 import Logging
 import NIOCore
 import Synchronization
@@ -284,27 +282,5 @@ actor DeviceSession {
     /// Opens a live stream of one group, as a notification content extension sees it.
     func subscribe(_ group: GroupID, viewer: Viewer, bufferBytes: Int) -> Subscription {
         publisher.subscribe(group, viewer: viewer, byteLimit: bufferBytes)
-    }
-}
-
-/// Why a device's session could not store a write: what it wrote to is gone from the store.
-enum DeliveryRefusal: HTTPResponseError {
-    /// The device was deleted.
-    case deviceGone
-    /// The device has no such app (any more).
-    case unknownApp
-
-    /// The device API's answer (the provider endpoint answers with APNs reasons instead).
-    var apiError: APIError {
-        switch self {
-        case .deviceGone: APIError(.notFound, "the device was deleted")
-        case .unknownApp: APIError(.notFound, "the device has no such app")
-        }
-    }
-
-    var status: HTTPResponse.Status { apiError.status }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        try apiError.response(from: request, context: context)
     }
 }
