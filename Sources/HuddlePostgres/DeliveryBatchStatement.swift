@@ -79,17 +79,17 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 9)
-        try bindings.append(deliveries.map(\.device))
-        try bindings.append(deliveries.map(\.app))
-        try bindings.append(deliveries.map(\.request.identifier))
-        try bindings.append(deliveries.map(\.date.milliseconds))
-        try bindings.append(deliveries.map { RowCodec.contentText($0.request.content) })
-        try bindings.append(deliveries.map {
+        bindings.append(deliveries.map(\.device))
+        bindings.append(deliveries.map(\.app))
+        bindings.append(deliveries.map(\.request.identifier))
+        bindings.append(deliveries.map(\.date.milliseconds))
+        bindings.append(deliveries.map { RowCodec.contentText($0.request.content) })
+        bindings.append(deliveries.map {
             ChangeRecord(number: 0, kind: .delivered, topic: $0.app, identifiers: [$0.request.identifier]).identifiersText
         })
-        try bindings.append(ChangeRecord.Kind.delivered.rawValue)
-        try bindings.append(ChangeNoticePayload.channel)
-        try bindings.append(serverID)
+        bindings.append(ChangeRecord.Kind.delivered.rawValue)
+        bindings.append(ChangeNoticePayload.channel)
+        bindings.append(serverID)
         return bindings
     }
 

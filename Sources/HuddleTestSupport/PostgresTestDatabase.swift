@@ -9,7 +9,12 @@ import PostgresNIO
 /// The server comes from `HUDDLE_TEST_POSTGRES_URL` (scripts/test starts a throwaway one). Without it the
 /// tests fail rather than skip, so that a run that never touched PostgreSQL cannot pass for one that did.
 public enum TestDatabase {
-    public static let logger = Logger(label: "huddle-postgres-tests")
+    /// Warnings and worse: the tests' own stores starting and stopping are not news in a test run.
+    public static let logger: Logger = {
+        var logger = Logger(label: "huddle-postgres-tests")
+        logger.logLevel = .warning
+        return logger
+    }()
 
     public struct ServerMissing: Error, CustomStringConvertible {
         public var description: String {
