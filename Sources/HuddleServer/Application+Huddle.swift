@@ -14,9 +14,10 @@ public import Prometheus
 /// - Parameters:
 ///   - store: where devices and notifications live; the server never names a backend.
 ///   - metrics: the registry `/metrics` shows (the one the executable bootstrapped swift-metrics with).
+///   - onListening: called once the server listens (after its port was bound).
 public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
-    logger: Logger
+    logger: Logger, onListening: @escaping @Sendable () async -> Void = {}
 ) throws -> some ApplicationProtocol {
     let centers = DeviceCenters(
         store: store, maximumSessions: configuration.maximumLoadedDevices,
@@ -39,7 +40,7 @@ public func buildApplication(
     var application = Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
-        logger: logger)
+        onServerRunning: { _ in await onListening() }, logger: logger)
     application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
     if let notices = store.noticesFromOtherServers() {
         application.addServices(DeviceCentersService(centers: centers, notices: notices, logger: logger))

@@ -5,6 +5,10 @@ struct Huddle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Grouped notifications, as iOS shows them, for Linux and servers.",
-        subcommands: [PreviewCommand.self, LintCommand.self, PluralCommand.self, ServeCommand.self, SendCommand.self, RequestsCommand.self, KeysCommand.self, MigrateCommand.self]
+        discussion: CommandFailure.exitStatuses,
+        subcommands: [
+            PreviewCommand.self, LintCommand.self, PluralCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self,
+            RequestsCommand.self, KeysCommand.self, MigrateCommand.self,
+        ]
     )
 }

@@ -20,6 +20,10 @@ struct MigrateCommand: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
+        try await reportingFailures(migrate)
+    }
+
+    private func migrate() async throws {
         var logger = Logger(label: "huddle")
         logger.logLevel = .warning
         let migrations: [String]
@@ -29,11 +33,19 @@ struct MigrateCommand: AsyncParsableCommand {
             throw ValidationError("an in-memory store has no schema to migrate")
         case .sqlite(let path):
             name = path
-            migrations = dryRun ? try SQLiteMigrations.pending(path: path) : try SQLiteMigrations.migrate(path: path)
+            do {
+                migrations = dryRun ? try SQLiteMigrations.pending(path: path) : try SQLiteMigrations.migrate(path: path)
+            } catch {
+                throw CommandFailure.store(error, at: path)
+            }
         case .postgres(let url):
             name = "\(url)"
-            migrations = dryRun
-                ? try await PostgresMigrations.pending(url, logger: logger) : try await PostgresMigrations.migrate(url, logger: logger)
+            do {
+                migrations = dryRun
+                    ? try await PostgresMigrations.pending(url, logger: logger) : try await PostgresMigrations.migrate(url, logger: logger)
+            } catch {
+                throw CommandFailure.store(error, at: name)
+            }
         }
         for migration in migrations { print("\(dryRun ? "pending" : "applied") \(migration)") }
         if migrations.isEmpty {

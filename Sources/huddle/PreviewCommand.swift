@@ -12,7 +12,9 @@ struct PreviewCommand: ParsableCommand {
             (Simulator-style .apns files, or .json payloads), delivers them in argument order to the app that \
             --app names, else the app a "Simulator Target Bundle" key in the file names, else the one app of \
             --app-file. --app-file describes the apps as a scenario does (categories with their summary formats \
-            and placeholders, development language, localizations, viewer); its events are not played.
+            and placeholders, development language, localizations, viewer); its events are not played. Exits 65 \
+            for a scenario or payload that is not valid (the message names the file, the event and the key \
+            path), 66 for a file that cannot be read.
             """
     )
 
@@ -55,7 +57,7 @@ struct PreviewCommand: ParsableCommand {
             (scenario, center) = try loadAndPlay(urls)
         } catch {
             FileHandle.standardError.write(Data("huddle preview: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw (error.code == .unreadable ? CommandFailure.Kind.missingInput : .badInput).exitCode
         }
         var viewer = scenario.viewer
         if let languages {

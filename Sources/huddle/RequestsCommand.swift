@@ -39,7 +39,7 @@ struct RequestsCommand: AsyncParsableCommand {
         if let caCertificate { tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caCertificate)) }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
         do {
-            try await show(client: client, token: token)
+            try await reportingFailures { try await show(client: client, token: token) }
         } catch {
             try? await client.shutdown()
             throw error
@@ -55,10 +55,10 @@ struct RequestsCommand: AsyncParsableCommand {
         }
         let base = server.trimmingSuffix("/") + "/v1/admin/requests"
         let list = try JSONParser.parse(try await get(base + Self.query(query), token: token, client: client, stream: nil))
-        guard case .array(let records)? = list["requests"] else { throw ValidationError("\(base): not a list of requests") }
+        guard case .array(let records)? = list["requests"] else { throw CommandFailure(.badInput, "\(base): not a list of requests") }
         for record in records.reversed() { Self.emit(line(record, colour: colour)) }
         guard follow else { return }
-        guard case .integer(let last)? = list["last"] else { throw ValidationError("\(base): no last request number") }
+        guard case .integer(let last)? = list["last"] else { throw CommandFailure(.badInput, "\(base): no last request number") }
         let after = String(last)
         query.removeFirst()
         _ = try await get(base + "/stream" + Self.query(query + [("after", after)]), token: token, client: client) { data in
@@ -71,10 +71,15 @@ struct RequestsCommand: AsyncParsableCommand {
     private func get(_ url: String, token: String, client: HTTPClient, stream: ((String) -> Void)?) async throws -> String {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "authorization", value: "Bearer \(token)")
-        let response = try await client.execute(request, timeout: stream == nil ? .seconds(30) : .hours(24 * 365))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: stream == nil ? .seconds(30) : .hours(24 * 365))
+        } catch {
+            throw CommandFailure.unreachable(server, error)
+        }
         guard response.status.code == 200 else {
-            let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
-            throw ValidationError("\(url): \(response.status.code) \(body)")
+            let body = String(buffer: try await response.body.collect(upTo: 1 << 16)).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw CommandFailure(.refused, "\(url): \(response.status.code) \(body)")
         }
         guard let stream else { return String(buffer: try await response.body.collect(upTo: 64 << 20)) }
         // Events end with a blank line. Each byte is looked at once, and an event may not grow past a bound.
@@ -91,7 +96,7 @@ struct RequestsCommand: AsyncParsableCommand {
             pending.removeFirst(start)
             scanned = pending.count
             guard pending.count <= Self.maximumEventBytes else {
-                throw ValidationError("\(url): an event of more than \(Self.maximumEventBytes) bytes")
+                throw CommandFailure(.badInput, "\(url): an event of more than \(Self.maximumEventBytes) bytes")
             }
         }
         return ""

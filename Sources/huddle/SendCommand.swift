@@ -13,7 +13,8 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Reads the payload from a file (or standard input with -), signs a provider token with the .p8 key, \
             and prints the status, the reason and the apns-id. HTTPS URLs use HTTP/2 (ALPN), http:// URLs \
-            HTTP/1.1. Exits 0 on 200, 1 on a refusal.
+            HTTP/1.1. Exits 0 on 200, 1 on a refusal, 66 for a payload or key file that is not there, 69 when \
+            nothing answers at the URL.
             """
     )
 
@@ -40,7 +41,11 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let body = payload == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: payload))
+        try await reportingFailures(send)
+    }
+
+    private func send() async throws {
+        let body = payload == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try CommandFailure.contents(of: payload, what: "the payload")
         var request = HTTPClientRequest(url: url.trimmingSuffix("/") + "/3/device/\(device)")
         request.method = .POST
         request.headers.add(name: "apns-topic", value: topic)
@@ -50,10 +55,7 @@ struct SendCommand: AsyncParsableCommand {
         if let expiration { request.headers.add(name: "apns-expiration", value: String(expiration)) }
         if let apnsId { request.headers.add(name: "apns-id", value: apnsId) }
         if let key, let teamId {
-            let pem = try String(contentsOfFile: key, encoding: .utf8)
-            let keyID = keyId ?? Self.keyID(fromFileName: key)
-            guard let keyID else { throw ValidationError("--key-id is needed when the key file is not named AuthKey_KEYID.p8") }
-            let token = try ProviderToken.sign(keyID: keyID, teamID: teamId, issuedAt: Date(), privateKeyPEM: pem)
+            let token = try TokenCommand.sign(key: key, keyID: keyId, teamID: teamId, issuedAt: Date())
             request.headers.add(name: "authorization", value: "bearer \(token)")
         }
         request.body = .bytes(ByteBuffer(bytes: body))
@@ -72,19 +74,13 @@ struct SendCommand: AsyncParsableCommand {
             responseBody = try await response.body.collect(upTo: 1 << 20)
         } catch {
             try await client.shutdown()
-            throw error
+            throw CommandFailure.unreachable(url, error)
         }
         try await client.shutdown()
         let apnsID = response.headers.first(name: "apns-id") ?? "-"
         let text = String(buffer: responseBody)
         print("\(response.status.code) \(response.version) apns-id: \(apnsID)" + (text.isEmpty ? "" : " \(text.trimmingCharacters(in: .whitespacesAndNewlines))"))
         if response.status.code != 200 { throw ExitCode(1) }
-    }
-
-    static func keyID(fromFileName path: String) -> String? {
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        guard name.hasPrefix("AuthKey_") else { return nil }
-        return String(name.dropFirst("AuthKey_".count))
     }
 }
 

@@ -7,6 +7,7 @@ import HuddleSQLite
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -106,6 +107,10 @@ struct ServeCommand: AsyncParsableCommand {
     private var isLoopback: Bool { ServerConfiguration.isLoopback(host) }
 
     func run() async throws {
+        try await reportingFailures(serve)
+    }
+
+    private func serve() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
@@ -172,13 +177,20 @@ struct ServeCommand: AsyncParsableCommand {
             let installer = DemoInstaller(store: store, url: url, logger: logger)
             services.append(.init(service: installer, successTerminationBehavior: .ignore))
         }
-        services.append(.init(service: try buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger)))
-        logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
+        services.append(.init(service: try buildApplication(configuration: configuration, store: store, metrics: registry, logger: logger) {
+            logger.info("Huddle listening on \(url) (provider endpoint POST \(url)/3/device/<token>, device API \(url)/v1/devices)")
+        }))
         // A client that never answers the shutdown's HTTP/2 PING would hold a graceful shutdown open
         // forever; past a few seconds, remaining connections are cancelled.
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         configuration.maximumCancellationDuration = .seconds(5)
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure(.unavailable, "\(host):\(port) is in use by another program; choose another port with --port")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw CommandFailure(.unavailable, "\(host) is not an address of this machine; choose another with --host")
+        }
     }
 }

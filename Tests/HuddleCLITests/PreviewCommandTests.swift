@@ -47,14 +47,14 @@ import Testing
         let file = directory.appendingPathComponent("bad.json")
         try Data(#"{"apps": {"a.b": {}}, "events": [{"deliver": {"app": "a.b", "content": {"body": "ok"}}}, {"deliver": {"app": "a.b", "payload": {"aps": {"thread-id": 1}}}}]}"#.utf8).write(to: file)
         let output = try await CommandRunner.huddle().run(["preview", file.path, "--format", "json"])
-        #expect(output.status == 2)
+        #expect(output.status == 65)
         #expect(output.standardOutput.isEmpty)
         #expect(output.standardError == "huddle preview: bad.json: event 1 (deliver): payload.aps.thread-id: expected a string, found a number\n")
 
         let truncated = directory.appendingPathComponent("truncated.json")
         try Data(#"{"apps": {"#.utf8).write(to: truncated)
         let second = try await CommandRunner.huddle().run(["preview", truncated.path])
-        #expect(second.status == 2)
+        #expect(second.status == 65)
         #expect(second.standardError.contains("truncated.json: not valid JSON: line 1, column 11"))
     }
 
@@ -84,7 +84,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let push = try directory.write("push.json", #"{"aps": {"alert": {"body": "Pizza?"}, "thread-id": "team"}}"#)
         let output = try await CommandRunner.huddle().run(["preview", push.path])
-        #expect(output.status == 2)
+        #expect(output.status == 65)
         #expect(output.standardError.hasPrefix("huddle preview: push.json: event 0 (deliver): no app: say which app the push is for with --app BUNDLE"))
         #expect(!output.standardError.contains("is not a known key"))
         let named = try await CommandRunner.huddle().run(["preview", "--app", "com.example.chat", "--format", "json", push.path])
@@ -113,7 +113,7 @@ import Testing
 
     @Test func aMissingFileIsReported() async throws {
         let output = try await CommandRunner.huddle().run(["preview", "/nonexistent/scenario.json"])
-        #expect(output.status == 2)
+        #expect(output.status == 66)
         #expect(output.standardError.hasPrefix("huddle preview: scenario.json: cannot be read"))
     }
 }

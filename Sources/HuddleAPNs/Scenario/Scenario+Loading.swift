@@ -130,7 +130,7 @@ extension Scenario {
         } catch let error as JSONParseError {
             throw ScenarioError(eventIndex: nil, message: "not valid JSON: \(error)", file: file)
         } catch {
-            throw ScenarioError(eventIndex: nil, message: "cannot be read: \(error)", file: file)
+            throw ScenarioError(eventIndex: nil, message: "cannot be read: \(error)", file: file, code: .unreadable)
         }
     }
 }

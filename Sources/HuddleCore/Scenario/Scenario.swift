@@ -208,6 +208,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalid = Code(name: "invalid")
         /// The file is an APNs payload, not a scenario.
         public static let apnsPayload = Code(name: "apnsPayload")
+        /// The file cannot be read at all (missing, or not allowed).
+        public static let unreadable = Code(name: "unreadable")
 
         public var description: String { name }
     }
