@@ -101,7 +101,7 @@ func buildRouter(
         developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens
     ).addRoutes(to: router)
     HomeController(store: store, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
-    AdminController(store: store, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
+    AdminController(store: store, centers: centers, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,
             try !attempts.verify(Secrets.bearer(request), is: token, kind: .metrics, client: context.clientAddress)

@@ -14,7 +14,9 @@ struct RequestsCommand: AsyncParsableCommand {
         abstract: "Show the provider requests a Huddle server received, and its answers; --follow for live ones.",
         discussion: """
             One line per request: time, status, reason, topic, device, apns-id, time taken. Colour on a terminal; \
-            --format json prints each request as one JSON object per line, for scripts.
+            --format json prints each request as one JSON object per line, for scripts. In CI, --wait asserts: \
+            it waits until --count requests match the filters (or --timeout passes), prints them, and exits 0 \
+            when they came, 1 when they did not; --clear forgets the history first, so that a test sees its own.
             """
     )
 
@@ -28,7 +30,13 @@ struct RequestsCommand: AsyncParsableCommand {
     @Option(help: "Only this apns-topic.") var topic: String?
     @Option(help: "Only this HTTP status.") var status: Int?
     @Option(help: "Only this APNs reason, e.g. BadDeviceToken.") var reason: String?
+    @Option(help: "Only this apns-push-type (alert when none was sent).") var pushType: String?
+    @Option(help: "Only this apns-id.") var apnsId: String?
     @Option(help: "How many past requests to print first (newest last).") var last = 20
+    @Flag(help: "Wait until --count requests match the filters; exit 1 if they do not within --timeout.") var wait = false
+    @Option(help: "With --wait: how many requests to wait for.") var count = 1
+    @Option(help: "With --wait: the most seconds to wait (up to 300).") var timeout = 30
+    @Flag(help: "Forget the server's request history first (a test's own requests only, from then on).") var clear = false
     @Option(help: "A PEM CA certificate to trust (a test server's self-signed certificate).") var caCertificate: String?
 
     func run() async throws {
@@ -47,16 +55,35 @@ struct RequestsCommand: AsyncParsableCommand {
         try await client.shutdown()
     }
 
+    func validate() throws {
+        if wait, follow { throw ValidationError("--wait and --follow do not go together") }
+        if !(1...1000).contains(count) { throw ValidationError("--count: from 1 to 1000") }
+        if !(0...300).contains(timeout) { throw ValidationError("--timeout: from 0 to 300 seconds") }
+    }
+
     private func show(client: HTTPClient, token: String) async throws {
         let colour = format == .text && isatty(STDOUT_FILENO) != 0
-        var query = [("limit", String(max(1, min(last, 1000))))]
-        for (name, value) in [("device", device), ("topic", topic), ("status", status.map(String.init)), ("reason", reason)] {
+        let base = server.trimmingSuffix("/") + "/v1/admin/requests"
+        if clear {
+            _ = try await AdminAPIClient(server: server, token: token, caCertificate: caCertificate).send(.DELETE, "/v1/admin/requests")
+        }
+        var query = [("limit", String(max(1, min(wait ? max(last, count) : last, 1000))))]
+        let filters = [
+            ("device", device), ("topic", topic), ("status", status.map(String.init)), ("reason", reason), ("push-type", pushType),
+            ("apns-id", apnsId),
+        ]
+        for (name, value) in filters {
             if let value { query.append((name, value)) }
         }
-        let base = server.trimmingSuffix("/") + "/v1/admin/requests"
-        let list = try JSONParser.parse(try await get(base + Self.query(query), token: token, client: client, stream: nil))
+        let waitQuery = wait ? [("wait", String(timeout)), ("count", String(count))] : []
+        let list = try JSONParser.parse(try await get(base + Self.query(query + waitQuery), token: token, client: client, stream: nil))
         guard case .array(let records)? = list["requests"] else { throw CommandFailure(.badInput, "\(base): not a list of requests") }
         for record in records.reversed() { Self.emit(line(record, colour: colour)) }
+        if wait, case .integer(let found)? = list["wait"]?["found"], found < count {
+            let described = filters.compactMap { name, value in value.map { "\(name) \($0)" } }.joined(separator: ", ")
+            throw CommandFailure(
+                .refused, "\(found) of the \(count) requests waited for\(described.isEmpty ? "" : " (\(described))") came within \(timeout) s")
+        }
         guard follow else { return }
         guard case .integer(let last)? = list["last"] else { throw CommandFailure(.badInput, "\(base): no last request number") }
         let after = String(last)

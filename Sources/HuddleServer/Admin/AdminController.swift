@@ -3,9 +3,10 @@ import HuddleAPNs
 import HuddleCore
 import Hummingbird
 
-/// The admin API: provider signing keys, behind the admin token.
+/// The admin API: provider signing keys, and removing every device, behind the admin token.
 struct AdminController {
     let store: any NotificationStore
+    let centers: DeviceCenters
     let keys: SigningKeyCache
     let access: AdminAccess
     let clock: @Sendable () -> Date
@@ -15,6 +16,27 @@ struct AdminController {
         keys.get(use: list)
         keys.put(":keyID", use: save)
         keys.delete(":keyID", use: delete)
+        router.delete("/v1/admin/devices", use: removeDevices)
+    }
+
+    /// `DELETE /v1/admin/devices`: removes every device, so that a test suite starts from an empty server;
+    /// pushes to their tokens are answered `Unregistered` from then on, as for any deleted device.
+    /// - Returns: `{"removed": <count>}`.
+    @Sendable func removeDevices(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try access.authorize(request, context: context, acceptingCookie: false)
+        var removed = 0
+        while true {
+            let devices = try await store.devices(newestFirst: 500)
+            var removedNow = 0
+            for device in devices where try await store.deleteDevice(token: device.token) {
+                centers.forget(device.token)
+                removedNow += 1
+            }
+            removed += removedNow
+            // A page that removed nothing was removed by someone else meanwhile: what is left is theirs to end.
+            if devices.isEmpty || removedNow == 0 { break }
+        }
+        return .json(["removed": .integer(Int64(removed))])
     }
 
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {

@@ -80,15 +80,29 @@ struct DeviceController {
 
     // MARK: The center
 
+    /// `GET …/center`; with `wait=<seconds>` and `notifications=<n>` or `change=<number>`, answers once the
+    /// center holds at least `n` notifications or has reached that change, or when the time is up, saying
+    /// which in `Huddle-Wait: met` or `timed-out`: an assertion in CI that waits instead of sleeping.
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let view = CenterView(viewer: try request.viewer(), format: .json, notificationLimit: try request.notificationLimit())
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let wait = try request.waitDuration() {
+            let notifications = try request.number("notifications", in: 0...Int.max)
+            let change = try request.number("change", in: 0...Int.max).map(UInt64.init)
+            guard notifications != nil || change != nil else {
+                throw APIError(.badRequest, "wait: say what to wait for, with notifications=<count> or change=<number>")
+            }
+            let met = await session.wait(within: wait) { center, applied in
+                (notifications.map { center.notificationCount >= $0 } ?? true) && (change.map { applied >= $0 } ?? true)
+            }
+            headers[HTTPField.Name("Huddle-Wait")!] = met ? "met" : "timed-out"
+        }
         // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
         let document = await session.document(view)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(contentsOf: [document, ByteBuffer(string: "\n")]))
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentsOf: [document, ByteBuffer(string: "\n")]))
     }
+
 
     @Sendable func removeNotifications(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)

@@ -267,6 +267,35 @@ actor DeviceSession {
         return (String(buffer: publisher.document(view)), appliedChange, publisher.center.registeredApps)
     }
 
+    /// Waits until `condition` holds of the center and the number of its last change (checked at once, then
+    /// after each change), for at most `limit`.
+    /// - Returns: whether it came to hold in time.
+    func wait(within limit: Duration, until condition: @escaping @Sendable (borrowing Center, UInt64) -> Bool) async -> Bool {
+        if holds(condition) { return true }
+        // A stream of the center's changes as the wake-up: a view of one notification keeps its renderings small.
+        let changes = publisher.subscribe(
+            CenterView(viewer: Viewer(), format: .json, notificationLimit: 1), resumingAfter: appliedChange, byteLimit: 1 << 20)
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                while await changes.next() != nil {
+                    if await self.holds(condition) { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let met = await group.next() ?? false
+            group.cancelAll()
+            return met || holds(condition)
+        }
+    }
+
+    private func holds(_ condition: (borrowing Center, UInt64) -> Bool) -> Bool {
+        condition(publisher.center, appliedChange)
+    }
+
     // MARK: Streams
 
     /// Whether a live stream of the center or of one of its groups is open.

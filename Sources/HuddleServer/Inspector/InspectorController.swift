@@ -28,6 +28,7 @@ struct InspectorController {
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/admin/requests", use: list)
+        router.delete("/v1/admin/requests", use: clear)
         router.get("/v1/admin/requests/stream", use: stream)
         router.get("/v1/admin/requests/:id", use: one)
         router.get("/requests") { _, _ in
@@ -40,16 +41,53 @@ struct InspectorController {
         }
     }
 
-    /// `GET /v1/admin/requests?device=&topic=&status=&reason=&since=&until=&after=&limit=`: newest first.
+    /// `GET /v1/admin/requests?device=&topic=&status=&reason=&push-type=&apns-id=&since=&until=&after=&limit=`:
+    /// newest first. With `wait=<seconds>`, answers as soon as `count` requests (default 1) match, or when the
+    /// time is up; `wait` then says which: `{"count", "found", "timedOut"}`. An assertion in CI that waits
+    /// for what it checks instead of sleeping.
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         try access.authorize(request, context: context, acceptingCookie: true)
         let filter = try Self.filter(request)
-        let limit = try Self.number(request, "limit", in: 1...Self.maximumLimit) ?? 100
+        var limit = try request.number("limit", in: 1...Self.maximumLimit) ?? 100
+        var waited: JSONValue?
+        if let wait = try request.waitDuration() {
+            let count = try request.number("count", in: 1...Self.maximumLimit) ?? 1
+            limit = max(limit, count)
+            let found = await waitForRecords(filter, count: count, within: wait)
+            waited = .object(JSONObject([("count", .integer(Int64(count))), ("found", .integer(Int64(found))), ("timedOut", .bool(found < count))]))
+        }
         let now = clock()
         let records = log.records(filter, limit: limit)
-        return .json(.object(JSONObject([
-            ("requests", .array(records.map { $0.json(now: now) })), ("last", .integer(Int64(log.lastID))),
-        ])))
+        var body = JSONObject([("requests", .array(records.map { $0.json(now: now) })), ("last", .integer(Int64(log.lastID)))])
+        if let waited { body["wait"] = waited }
+        return .json(.object(body))
+    }
+
+    /// Waits until `count` records match `filter`, woken by each record, for at most `limit`.
+    /// - Returns: how many matched when it stopped waiting (at most `count`).
+    private func waitForRecords(_ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration) async -> Int {
+        let matching: @Sendable () -> Int = { [log] in log.records(filter, limit: count).count }
+        return await withTaskGroup(of: Int?.self) { group in
+            group.addTask {
+                // The first wake-up comes at once, so what is there already counts.
+                for await _ in log.wakeUps() where matching() >= count { return count }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? matching()
+        }
+    }
+
+    /// `DELETE /v1/admin/requests`: forgets the history, so that a test's assertions see its own requests only.
+    @Sendable func clear(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try access.authorize(request, context: context, acceptingCookie: false)
+        log.clear()
+        return Response(status: .noContent)
     }
 
     /// `GET /v1/admin/requests/<id>`: one request, with the group its notification is in now.
@@ -135,16 +173,10 @@ struct InspectorController {
             return date
         }
         return ProviderRequestLog.Filter(
-            device: try text("device")?.lowercased(), topic: try text("topic"), status: try number(request, "status", in: 100...599),
+            device: try text("device")?.lowercased(), topic: try text("topic"), status: try request.number("status", in: 100...599),
             reason: try text("reason"), since: try date("since"), until: try date("until"),
-            after: try number(request, "after", in: 0...Int.max).map(UInt64.init))
+            after: try request.number("after", in: 0...Int.max).map(UInt64.init), pushType: try text("push-type"),
+            apnsID: try text("apns-id"))
     }
 
-    static func number(_ request: Request, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = request.uri.queryParameters[Substring(name)], !text.isEmpty else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError(.badRequest, "\(name): expected a number from \(range.lowerBound) to \(range.upperBound), found \"\(text.prefix(40))\"")
-        }
-        return value
-    }
 }

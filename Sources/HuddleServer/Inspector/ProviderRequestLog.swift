@@ -25,10 +25,15 @@ final class ProviderRequestLog: Sendable {
         var until: Date?
         /// Only records numbered above this (a stream resuming, or a client polling).
         var after: UInt64?
+        /// The `apns-push-type` sent (`alert` when none was: APNs takes a push without one as an alert).
+        var pushType: String?
+        var apnsID: String?
 
         func admits(_ record: ProviderRequestRecord) -> Bool {
             if let device, record.deviceToken != device { return false }
             if let topic, record.topic != topic { return false }
+            if let pushType, (record.apnsHeaders.first { $0.name == "apns-push-type" }?.value ?? "alert") != pushType { return false }
+            if let apnsID, record.apnsID.lowercased() != apnsID.lowercased() { return false }
             if let status, record.status != status { return false }
             if let reason, record.reason != reason { return false }
             if let since, record.receivedAt < since { return false }
@@ -159,6 +164,16 @@ final class ProviderRequestLog: Sendable {
     /// Wakes every viewer with nothing new, so that its stream writes a heartbeat.
     @Sendable func heartbeat() {
         for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.yield() }
+    }
+
+    /// Forgets every record (a test starting afresh); numbering goes on, so that a viewer's position stays
+    /// meaningful.
+    func clear() {
+        state.withLock { state in
+            state.records = []
+            state.first = 0
+            state.bytes = 0
+        }
     }
 
     /// How many live viewers are open.
