@@ -24,6 +24,8 @@ import ipaddress
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # HUDDLE_BINARY picks another build (a release build, to measure the streams' rate).
 HUDDLE = pathlib.Path(os.environ.get("HUDDLE_BINARY", ROOT / ".build" / "debug" / "huddle"))
+# The huddle-pytest plugin (clients/python, installed in .venv) starts this binary too.
+os.environ.setdefault("HUDDLE_BINARY", str(HUDDLE))
 ADMIN_TOKEN = "e2e-admin-token"
 KEY_ID = "ABC123DEFG"
 TEAM_ID = "DEF123GHIJ"

@@ -1,0 +1,119 @@
+"""A running Huddle, seen as a test sees it: devices with an app, provider tokens, pushes, and waits."""
+
+import base64
+import json
+import time
+
+import httpx
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+
+def _b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def provider_token(private_key_pem, key_id, team_id, issued_at=None):
+    """An APNs provider token (ES256 JWT), as any provider signs one."""
+    key = serialization.load_pem_private_key(private_key_pem.encode() if isinstance(private_key_pem, str) else private_key_pem, password=None)
+    header = _b64(json.dumps({"alg": "ES256", "kid": key_id}).encode())
+    claims = _b64(json.dumps({"iss": team_id, "iat": int(time.time() if issued_at is None else issued_at)}).encode())
+    r, s = decode_dss_signature(key.sign(f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256())))
+    return f"{header}.{claims}.{_b64(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+
+
+class WaitTimedOut(AssertionError):
+    """What a wait raises when what it waited for did not come in time, saying what did."""
+
+
+class Device:
+    """A registered device with one app: its token and secret, and its center."""
+
+    def __init__(self, huddle, token, secret, topic):
+        self.huddle, self.token, self.secret, self.topic = huddle, token, secret, topic
+
+    def center(self, languages="en", locked=False, wait=None, notifications=None, change=None):
+        """The rendered center; with `wait` (seconds) and `notifications` or `change`, once it holds them."""
+        params = {"languages": languages, "locked": str(locked).lower()}
+        if wait is not None:
+            params.update(wait=int(wait), **({"notifications": notifications} if notifications is not None else {}),
+                          **({"change": change} if change is not None else {}))
+        response = self.huddle.http.get(f"/v1/devices/{self.token}/center", params=params,
+                                        headers={"authorization": f"Bearer {self.secret}"}, timeout=(wait or 0) + 30)
+        response.raise_for_status()
+        if wait is not None and response.headers.get("huddle-wait") != "met":
+            raise WaitTimedOut(f"the center did not reach {notifications} notifications / change {change} within {wait} s")
+        return response.json()
+
+    def summaries(self, **center):
+        """Each group's summary line, in center order."""
+        return [group.get("summary") for group in self.center(**center)["groups"]]
+
+
+class Huddle:
+    """A Huddle server (one this plugin started, or one already running) and its admin API."""
+
+    def __init__(self, url, admin_token, key_id="ABC123DEFG", team_id="DEF123GHIJ"):
+        self.url = url.rstrip("/")
+        self.admin_token = admin_token
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+        self.key_id, self.team_id = key_id, team_id
+        self._token, self._token_made = None, 0.0
+        self.private_key = ec.generate_private_key(ec.SECP256R1())
+        self.private_key_pem = self.private_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+        public = self.private_key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        self._admin("PUT", f"/v1/admin/keys/{key_id}", json={"teamID": team_id, "publicKey": public.decode(), "topics": []})
+
+    def _admin(self, method, path, **arguments):
+        response = self.http.request(method, path, headers={"authorization": f"Bearer {self.admin_token}"}, **arguments)
+        response.raise_for_status()
+        return response
+
+    def provider_token(self):
+        """A provider token of the key this client registered, accepted by the server for any topic. Kept and
+        reused for 30 minutes, as providers must: APNs (and Huddle) refuse a connection's token renewed more
+        often than every 20 minutes (429 TooManyProviderTokenUpdates), and any older than an hour."""
+        if self._token is None or time.monotonic() - self._token_made > 30 * 60:
+            self._token = provider_token(self.private_key_pem, self.key_id, self.team_id)
+            self._token_made = time.monotonic()
+        return self._token
+
+    def device(self, topic="com.example.app", categories=None, name="huddle-pytest"):
+        """Registers a device and installs `topic` on it."""
+        registered = self.http.post("/v1/devices", json={"name": name})
+        registered.raise_for_status()
+        token, secret = registered.json()["token"], registered.json()["secret"]
+        installed = self.http.put(f"/v1/devices/{token}/apps/{topic}", headers={"authorization": f"Bearer {secret}"},
+                                  json={"categories": categories or []})
+        installed.raise_for_status()
+        return Device(self, token, secret, topic)
+
+    def push(self, device, payload, push_type="alert", collapse_id=None, apns_id=None):
+        """Pushes as a provider does (HTTP/1.1 here; any APNs client works as well); returns the response."""
+        headers = {"apns-topic": device.topic, "apns-push-type": push_type, "authorization": f"bearer {self.provider_token()}"}
+        if collapse_id:
+            headers["apns-collapse-id"] = collapse_id
+        if apns_id:
+            headers["apns-id"] = apns_id
+        return self.http.post(f"/3/device/{device.token}", headers=headers, content=json.dumps(payload))
+
+    def requests(self, wait=None, count=1, **filters):
+        """The provider requests the server received, newest first, with the inspector's filters (device, topic,
+        status, reason, push_type, apns_id); with `wait` (seconds), once `count` of them came, else WaitTimedOut."""
+        params = {name.replace("_", "-"): value for name, value in filters.items() if value is not None}
+        if wait is not None:
+            params.update(wait=int(wait), count=count, limit=max(count, 100))
+        answer = self._admin("GET", "/v1/admin/requests", params=params, timeout=(wait or 0) + 30).json()
+        if wait is not None and answer["wait"]["timedOut"]:
+            raise WaitTimedOut(f"{answer['wait']['found']} of the {count} requests waited for ({params}) came within {wait} s")
+        return answer["requests"]
+
+    def reset(self):
+        """Forgets the request history and removes every device: the next test starts from a clean server."""
+        self._admin("DELETE", "/v1/admin/requests")
+        self._admin("DELETE", "/v1/admin/devices")
+
+    def close(self):
+        self.http.close()
