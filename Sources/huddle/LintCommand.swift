@@ -19,7 +19,7 @@ struct LintCommand: ParsableCommand {
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case clang, json, sarif, github
+        case clang, json, sarif, github, junit
     }
 
     enum FailLevel: String, ExpressibleByArgument, CaseIterable {
@@ -41,7 +41,7 @@ struct LintCommand: ParsableCommand {
     @Option(name: .customLong("push-type"), help: "The apns-push-type payload files are sent with, for their size limit (alert: 4096 bytes, voip: 5120).")
     var pushType: String = "alert"
 
-    @Option(help: "clang (file:line:column: severity: message [rule]), json, sarif (SARIF 2.1.0) or github (workflow annotations).")
+    @Option(help: "clang (file:line:column: severity: message [rule]), json, sarif (SARIF 2.1.0), github (workflow annotations) or junit (JUnit XML test results, failed at --fail-on).")
     var format: OutputFormat = .clang
 
     @Option(name: .customLong("fail-on"), help: "The least severity that makes the exit status 1: error, warning, note or never.")
@@ -63,6 +63,11 @@ struct LintCommand: ParsableCommand {
         }
     }
 
+    /// The least severity that fails the run; `nil` for `--fail-on never`.
+    private var failingSeverity: LintSeverity? {
+        failOn == .never ? nil : LintSeverity(rawValue: failOn.rawValue)
+    }
+
     func run() throws {
         if listRules {
             for rule in LintRule.allCases {
@@ -82,9 +87,10 @@ struct LintCommand: ParsableCommand {
         case .github: print(report.githubText(), terminator: "")
         case .json: print(report.jsonDocument().jsonText(pretty: true))
         case .sarif: print(report.sarifDocument().jsonText(pretty: true))
+        case .junit: print(report.junitText(failOn: failingSeverity), terminator: "")
         }
         FileHandle.standardError.write(Data("huddle lint: \(report.summaryLine)\n".utf8))
-        let status = report.exitStatus(failOn: failOn == .never ? nil : LintSeverity(rawValue: failOn.rawValue))
+        let status = report.exitStatus(failOn: failingSeverity)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import HuddleCore
 import HuddleLint
 import Testing
 
-/// The four output formats, from one report.
+/// The output formats, from one report.
 @Suite struct OutputFormatTests {
     static let report = LintReport(
         findings: [
@@ -26,6 +29,29 @@ import Testing
         #expect(lines.contains("Pushes/push.json:8:5: warning: `thread_id` is not a key of aps: did you mean `thread-id`? [unknown-key]"))
         // A message never breaks the one-line format.
         #expect(lines.contains("My Pushes/a,b:c.apns: error: 100% broken second line [unreadable-file]"))
+    }
+
+    @Test func junitIsWellFormedXMLWithACasePerFindingFailedAtTheThreshold() throws {
+        var report = Self.report
+        // A stranger's message with markup, quotes, a character XML cannot hold, and a grapheme joined to `<`.
+        report.findings.append(LintFinding(.unknownKey, file: "x.json", line: 1, column: 1, message: "<script>\"&'\u{01}a<\u{0338}b"))
+        let text = report.junitText(failOn: .warning)
+        let document = try XMLDocument(data: Data(text.utf8))
+        let suite = try #require(document.rootElement()?.elements(forName: "testsuite").first)
+        #expect(suite.attribute(forName: "tests")?.stringValue == "5")
+        // Every finding at warning or worse fails; the note does not.
+        #expect(suite.attribute(forName: "failures")?.stringValue == "4")
+        let cases = suite.elements(forName: "testcase")
+        #expect(cases.count == 5)
+        #expect(cases.compactMap { $0.elements(forName: "failure").first }.count == 4)
+        let hostile = try #require(cases.first { $0.attribute(forName: "classname")?.stringValue == "x.json" })
+        #expect(hostile.attribute(forName: "name")?.stringValue == "unknown-key at x.json:1:1")
+        #expect(hostile.elements(forName: "failure").first?.stringValue == "<script>\"&'\u{FFFD}a<\u{0338}b")
+        #expect(!text.contains("<script>"))
+        // Nothing fails with --fail-on never, and a clean run is one passing case.
+        #expect(!report.junitText(failOn: nil).contains("<failure"))
+        let clean = try XMLDocument(data: Data(LintReport(findings: [], fileCount: 2).junitText(failOn: .error).utf8))
+        #expect(clean.rootElement()?.elements(forName: "testsuite").first?.elements(forName: "testcase").count == 1)
     }
 
     @Test func githubCommandsEscapeWhatTheirSyntaxUses() {
