@@ -8,19 +8,15 @@
 # Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-huddle=${HUDDLE:-.build-release/release/huddle}
 pushes=${1:-20000}
 rounds=${2:-3}
-python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
-work=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-url="http://127.0.0.1:$port"
-LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench >"$work/serve.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source Tools/bench/lib.sh
+make_workdir
+start_huddle "$huddle" "$work/serve.log" --database "$work/bench.sqlite" --admin-token bench
+url=$huddle_url
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here"}, "thread-id": "team"}}' >"$work/payload.json"
-"$python" Tools/bench/bench_setup.py "$url" "$work"
+bench_setup "$url" "$work"
 rate() {
     h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}'

@@ -15,27 +15,21 @@
 # Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-huddle=${HUDDLE:-.build-release/release/huddle}
 pushes=${1:-20000}
 rounds=${2:-2}
-python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
-work=$(mktemp -d)
-# What a measurement has running, for the cleanup when the script stops midway.
-server_pid=""
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source Tools/bench/lib.sh
+make_workdir
+# The PostgreSQL database a measurement has, for the cleanup when the script stops midway (the server is
+# lib.sh's to stop).
 postgres_database=""
-cleanup() {
-    if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi
-    drop_postgres_database 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit drop_postgres_database
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 
 # One measurement: a new server (BINARY) on DATABASE, one device, PUSHES pushes to PATH_PREFIX/3/device/<token>.
 # DATABASE `postgres` is a new database on the server of HUDDLE_TEST_POSTGRES_URL, dropped afterwards.
 measure() {  # label database path-prefix [binary]
-    local port=$((20000 + RANDOM % 20000)) url database=$2 before after rate database_before database_cpu=""
-    url="http://127.0.0.1:$port"
+    local url server_pid database=$2 before after rate database_before database_cpu=""
     rm -f "$work"/*.sqlite*
     if [[ $database == postgres ]]; then
         local base=${HUDDLE_TEST_POSTGRES_URL%%\?*}
@@ -43,10 +37,9 @@ measure() {  # label database path-prefix [binary]
         psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "CREATE DATABASE $postgres_database"
         database="${base%/*}/$postgres_database?sslmode=disable"
     fi
-    LOG_LEVEL=error "${4:-$huddle}" serve --port "$port" --database "$database" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
-    "$python" Tools/bench/bench_setup.py "$url" "$work"
+    start_huddle "${4:-$huddle}" "$work/serve.log" --database "$database" --admin-token bench --benchmark-routes
+    url=$huddle_url server_pid=$huddle_pid
+    bench_setup "$url" "$work"
     before=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
     database_before=$(postgres_ticks)
     rate=$(h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
@@ -55,8 +48,7 @@ measure() {  # label database path-prefix [binary]
     if [[ -n $postgres_database ]]; then
         database_cpu=", $(( ($(postgres_ticks) - database_before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs in PostgreSQL backends"
     fi
-    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
-    server_pid=""
+    stop_huddle "$server_pid"
     drop_postgres_database
     echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push$database_cpu" | tee -a "$work/results"
 }

@@ -17,32 +17,25 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-10}
 rounds=${ROUNDS:-2}
-huddle=${HUDDLE:-.build-release/release/huddle}
-python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
-work=$(mktemp -d)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source Tools/bench/lib.sh
+make_workdir
 databases=()
-cleanup() {
-    # start_server runs in a subshell ($(…)): the servers' process ids are kept in a file.
-    if [[ -f "$work/pids" ]]; then while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$work/pids"; fi
+drop_databases() {
     for name in "${databases[@]}"; do psql -q "$HUDDLE_TEST_POSTGRES_URL" -c "DROP DATABASE $name WITH (FORCE)" 2>/dev/null || true; done
-    rm -rf "$work"
 }
-trap cleanup EXIT
+on_exit drop_databases
 
-# Starts a server on DATABASE and waits for it: prints its URL.
+# Starts a server on DATABASE and waits for it: sets huddle_url.
 start_server() {  # database
-    local port=$((20000 + RANDOM % 20000))
-    LOG_LEVEL=error "$huddle" serve --port "$port" --database "$1" --admin-token bench --benchmark-routes >>"$work/serve.log" 2>&1 &
-    echo $! >>"$work/pids"
-    for _ in $(seq 200); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
-    echo "http://127.0.0.1:$port"
+    start_huddle "$huddle" "$work/serve.log" --database "$1" --admin-token bench --benchmark-routes
 }
 
 # Registers the key (one for every server, made on first use) and 1,000 devices with the bench app through
 # URL; writes NAME.devices (one token per line), and the provider token and payload all servers take.
 prepare() {  # url name
     mkdir -p "$work/$2"
-    "$python" Tools/bench/bench_setup.py "$1" "$work/$2" --devices 1000 --key "$work/key.p8"
+    bench_setup "$1" "$work/$2" --devices 1000 --key "$work/key.p8"
     cp "$work/$2/devices" "$work/$2.devices"
     cp "$work/$2/jwt" "$work/$2/payload.json" "$work/"
     jwt=$(cat "$work/jwt")
@@ -72,8 +65,8 @@ h2load_rate() {  # uris-file [extra h2load options]
         "$@" -i "$file" | awk '/finished in/ {print $4}'
 }
 
-sqlite=$(start_server "$work/bench.sqlite")
-memory=$(start_server memory)
+start_server "$work/bench.sqlite"; sqlite=$huddle_url
+start_server memory; memory=$huddle_url
 prepare "$sqlite" sqlite
 prepare "$memory" memory
 # The baselines run on the SQLite server; /bench/accept needs a path list of its own.
@@ -96,13 +89,13 @@ if [[ -n "${HUDDLE_TEST_POSTGRES_URL:-}" ]]; then
         databases+=("$database")
         echo "$base/$database?sslmode=disable" >"$work/$name.url"
     done
-    postgres=$(start_server "$(cat "$work/one.url")")
+    start_server "$(cat "$work/one.url")"; postgres=$huddle_url
     prepare "$postgres" postgres
     targets "$postgres" postgres "" 1
     targets "$postgres" postgres "" 1000
     # Two servers on one database: the same devices, pushed to through both at once.
-    first=$(start_server "$(cat "$work/two.url")")
-    second=$(start_server "$(cat "$work/two.url")")
+    start_server "$(cat "$work/two.url")"; first=$huddle_url
+    start_server "$(cat "$work/two.url")"; second=$huddle_url
     prepare "$first" shared
     targets "$first" shared "" 1000; mv "$work/shared-1000.uris" "$work/shared-first.uris"
     targets "$second" shared "" 1000; mv "$work/shared-1000.uris" "$work/shared-second.uris"
@@ -124,8 +117,9 @@ for round in $(seq "$rounds"); do
     done
     if ((${#postgres_runs[@]})); then
         h2load_rate "$work/shared-first.uris" >"$work/first.rate" &
+        first_load=$!
         h2load_rate "$work/shared-second.uris" >"$work/second.rate"
-        wait
+        wait "$first_load"  # not a bare wait: the servers are this shell's children too
         echo "h2load pushes into PostgreSQL through two servers at once, 1000 devices: $(cat "$work/first.rate") + $(cat "$work/second.rate") req/s"
     fi
 done

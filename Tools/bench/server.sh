@@ -11,21 +11,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-10}
-huddle=${HUDDLE:-.build-release/release/huddle}
-python=${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3 )}
-work=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-url="http://127.0.0.1:$port"
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source Tools/bench/lib.sh
+make_workdir
 
 # 200 viewers of one device: more than the default limit of streams per device.
-LOG_LEVEL=error "$huddle" serve --port "$port" --database "$work/bench.sqlite" --admin-token bench --benchmark-routes \
-    --max-streams-per-device 256 &
-server=$!
-for _ in $(seq 100); do curl -s "$url/health" >/dev/null && break; sleep 0.1; done
+start_huddle "$huddle" "$work/serve.log" --database "$work/bench.sqlite" --admin-token bench --benchmark-routes \
+    --max-streams-per-device 256
+url=$huddle_url
 
 # A signing key, a device with one app, a provider token and the payload.
-"$python" Tools/bench/bench_setup.py "$url" "$work"
+bench_setup "$url" "$work"
 token=$(cat "$work/device"); jwt=$(cat "$work/jwt")
 cat > "$work/post.lua" <<LUA
 wrk.method = "POST"
@@ -127,7 +123,7 @@ viewer_rounds=${VIEWER_ROUNDS:-5}
 # the later rounds (the machine's busy time during their pushes rose by half while the server's did not), so
 # they go to memory when /dev/shm exists, and each round's are deleted once checked.
 viewer_files=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d -p "$work")
-trap 'kill $server 2>/dev/null || true; rm -rf "$work" "$viewer_files"' EXIT
+on_exit rm -rf "$viewer_files"
 push_rate() {  # device
     h2load -n "$pushes" -c8 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
         -H "authorization: bearer $jwt" "$url/3/device/$1" | awk '/finished in/ {print $4}'

@@ -10,57 +10,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-10}
-huddle=${HUDDLE:-.build-release/release/huddle}
-work=$(mktemp -d)
-eval "$(scripts/postgres start)"
-servers=()
-cleanup() {
-    for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    scripts/postgres stop "$HUDDLE_TEST_POSTGRES_DIR" >/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source Tools/bench/lib.sh
+make_workdir
+postgres_environment=$(scripts/postgres start)  # apart from the eval, so that a failure stops the script
+eval "$postgres_environment"
+on_exit scripts/postgres stop "$HUDDLE_TEST_POSTGRES_DIR"
 
-# A 544-byte payload, as in Tools/bench/server.sh.
-python3 - "$work/payload.json" <<'PY'
-import json, sys
-payload = {"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here, come to the lab on the second floor", "summary-arg": "Kritarth"},
-                   "thread-id": "team", "category": "msg", "sound": "default"}, "conversation": {"id": 51413, "kind": "group"}}
-text = json.dumps(payload)
-open(sys.argv[1], "w").write(text[:-1] + ', "padding": "' + "x" * (544 - len(text) - 15) + '"}')
-PY
-
-start_server() {  # port database
-    LOG_LEVEL=error "$huddle" serve --port "$1" --database "$2" --development &
-    servers+=($!)
-    for _ in $(seq 200); do curl -s "http://127.0.0.1:$1/health" >/dev/null && return; sleep 0.1; done
-    echo "huddle serve on $1 did not start" >&2; exit 1
-}
-
-stop_servers() {
-    for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait "${servers[@]}" 2>/dev/null || true
-    servers=()
-}
-
-# Registers 16 devices with one app through the first server; writes their tokens, one per line.
-make_devices() {  # url file
-    python3 - "$1" "$2" <<'PY'
-import json, sys, urllib.request
-url, out = sys.argv[1], sys.argv[2]
-def call(method, path, body, secret=None):
-    headers = {"content-type": "application/json"}
-    if secret: headers["authorization"] = f"Bearer {secret}"
-    return json.load(urllib.request.urlopen(urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method, headers=headers)))
-tokens = []
-for index in range(16):
-    device = call("POST", "/v1/devices", {"name": f"bench {index}"})
-    call("PUT", f"/v1/devices/{device['token']}/apps/com.example.bench",
-         {"categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages from %@"}]}, device["secret"])
-    tokens.append(device["token"])
-open(out, "w").write("\n".join(tokens) + "\n")
-PY
+# bench_setup.py registers its signing key through the admin API (--admin-token); --development leaves the
+# provider token it writes unchecked, and unsent.
+start_server() {  # database
+    start_huddle "$huddle" "$work/serve.log" --database "$1" --development --admin-token bench
 }
 
 wrk_rate() {  # url tokens-file
@@ -90,26 +50,26 @@ h2load_rate() {  # url tokens-file
 # One configuration: its servers, its devices, wrk then h2load on every server at once; prints the sums.
 measure() {  # label database-for-each-server...
     local label=$1; shift
-    local ports=() index=0
+    local urls=()
     for database in "$@"; do
-        ports+=($((21000 + RANDOM % 20000)))
-        start_server "${ports[$index]}" "$database"
-        index=$((index + 1))
+        start_server "$database"
+        urls+=("$huddle_url")
     done
-    make_devices "http://127.0.0.1:${ports[0]}" "$work/tokens"
+    # 16 devices with the bench app, through the first server, and the 544-byte payload (made on the first call).
+    bench_setup "${urls[0]}" "$work" --devices 16
     for tool in wrk_rate h2load_rate; do
-        local pids=() files=()
-        for port in "${ports[@]}"; do
-            local file="$work/rate-$port-$tool"
-            "$tool" "http://127.0.0.1:$port" "$work/tokens" > "$file" &
+        local pids=() files=() index
+        for index in "${!urls[@]}"; do
+            local file="$work/rate-$index-$tool"
+            "$tool" "${urls[$index]}" "$work/devices" > "$file" &
             pids+=($!); files+=("$file")
         done
         wait "${pids[@]}"
         local total
         total=$(cat "${files[@]}" | awk '{ sum += $1 } END { printf "%.0f", sum }')
-        echo "${tool%_rate} $label: $total pushes/s ($(paste -sd+ "${files[@]}"))"
+        echo "${tool%_rate} $label: $total pushes/s ($(cat "${files[@]}" | paste -sd+))"
     done
-    stop_servers
+    stop_huddle
 }
 
 # ASYNC_COMMIT=1 turns PostgreSQL's synchronous_commit off for the benchmark databases: commits no longer
