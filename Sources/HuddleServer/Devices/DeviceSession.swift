@@ -275,21 +275,13 @@ actor DeviceSession {
         // A stream of the center's changes as the wake-up: a view of one notification keeps its renderings small.
         let changes = publisher.subscribe(
             CenterView(viewer: Viewer(), format: .json, notificationLimit: 1), resumingAfter: appliedChange, byteLimit: 1 << 20)
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                while await changes.next() != nil {
-                    if await self.holds(condition) { return true }
-                }
-                return false
+        let met = await EventDeadline.happens(within: limit) {
+            while await changes.next() != nil {
+                if await self.holds(condition) { return true }
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let met = await group.next() ?? false
-            group.cancelAll()
-            return met || holds(condition)
+            return false
         }
+        return met || holds(condition)
     }
 
     private func holds(_ condition: (borrowing Center, UInt64) -> Bool) -> Bool {

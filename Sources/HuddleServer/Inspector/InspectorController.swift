@@ -67,20 +67,12 @@ struct InspectorController {
     /// - Returns: how many matched when it stopped waiting (at most `count`).
     private func waitForRecords(_ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration) async -> Int {
         let matching: @Sendable () -> Int = { [log] in log.records(filter, limit: count).count }
-        return await withTaskGroup(of: Int?.self) { group in
-            group.addTask {
-                // The first wake-up comes at once, so what is there already counts.
-                for await _ in log.wakeUps() where matching() >= count { return count }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? matching()
+        _ = await EventDeadline.happens(within: limit) { [log] in
+            // The first wake-up comes at once, so what is there already counts.
+            for await _ in log.wakeUps() where matching() >= count { return true }
+            return false
         }
+        return matching()
     }
 
     /// `DELETE /v1/admin/requests`: forgets the history, so that a test's assertions see its own requests only.
