@@ -52,7 +52,7 @@ struct HomeController {
             return try await page(for: request, problem: .serverFull)
         }
         var location = "/devices/\(created.device.token)"
-        if let languages = form["languages"], WebController.isLanguageTag(languages) { location += "?languages=\(languages)" }
+        if let languages = form["languages"], PageLanguages.isLanguageTag(languages) { location += "?languages=\(languages)" }
         return Response(status: .seeOther, headers: [.location: location + "#secret=\(created.secret)", .cacheControl: "no-store"])
     }
 
@@ -99,7 +99,7 @@ struct HomeController {
             }
         }
         let page = HomePage(
-            languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
+            languages: PageLanguages.requested(by: request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
             needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
             admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
             demo: !configuration.demo ? .none : configuration.listensOnLoopbackOnly || isAdmin ? .oneClick : .asksForSecret, problem: problem,
@@ -113,7 +113,7 @@ struct HomeController {
 
     /// `?languages=…` from a form's hidden field, so that a page posted in a language answers in it.
     private static func languagesQuery(_ form: FormBody) -> String {
-        guard let languages = form["languages"], WebController.isLanguageTag(languages) else { return "" }
+        guard let languages = form["languages"], PageLanguages.isLanguageTag(languages) else { return "" }
         return "?languages=\(languages)"
     }
 

@@ -33,7 +33,7 @@ struct WebController {
         } catch let error as APIError where error.kind == .unauthorized {
             return unlockPage(request, token: token, failed: false)
         }
-        let viewer = Viewer(languages: Self.pageLanguages(request), locked: try request.viewer().locked)
+        let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
         let (groups, change, apps) = await session.page(for: viewer)
         let commands = PushCommands(
             origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
@@ -83,42 +83,6 @@ struct WebController {
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The languages a page is written for: the query's `languages` (what the language menu chose), else
-    /// the browser's `Accept-Language`.
-    static func pageLanguages(_ request: Request) -> [String] {
-        if let chosen = request.uri.queryParameters["languages"] {
-            let languages = chosen.split(separator: ",").prefix(maximumLanguages).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter(isLanguageTag)
-            if !languages.isEmpty { return languages }
-        }
-        return acceptedLanguages(request)
-    }
-
-    /// The browser's languages, most preferred first (`Accept-Language`, weights honoured). A stranger
-    /// writes this header: only its first ``maximumLanguages`` entries are read, and only tags that look
-    /// like language tags are kept.
-    static func acceptedLanguages(_ request: Request) -> [String] {
-        guard let header = request.headers[.acceptLanguage] else { return ["en"] }
-        let weighted = header.split(separator: ",").prefix(maximumLanguages).enumerated().compactMap { index, item -> (String, Double, Int)? in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first, isLanguageTag(tag) else { return nil }
-            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return (tag, weight, index)
-        }
-        let languages = weighted.filter { $0.1 > 0 }.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }.map(\.0)
-        return languages.isEmpty ? ["en"] : languages
-    }
-
-    /// How many languages a page request may name.
-    static let maximumLanguages = 16
-
-    /// Whether a text can be a BCP 47 language tag: letters, digits and hyphens, as long as a real one
-    /// (35 characters; `*` is not a language).
-    static func isLanguageTag(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 35 && text.first!.isLetter
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-    }
-
     /// `scheme://host:port` as the browser reached the server, for commands the page shows: the request's
     /// `Host` when it is a plain host and port, else the address the server listens on.
     static func origin(of request: Request, tls: Bool, fallback: String) -> String {
@@ -141,7 +105,7 @@ struct WebController {
     private func unlockPage(_ request: Request, token: String, failed: Bool) -> Response {
         let formToken = formTokens.issue(for: request)
         return Self.html(
-            pages.unlock(token: token, failed: failed, languages: Self.pageLanguages(request), formToken: formToken.token),
+            pages.unlock(token: token, failed: failed, languages: PageLanguages.requested(by: request), formToken: formToken.token),
             status: APIError.Kind.unauthorized.status, setCookie: formToken.setCookie)
     }
 }
