@@ -99,7 +99,7 @@ func buildRouter(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
         developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens
     ).addRoutes(to: router)
-    HomeController(store: store, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
+    HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(store: store, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,

@@ -8,8 +8,9 @@ from playwright.sync_api import expect
 from conftest import ADMIN_TOKEN, TOPIC, Server
 from test_web import CATEGORIES, hold_back_script, push_conversation, register_device, stack
 
-# Names and codes the pages write in every language: the product, Apple's, and command-line words.
-NAMES = {"Huddle", "iOS", "APNs", "OpenAPI", "WWDC", "iPhone"}
+# Names and codes the pages write in every language: the product, Apple's, the example app's (Chat), and
+# command-line words.
+NAMES = {"Huddle", "iOS", "APNs", "OpenAPI", "WWDC", "iPhone", "Chat"}
 
 VISIBLE_CHROME_WORDS = """
 () => {

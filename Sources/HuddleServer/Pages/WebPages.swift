@@ -151,7 +151,7 @@ struct CenterPage {
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
-        return [
+        var context: [String: Any] = [
             "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit,
             "language": language, "languagesText": viewer.languages.joined(separator: ","), "locked": viewer.locked,
             "isEmpty": isEmpty, "words": WebPages.context(words), "sendCommand": commands.send, "curlCommand": commands.curl,
@@ -160,6 +160,12 @@ struct CenterPage {
             "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
         ]
+        // Only when there is one: a template's section shows for an empty text too.
+        if let install = commands.install {
+            context["installCommand"] = install
+            context["installFirstHTML"] = WebPages.html(words.installFirst, code: "$SECRET")
+        }
+        return context
     }
 }
 

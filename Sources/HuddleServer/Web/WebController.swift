@@ -37,7 +37,7 @@ struct WebController {
         let (groups, change, apps) = await session.page(for: viewer)
         let commands = PushCommands(
             origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
-            topic: apps.first ?? "com.example.app", developmentMode: developmentMode)
+            topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands)
         return Self.html(pages.page(page, groupsHTML: groups))
     }
@@ -60,7 +60,7 @@ struct WebController {
         var headers: HTTPFields = [
             .setCookie: Cookie.header(
                 DeviceAuthorization.cookieName(token: token), DeviceAuthorization.webSession(of: device), secure: secureCookies,
-                maxAge: 30 * 24 * 3600)
+                maxAge: DeviceAuthorization.webSessionLifetime)
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
         headers[.location] = "/devices/\(token)"
