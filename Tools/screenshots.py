@@ -48,7 +48,7 @@ def start_demo(huddle, port, admin_token):
 
 def push_examples(address):
     """Pushes as a provider would, to the demo server (it runs with --development: no provider token)."""
-    base, token = address.split("#")[0].split("/devices/")
+    base, token = re.match(r"(.*)/devices/([0-9a-f]{64})", address).groups()
     def push(device, body, **headers):
         request = urllib.request.Request(f"{base}/3/device/{device}", data=body.encode(), method="POST",
                                          headers={"apns-topic": "com.apple.MobileSMS", **headers})

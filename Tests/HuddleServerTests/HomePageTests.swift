@@ -86,6 +86,17 @@ import Testing
         }
     }
 
+    @Test func theSignInPageAnswers200AndTheCenterWithoutACookie401() async throws {
+        try await Self.withApplication { client in
+            let token = String(repeating: "ab", count: 32)
+            let signIn = try await client.execute(uri: "/devices/\(token)/session?languages=ru", method: .get)
+            #expect(signIn.status == .ok)
+            #expect(String(buffer: signIn.body).contains("Секрет этого устройства"))
+            let center = try await client.execute(uri: "/devices/\(token)", method: .get)
+            #expect(center.status == .unauthorized)
+        }
+    }
+
     @Test func beyondLoopbackCreatingNeedsTheRegistrationToken() async throws {
         try await Self.withApplication({ $0.registrationToken = "reg-token" }) { client in
             let page = try await client.execute(uri: "/", method: .get)
@@ -163,6 +174,18 @@ import Testing
         try await Self.withApplication { client in
             let page = try await client.execute(uri: "/", method: .get)
             #expect(!String(buffer: page.body).contains("demo"))
+        }
+    }
+
+    @Test func beyondLoopbackTheDemoLinksItsSignInPage() async throws {
+        try await Self.withApplication({ $0.demo = true; $0.host = "0.0.0.0" }) { client in
+            let page = String(buffer: try await client.execute(uri: "/?languages=de", method: .get).body)
+            #expect(page.contains("href=\"/devices/\(DemoDevice.token)/session?languages=de\""))
+            let browser = try await Self.visit(client)
+            let opened = try await client.execute(
+                uri: "/demo/session", method: .post, headers: browser.headers, body: ByteBuffer(string: "languages=de" + browser.field))
+            #expect(opened.status == .seeOther && opened.headers[.setCookie] == nil)
+            #expect(opened.headers[.location] == "/devices/\(DemoDevice.token)/session?languages=de")
         }
     }
 

@@ -104,9 +104,10 @@ def test_create_and_open_gives_commands_that_work_as_shown(development, shell, b
 
 def test_a_device_without_apps_shows_the_install_command_first(development, shell, browser):
     device = httpx.post(f"{development.url}/v1/devices", json={"name": "API device"}).json()
-    page, _ = new_browser_page(browser)
-    page.goto(f"{development.url}/devices/{device['token']}#secret={device['secret']}")
+    page, refused = new_browser_page(browser)
+    page.goto(f"{development.url}/devices/{device['token']}/session#secret={device['secret']}")
     expect(page.locator("#connection")).to_have_text("live")
+    assert refused == [], refused
     empty = page.locator("#empty")
     expect(empty).to_contain_text("It has no app yet: install one first, with the secret its registration gave ($SECRET):")
     install = empty.locator(".install-command").text_content()

@@ -91,7 +91,7 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let center = "/devices/\(DemoDevice.token)" + Self.languagesQuery(form)
         guard configuration.demo, configuration.listensOnLoopbackOnly || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
-            return Response(status: .seeOther, headers: [.location: center])
+            return Response(status: .seeOther, headers: [.location: "/devices/\(DemoDevice.token)/session" + Self.languagesQuery(form)])
         }
         let session = cookie(DeviceAuthorization.cookieName(token: device.token), DeviceAuthorization.webSession(of: device))
         return Response(status: .seeOther, headers: [.location: center, .setCookie: session])

@@ -20,6 +20,7 @@ struct WebController {
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
+        router.get("/devices/:token/session", use: signIn)
         router.post("/devices/:token/session", use: openSession)
         router.get("/static/:file", use: asset)
     }
@@ -40,6 +41,14 @@ struct WebController {
             topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands)
         return Self.html(pages.page(page, groupsHTML: groups))
+    }
+
+    /// The form that trades a device's secret for its cookie, at the address it posts to: a page of its own,
+    /// answered 200, for links that sign in (`huddle serve --demo` prints `/devices/<token>/session#secret=…`,
+    /// whose script trades the fragment and opens the center). The center itself asked for without the
+    /// cookie answers the same form with 401, which a browser logs as an error before any script runs.
+    @Sendable func signIn(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        unlockPage(request, token: try context.parameters.require("token").lowercased(), failed: false, status: .ok)
     }
 
     /// Trades the secret (a form's `secret=…`, or JSON `{"secret": "…"}`) for a cookie.
@@ -102,10 +111,12 @@ struct WebController {
 
     /// The form that asks for a device's secret, with its CSRF token: the answer to a page asked for without
     /// it, as the API's to a request without it.
-    private func unlockPage(_ request: Request, token: String, failed: Bool) -> Response {
+    private func unlockPage(
+        _ request: Request, token: String, failed: Bool, status: HTTPResponse.Status = APIError.Kind.unauthorized.status
+    ) -> Response {
         let formToken = formTokens.issue(for: request)
         return Self.html(
             pages.unlock(token: token, failed: failed, languages: PageLanguages.requested(by: request), formToken: formToken.token),
-            status: APIError.Kind.unauthorized.status, setCookie: formToken.setCookie)
+            status: status, setCookie: formToken.setCookie)
     }
 }
