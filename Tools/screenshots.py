@@ -100,7 +100,7 @@ def main():
             # The request inspector, signed in by the home page's admin cookie, after a few pushes: accepted ones
             # to the demo device, one to a token that is not a device, one whose payload is not JSON.
             page.goto(address.split("/devices/")[0] + "/requests")
-            page.wait_for_function("document.getElementById('status').textContent === 'Live'")
+            page.wait_for_function("document.getElementById('status').textContent === 'live'")
             push_examples(address)
             page.wait_for_selector("#requests tbody tr:nth-child(4)")
             page.locator("#requests tbody tr.refused").first.click()

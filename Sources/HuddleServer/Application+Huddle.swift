@@ -84,7 +84,7 @@ func buildRouter(
     let attempts = SignInAttempts()
     let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
     InspectorController(
-        log: requestLog, centers: centers, access: admin, slots: streamSlots,
+        log: requestLog, pages: .shared, centers: centers, access: admin, slots: streamSlots,
         writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
     ).addRoutes(to: router)
     DeviceController(

@@ -173,9 +173,10 @@ def test_a_page_switched_to_russian_has_no_english_word_of_its_own_left(server, 
     page.get_by_role("button", name="Разблокировано").click()
     expect(page.locator("#lock")).to_have_text("Заблокировано")
     assert latin_words(page.evaluate(VISIBLE_CHROME_WORDS)) == set()
-    # The home page and a device page that asks for its secret (at its address and as a sign-in page), in
-    # Russian too.
-    for path in ["/?languages=ru", f"/devices/{'0' * 64}?languages=ru", f"/devices/{'0' * 64}/session?languages=ru"]:
+    # The home page, a device page that asks for its secret (at its address and as a sign-in page) and the
+    # inspector (signed out), in Russian too.
+    for path in ["/?languages=ru", f"/devices/{'0' * 64}?languages=ru", f"/devices/{'0' * 64}/session?languages=ru",
+                 "/requests?languages=ru"]:
         page.goto(f"{server.url}{path}")
         expect(page.locator("h1")).to_be_visible()
         assert latin_words(page.evaluate(VISIBLE_CHROME_WORDS)) == set(), path

@@ -385,7 +385,8 @@ def test_pages_send_a_strict_content_security_policy_and_every_answer_nosniff(tm
         pages = [
             ("/", {}, 200), ("/ signed in", cookie_header(admin), 200), (f"/devices/{token} (unlock form)", {}, 401),
             (f"/devices/{token} (center)", bearer(device), 200), (f"/devices/{token} (center, cookie)", cookie_header(device_cookie(server, device)), 200),
-            ("/requests", {}, 200), ("/?languages=ru", {}, 200), (f"/devices/{token}/session (sign-in form)", {}, 200),
+            ("/requests", {}, 200), ("/requests signed in", cookie_header(admin), 200), ("/?languages=ru", {}, 200),
+            (f"/devices/{token}/session (sign-in form)", {}, 200),
         ]
         for label, headers, status in pages:
             path = label.split(" ")[0]

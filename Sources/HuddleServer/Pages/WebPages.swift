@@ -16,7 +16,7 @@ struct WebPages: Sendable {
     init() {
         MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
-        for name in ["page", "group", "unlock", "home"] {
+        for name in ["page", "group", "unlock", "home", "requests"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -56,6 +56,11 @@ struct WebPages: Sendable {
     /// The home page.
     func home(_ page: HomePage) -> String {
         library.render(page.context, withTemplate: "home") ?? ""
+    }
+
+    /// The request inspector's page.
+    func requests(_ page: InspectorPage) -> String {
+        library.render(page.context, withTemplate: "requests") ?? ""
     }
 
     // MARK: Contexts

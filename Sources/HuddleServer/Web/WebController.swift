@@ -82,7 +82,6 @@ struct WebController {
             "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
             "home.js": "text/javascript; charset=utf-8", "requests.js": "text/javascript; charset=utf-8",
             "unlock.js": "text/javascript; charset=utf-8",
-            "requests.html": "text/html; charset=utf-8",
         ]
         guard let type = types[file],
             let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"),
