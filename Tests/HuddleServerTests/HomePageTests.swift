@@ -216,6 +216,23 @@ import Testing
         #expect(!PushCommands.examplePayload.contains("'"))
     }
 
+    @Test func theFaviconIsServedAndEveryPageLinksIt() async throws {
+        try await Self.withApplication { client in
+            let ico = try await client.execute(uri: "/favicon.ico", method: .get)
+            #expect(ico.status == .ok && ico.headers[.contentType] == "image/x-icon")
+            // An ICO file's header: reserved 0, type 1 (icon), then how many images.
+            #expect(Array(ico.body.readableBytesView.prefix(4)) == [0, 0, 1, 0])
+            let svg = try await client.execute(uri: "/favicon.svg", method: .get)
+            #expect(svg.status == .ok && svg.headers[.contentType] == "image/svg+xml")
+            #expect(String(buffer: svg.body).contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            for path in ["/", "/requests", "/devices/\(String(repeating: "0", count: 64))"] {
+                let page = String(buffer: try await client.execute(uri: path, method: .get).body)
+                #expect(page.contains(#"<link rel="icon" href="/favicon.ico" sizes="any">"#), "\(path)")
+                #expect(page.contains(#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#), "\(path)")
+            }
+        }
+    }
+
     @Test(arguments: ["en", "en-GB", "zh-Hant", "pt-PT", "sr-Latn"])
     func languageTagsAreAccepted(tag: String) {
         #expect(PageLanguages.isLanguageTag(tag))

@@ -398,6 +398,7 @@ def test_pages_send_a_strict_content_security_policy_and_every_answer_nosniff(tm
             ("GET", "/health", {}, 200), ("GET", "/openapi.yaml", {}, 200), ("GET", "/metrics", {}, 200),
             ("GET", "/static/app.js", {}, 200), ("GET", "/static/app.css", {}, 200), ("GET", "/static/home.js", {}, 200),
             ("GET", "/static/requests.js", {}, 200), ("GET", "/static/nothing.js", {}, 404),
+            ("GET", "/favicon.ico", {}, 200), ("GET", "/favicon.svg", {}, 200),
             ("GET", f"/v1/devices/{token}", bearer(device), 200), ("GET", f"/v1/devices/{token}", {}, 401),
             ("GET", f"/v1/devices/{token}/center", bearer(device), 200), ("GET", "/v1/admin/requests", ADMIN, 200),
             ("POST", "/v1/devices", {}, 201),

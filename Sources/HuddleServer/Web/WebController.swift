@@ -23,6 +23,8 @@ struct WebController {
         router.get("/devices/:token/session", use: signIn)
         router.post("/devices/:token/session", use: openSession)
         router.get("/static/:file", use: asset)
+        router.get("/favicon.ico") { _, _ in try Self.icon("favicon.ico", type: "image/x-icon") }
+        router.get("/favicon.svg") { _, _ in try Self.icon("favicon.svg", type: "image/svg+xml") }
     }
 
     @Sendable func page(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -99,6 +101,17 @@ struct WebController {
             authority.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]".unicodeScalars.contains($0)) })
         else { return "\(scheme)://\(fallback)" }
         return "\(scheme)://\(authority)"
+    }
+
+    /// The pages' icon (drawn by `Tools/generate-favicon.py`), at the address a browser asks for by itself
+    /// (`/favicon.ico`) and, drawn to any size, the one the pages link. A day in the browser's cache: it
+    /// changes with a release, if ever.
+    private static func icon(_ file: String, type: String) throws -> Response {
+        guard let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"), let data = try? Data(contentsOf: url) else {
+            throw APIError(.notFound, "no file \(file)")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "max-age=86400"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// A page (``SiteGuard`` adds its security headers, as to every page).
