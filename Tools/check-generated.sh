@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates each generated table into a temporary file and fails, showing the diff, when it differs from
-# the committed one: the CLDR plural rules (PluralRuleTable.swift) and parent locales (ParentLocaleTable.swift).
-# Needs the generators' Babel: pip install babel==2.18.0
+# the committed one: the CLDR plural rules (PluralRuleTable.swift) and parent locales (ParentLocaleTable.swift),
+# and the pages' icon (favicon.svg, favicon.ico). Needs the generators' Babel: pip install babel==2.18.0
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,4 +23,17 @@ check() {
 
 check generate-plural-rules.py "$repo_root/Sources/HuddleLocalization/Plurals/PluralRuleTable.swift"
 check generate-parent-locales.py "$repo_root/Sources/HuddleLocalization/Catalogs/ParentLocaleTable.swift"
+
+# The pages' icon: two files from one drawing, compared byte for byte.
+icons="$(mktemp -d "${TMPDIR:-/tmp}/favicon.XXXXXX")"
+python3 "$repo_root/Tools/generate-favicon.py" --output-directory "$icons"
+for file in favicon.svg favicon.ico; do
+    if cmp -s "$icons/$file" "$repo_root/Sources/HuddleServer/Resources/Web/$file"; then
+        echo "check-generated: $file matches its generator."
+    else
+        echo "check-generated: $file is stale; run python3 Tools/generate-favicon.py and commit it." >&2
+        status=1
+    fi
+done
+rm -rf "$icons"
 exit "$status"

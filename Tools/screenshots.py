@@ -48,7 +48,7 @@ def start_demo(huddle, port, admin_token):
 
 def push_examples(address):
     """Pushes as a provider would, to the demo server (it runs with --development: no provider token)."""
-    base, token = address.split("#")[0].split("/devices/")
+    base, token = re.match(r"(.*)/devices/([0-9a-f]{64})", address).groups()
     def push(device, body, **headers):
         request = urllib.request.Request(f"{base}/3/device/{device}", data=body.encode(), method="POST",
                                          headers={"apns-topic": "com.apple.MobileSMS", **headers})
@@ -100,7 +100,7 @@ def main():
             # The request inspector, signed in by the home page's admin cookie, after a few pushes: accepted ones
             # to the demo device, one to a token that is not a device, one whose payload is not JSON.
             page.goto(address.split("/devices/")[0] + "/requests")
-            page.wait_for_function("document.getElementById('status').textContent === 'Live'")
+            page.wait_for_function("document.getElementById('status').textContent === 'live'")
             push_examples(address)
             page.wait_for_selector("#requests tbody tr:nth-child(4)")
             page.locator("#requests tbody tr.refused").first.click()

@@ -85,7 +85,7 @@ func buildRouter(
     let attempts = SignInAttempts()
     let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
     InspectorController(
-        log: requestLog, centers: centers, access: admin, slots: streamSlots,
+        log: requestLog, pages: .shared, centers: centers, access: admin, slots: streamSlots,
         writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
     ).addRoutes(to: router)
     DeviceController(
@@ -100,7 +100,7 @@ func buildRouter(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
         developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens
     ).addRoutes(to: router)
-    HomeController(store: store, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
+    HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(store: store, centers: centers, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,

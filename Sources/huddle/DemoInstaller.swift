@@ -12,6 +12,6 @@ struct DemoInstaller<Store: NotificationStore>: Service {
 
     func run() async throws {
         let device = try await DemoDevice.install(in: store, now: Date())
-        logger.notice("demo device: open \(url)/devices/\(device.token)#secret=\(device.secret)")
+        logger.notice("demo device: open \(url)/devices/\(device.token)/session#secret=\(device.secret)")
     }
 }

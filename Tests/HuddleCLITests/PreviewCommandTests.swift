@@ -40,6 +40,18 @@ import Testing
         #expect(coloured.standardOutput.contains("\u{1B}["))
     }
 
+    @Test func theTextSpeaksTheViewersLanguage() async throws {
+        let localized = Self.root.appendingPathComponent("Examples/localized.json").path
+        let russian = try await CommandRunner.huddle().run(["preview", localized, "--languages", "ru", "--locked"])
+        #expect(russian.status == 0, "\(russian.standardError)")
+        #expect(russian.standardOutput.hasPrefix("Центр уведомлений · ru · заблокировано\n"))
+        #expect(russian.standardOutput.contains("3 уведомления\n"))
+        #expect(!russian.standardOutput.contains("notification") && !russian.standardOutput.contains("locked"))
+        let english = try await CommandRunner.huddle().run(["preview", Self.example, "--locked"])
+        #expect(english.standardOutput.hasPrefix("Notification Center · en · locked\n"))
+        #expect(english.standardOutput.contains("4 notifications\n"))
+    }
+
     @Test func anInvalidScenarioExitsNonZeroAndRendersNothing() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

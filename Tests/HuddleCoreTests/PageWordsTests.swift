@@ -22,8 +22,9 @@ import Testing
             #expect(text.components(separatedBy: "%@").count == englishText.components(separatedBy: "%@").count, "\(language).\(name): \(text)")
             if text == englishText { unchanged.append(name) }
         }
-        // A few words are the same in English and elsewhere ("Name", "offline"); a block left in English is not.
-        if language != "en" { #expect(unchanged.count <= 4, "\(language) keeps English for \(unchanged)") }
+        // A few words are the same in English and elsewhere ("Name", "offline", Dutch "Headers" and "Details");
+        // a block left in English (the inspector's thirty words, say) is not.
+        if language != "en" { #expect(unchanged.count <= english.count / 10, "\(language) keeps English for \(unchanged)") }
     }
 
     @Test(arguments: [

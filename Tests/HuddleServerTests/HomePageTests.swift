@@ -36,18 +36,64 @@ import Testing
         return (headers, "&csrf=\(token)")
     }
 
-    @Test func oneClickCreatesADeviceAndOpensItsCenterWithItsSecretInTheFragment() async throws {
-        try await Self.withApplication { client in
+    @Test func oneClickCreatesADeviceWithTheExampleAppAndOpensItsCenterSignedIn() async throws {
+        try await Self.withApplication({ $0.developmentMode = true }) { client in
             let browser = try await Self.visit(client)
             let response = try await client.execute(
                 uri: "/devices", method: .post, headers: browser.headers, body: ByteBuffer(string: "name=My+phone" + browser.field))
             #expect(response.status == .seeOther)
+            // The center's address, no secret in it: the redirect brings the device's cookie.
             let location = try #require(response.headers[.location])
-            let match = try #require(location.wholeMatch(of: /\/devices\/([0-9a-f]{64})#secret=([0-9a-f]{64})/))
-            let (token, secret) = (String(match.1), String(match.2))
-            let device = try await client.execute(uri: "/v1/devices/\(token)", method: .get, headers: [.authorization: "Bearer \(secret)"])
-            #expect(device.status == .ok)
-            #expect(String(buffer: device.body).contains("\"name\":\"My phone\""))
+            let token = String(try #require(location.wholeMatch(of: /\/devices\/([0-9a-f]{64})/)).1)
+            let cookie = try #require(response.headers[.setCookie])
+            #expect(cookie.hasPrefix("huddle-\(token)=") && cookie.contains("HttpOnly") && cookie.contains("Max-Age=2592000"))
+            let session: HTTPFields = [.cookie: try #require(cookie.split(separator: ";").first.map(String.init))]
+            let center = try await client.execute(uri: location, method: .get, headers: session)
+            #expect(center.status == .ok)
+            let page = String(buffer: center.body)
+            #expect(page.contains("--topic com.example.chat") && page.contains("apns-topic: com.example.chat"))
+            #expect(!page.contains("install-command"))
+            let apps = try await client.execute(uri: "/v1/devices/\(token)/apps", method: .get, headers: session) { try JSONParser.parse($0.body.readableBytesView) }
+            #expect(apps.arrayValue?.first?["topic"] == "com.example.chat" && apps.arrayValue?.first?["name"] == "Chat")
+            // The payload the page shows, pushed twice: the second sums up the first, in the singular.
+            for _ in 0..<2 {
+                let push = try await client.execute(
+                    uri: "/3/device/\(token)", method: .post, headers: [HTTPField.Name("apns-topic")!: "com.example.chat"],
+                    body: ByteBuffer(string: PushCommands.examplePayload))
+                #expect(push.status == .ok)
+            }
+            let read = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: session) { try JSONParser.parse($0.body.readableBytesView) }
+            #expect(read["groups"]?.arrayValue?.first?["summary"] == "1 more message from Teja")
+            let russian = try await client.execute(uri: "/v1/devices/\(token)/center?languages=ru", method: .get, headers: session) {
+                try JSONParser.parse($0.body.readableBytesView)
+            }
+            #expect(russian["groups"]?.arrayValue?.first?["summary"] == "Ещё 1 сообщение от Teja")
+        }
+    }
+
+    @Test func aDeviceWithoutAppsShowsTheInstallCommandFirst() async throws {
+        try await Self.withApplication { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try JSONParser.parse($0.body.readableBytesView) }
+            let token = try #require(device["token"]?.stringValue)
+            let secret = try #require(device["secret"]?.stringValue)
+            let page = try await client.execute(uri: "/devices/\(token)", method: .get, headers: [.authorization: "Bearer \(secret)"])
+            let html = String(buffer: page.body)
+            let install = try #require(html.range(of: "install-command"))
+            let send = try #require(html.range(of: "send-command"))
+            #expect(install.lowerBound < send.lowerBound)
+            #expect(html.contains("curl -X PUT http://localhost/v1/devices/\(token)/apps/com.example.chat -H &quot;authorization: Bearer $SECRET&quot;"))
+            #expect(html.contains("<code>$SECRET</code>") && !html.contains(secret))
+        }
+    }
+
+    @Test func theSignInPageAnswers200AndTheCenterWithoutACookie401() async throws {
+        try await Self.withApplication { client in
+            let token = String(repeating: "ab", count: 32)
+            let signIn = try await client.execute(uri: "/devices/\(token)/session?languages=ru", method: .get)
+            #expect(signIn.status == .ok)
+            #expect(String(buffer: signIn.body).contains("Секрет этого устройства"))
+            let center = try await client.execute(uri: "/devices/\(token)", method: .get)
+            #expect(center.status == .unauthorized)
         }
     }
 
@@ -131,22 +177,69 @@ import Testing
         }
     }
 
+    @Test func beyondLoopbackTheDemoLinksItsSignInPage() async throws {
+        try await Self.withApplication({ $0.demo = true; $0.host = "0.0.0.0" }) { client in
+            let page = String(buffer: try await client.execute(uri: "/?languages=de", method: .get).body)
+            #expect(page.contains("href=\"/devices/\(DemoDevice.token)/session?languages=de\""))
+            let browser = try await Self.visit(client)
+            let opened = try await client.execute(
+                uri: "/demo/session", method: .post, headers: browser.headers, body: ByteBuffer(string: "languages=de" + browser.field))
+            #expect(opened.status == .seeOther && opened.headers[.setCookie] == nil)
+            #expect(opened.headers[.location] == "/devices/\(DemoDevice.token)/session?languages=de")
+        }
+    }
+
     @Test func pushCommandsFollowTheServer() {
         let plain = PushCommands(origin: "http://10.0.0.2:8443", token: "abc", topic: "com.example.chat", developmentMode: false)
         #expect(plain.send.hasSuffix("huddle send push.json --url http://10.0.0.2:8443 --device abc --topic com.example.chat --key AuthKey_KEYID.p8 --team-id TEAMID"))
         #expect(plain.curl.hasPrefix("curl --http2-prior-knowledge http://10.0.0.2:8443/3/device/abc -H \"authorization: bearer $JWT\" -H 'apns-topic: com.example.chat'"))
+        #expect(plain.install == nil)
         let development = PushCommands(origin: "https://push.example:443", token: "abc", topic: "t", developmentMode: true)
         #expect(development.send.hasSuffix("--device abc --topic t"))
         #expect(development.curl.hasPrefix("curl --http2 https://push.example:443/3/device/abc -H 'apns-topic: t'"))
+        let bare = PushCommands(origin: "http://h:1", token: "abc", topic: PushCommands.topic(among: []), developmentMode: true, hasApps: false)
+        #expect(bare.install == "curl -X PUT http://h:1/v1/devices/abc/apps/com.example.chat -H \"authorization: Bearer $SECRET\" \\\n     -d '{\"name\": \"Chat\"}'")
+    }
+
+    @Test(arguments: [([String](), "com.example.chat"), (["com.a", "com.example.chat"], "com.example.chat"), (["com.a", "com.b"], "com.a")])
+    func theCommandsPushToTheExampleAppWhenThereIsOne(apps: [String], topic: String) {
+        #expect(PushCommands.topic(among: apps) == topic)
+    }
+
+    @Test func theExampleAppInstallsAndItsPayloadNamesItsCategory() throws {
+        let app = try ExampleApp.record()
+        #expect(app.topic == "com.example.chat" && app.displayName == "Chat")
+        #expect(app.categories.map(\.identifier) == [ExampleApp.category])
+        #expect(app.localizationFiles.keys.contains("ru.lproj/Localizable.stringsdict"))
+        let payload = try JSONParser.parse(PushCommands.examplePayload)
+        #expect(payload["aps"]?["category"]?.stringValue == ExampleApp.category)
+        #expect(!PushCommands.examplePayload.contains("'"))
+    }
+
+    @Test func theFaviconIsServedAndEveryPageLinksIt() async throws {
+        try await Self.withApplication { client in
+            let ico = try await client.execute(uri: "/favicon.ico", method: .get)
+            #expect(ico.status == .ok && ico.headers[.contentType] == "image/x-icon")
+            // An ICO file's header: reserved 0, type 1 (icon), then how many images.
+            #expect(Array(ico.body.readableBytesView.prefix(4)) == [0, 0, 1, 0])
+            let svg = try await client.execute(uri: "/favicon.svg", method: .get)
+            #expect(svg.status == .ok && svg.headers[.contentType] == "image/svg+xml")
+            #expect(String(buffer: svg.body).contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            for path in ["/", "/requests", "/devices/\(String(repeating: "0", count: 64))"] {
+                let page = String(buffer: try await client.execute(uri: path, method: .get).body)
+                #expect(page.contains(#"<link rel="icon" href="/favicon.ico" sizes="any">"#), "\(path)")
+                #expect(page.contains(#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#), "\(path)")
+            }
+        }
     }
 
     @Test(arguments: ["en", "en-GB", "zh-Hant", "pt-PT", "sr-Latn"])
     func languageTagsAreAccepted(tag: String) {
-        #expect(WebController.isLanguageTag(tag))
+        #expect(PageLanguages.isLanguageTag(tag))
     }
 
     @Test(arguments: ["", "*", "<script>", String(repeating: "a", count: 36), "en GB", "1en"])
     func otherTextsAreNotLanguageTags(text: String) {
-        #expect(!WebController.isLanguageTag(text))
+        #expect(!PageLanguages.isLanguageTag(text))
     }
 }

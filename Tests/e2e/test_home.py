@@ -1,6 +1,7 @@
 """The home page and the pages' own words in a real browser (Debian's chromium, driven by playwright): a
 device made in one click, the demo opened from the home page, every word of a page switched to Russian."""
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -8,8 +9,9 @@ from playwright.sync_api import expect
 from conftest import ADMIN_TOKEN, TOPIC, Server
 from test_web import CATEGORIES, hold_back_script, push_conversation, register_device, stack
 
-# Names and codes the pages write in every language: the product, Apple's, and command-line words.
-NAMES = {"Huddle", "iOS", "APNs", "OpenAPI", "WWDC", "iPhone"}
+# Names and codes the pages write in every language: the product, Apple's, the example app's (Chat), and
+# command-line words.
+NAMES = {"Huddle", "iOS", "APNs", "OpenAPI", "WWDC", "iPhone", "Chat"}
 
 VISIBLE_CHROME_WORDS = """
 () => {
@@ -130,6 +132,26 @@ def test_the_demo_opens_from_the_home_page_and_its_locked_placeholders_are_singu
     page.context.close()
 
 
+def test_the_demo_address_serve_prints_opens_the_center_without_a_refusal(server, browser):
+    # The address in the log is the demo's sign-in page, its secret in the fragment (never sent).
+    deadline = time.time() + 10
+    while not (match := re.search(r"demo device: open (http\S+/devices/([0-9a-f]{64})/session#secret=[0-9a-f]{64})", server.log_path.read_text())):
+        assert time.time() < deadline, server.log_path.read_text()
+        time.sleep(0.1)
+    address, token = match.group(1), match.group(2)
+    page = new_page(browser)
+    refused, errors = [], []
+    page.on("response", lambda response: refused.append(f"{response.status} {response.url}") if response.status >= 400 else None)
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(address)
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(page.locator(".stack")).to_have_count(9)
+    assert page.url == f"{server.url}/devices/{token}"
+    # Signed in by its script, then the center: nothing answered 401 on the way, nothing logged an error.
+    assert refused == [] and errors == [], (refused, errors)
+    page.context.close()
+
+
 def test_a_page_switched_to_russian_has_no_english_word_of_its_own_left(server, browser):
     device = register_device(server, categories=CATEGORIES)
     push_conversation(server, device, "ru", category=None)
@@ -151,8 +173,10 @@ def test_a_page_switched_to_russian_has_no_english_word_of_its_own_left(server, 
     page.get_by_role("button", name="Разблокировано").click()
     expect(page.locator("#lock")).to_have_text("Заблокировано")
     assert latin_words(page.evaluate(VISIBLE_CHROME_WORDS)) == set()
-    # The home page and a device page that asks for its secret, in Russian too.
-    for path in ["/?languages=ru", f"/devices/{'0' * 64}?languages=ru"]:
+    # The home page, a device page that asks for its secret (at its address and as a sign-in page) and the
+    # inspector (signed out), in Russian too.
+    for path in ["/?languages=ru", f"/devices/{'0' * 64}?languages=ru", f"/devices/{'0' * 64}/session?languages=ru",
+                 "/requests?languages=ru"]:
         page.goto(f"{server.url}{path}")
         expect(page.locator("h1")).to_be_visible()
         assert latin_words(page.evaluate(VISIBLE_CHROME_WORDS)) == set(), path

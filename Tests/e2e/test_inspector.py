@@ -3,6 +3,7 @@ through the admin API (filters, one request with the group it landed in, a live 
 (`huddle requests --follow`) and on the page /requests in Debian's chromium."""
 import asyncio
 import json
+import re
 import ssl
 import subprocess
 import threading
@@ -18,6 +19,7 @@ from playwright.sync_api import expect
 from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, register_device
 from jwt_tokens import token
 from sse import events
+from test_home import VISIBLE_CHROME_WORDS, latin_words
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -124,19 +126,29 @@ def test_the_stream_and_huddle_requests_follow_show_a_push_as_it_arrives(plain_s
     assert printed["id"] == received[0]["id"] and printed["notification"]["identifier"] == "live"
 
 
+def sign_in_and_open_the_inspector(page, server, query=""):
+    """Signs in as the admin on the home page (the admin cookie), then follows its link to the inspector."""
+    page.goto(f"{server.url}/{query}")
+    page.fill("#admin-token", ADMIN_TOKEN)
+    page.click("#show-devices")
+    page.locator("footer.links a[href^='/requests']").click()
+    expect(page.locator("#requests")).to_be_visible()
+
+
 def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys, browser):
     jwt = token(keys[1], KEY_ID, TEAM_ID)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     try:
         page = context.new_page()
+        refused_answers = []
+        page.on("response", lambda response: refused_answers.append(response.url) if response.status >= 400 else None)
         page.goto(f"{plain_server.url}/requests")
         expect(page.locator("#signed-out")).to_be_visible()
-        # Signed in on the home page (the admin cookie), the inspector fills live.
-        page.goto(f"{plain_server.url}/")
-        page.fill("#admin-token", ADMIN_TOKEN)
-        page.click("#show-devices")
-        page.get_by_role("link", name="Provider requests").click()
-        expect(page.locator("#status")).to_have_text("Live")
+        # The page knew the viewer was signed out: its script asked nothing that was refused.
+        assert refused_answers == [], refused_answers
+        sign_in_and_open_the_inspector(page, plain_server)
+        expect(page.locator("h1")).to_have_text("Provider requests")
+        expect(page.locator("#status")).to_have_text("live")
         refused_id = str(uuid.uuid4())
         response = httpx.post(f"{plain_server.url}/3/device/{'0' * 64}", content=json.dumps({"aps": {"alert": "x"}}),
                               headers={"authorization": f"bearer {jwt}", "apns-topic": TOPIC, "apns-id": refused_id})
@@ -144,9 +156,77 @@ def test_the_page_shows_a_refused_push_live_and_opens_it(plain_server, keys, bro
         row = page.locator("#requests tbody tr", has_text=refused_id)
         expect(row.locator(".reason")).to_have_text("BadDeviceToken")
         row.click()
-        expect(page.locator("#detail-title")).to_contain_text("400 BadDeviceToken")
-        expect(page.locator("#detail-json")).to_contain_text(refused_id)
+        expect(page.locator("#detail-title")).to_have_text(re.compile(r"^Request \d+$"))
+        expect(page.locator("#detail-status")).to_have_text("400")
+        expect(page.locator("#detail-reason")).to_have_text("BadDeviceToken")
+        expect(page.locator("#detail-apns-id")).to_have_text(refused_id)
+        # A refused push stored nothing.
+        expect(page.locator("#detail-notification")).to_be_hidden()
         assert jwt not in page.content()
+        # The check the Russian test makes finds the page's own words, so it would find them left in English.
+        assert {"Provider", "requests", "Time", "Answer", "Headers", "Payload"} <= latin_words(page.evaluate(INSPECTOR_WORDS))
+    finally:
+        context.close()
+
+
+# The visible words of the page's own: not the requests' data (the table's rows, the values of one
+# request's view), not code.
+INSPECTOR_WORDS = VISIBLE_CHROME_WORDS.replace("code, pre, option", "code, pre, option, #requests tbody, dd")
+
+
+def test_the_inspector_and_one_request_read_in_russian(plain_server, keys, browser):
+    device = register_device(plain_server)
+    jwt = token(keys[1], KEY_ID, TEAM_ID)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        # The home page in Russian links the inspector in Russian, whatever the browser's language.
+        sign_in_and_open_the_inspector(page, plain_server, "?languages=ru")
+        assert "languages=ru" in page.url
+        expect(page.locator("h1")).to_have_text("Запросы провайдера")
+        expect(page.locator("#status")).to_have_text("на связи")
+        assert latin_words(page.evaluate(INSPECTOR_WORDS)) == set()
+
+        accepted_id = str(uuid.uuid4())
+        payload = {"aps": {"alert": {"title": "Teja", "body": "Pizza?"}, "thread-id": "team"}, "order": 7}
+        response = httpx.post(f"{plain_server.url}/3/device/{device['token']}", content=json.dumps(payload),
+                              headers={"authorization": f"bearer {jwt}", "apns-topic": TOPIC, "apns-id": accepted_id,
+                                       "apns-push-type": "alert", "apns-priority": "10"})
+        assert response.status_code == 200
+        row = page.locator("#requests tbody tr", has_text=accepted_id)
+        expect(row.locator(".status")).to_have_text("200")
+        row.click()
+        detail = page.locator("#detail")
+        expect(page.locator("#detail-title")).to_have_text(re.compile(r"^Запрос \d+$"))
+        expect(page.locator("#detail-status")).to_have_text("200")
+        expect(detail.locator(".when-refused").first).to_be_hidden()
+        # The notification it stored, the group it is in, and the center to open.
+        expect(page.locator("#detail-app")).to_have_text(TOPIC)
+        expect(page.locator("#detail-identifier")).to_have_text(accepted_id)
+        expect(page.locator("#detail-group")).to_have_text(f"{TOPIC}/team")
+        expect(page.locator("#detail-gone")).to_be_hidden()
+        link = page.get_by_role("link", name="Открыть центр")
+        expect(link).to_have_attribute("href", f"/devices/{device['token']}?languages=ru")
+        # Every apns- header, as a term and its value.
+        headers = page.locator("#detail-headers dt.header code").all_text_contents()
+        assert {"apns-topic", "apns-id", "apns-push-type", "apns-priority"} <= set(headers), headers
+        expect(page.locator("#detail-connection")).to_have_text(re.compile(r"^HTTP/1\.1 · 127\.0\.0\.1:\d+$"))
+        expect(page.locator("#detail-key-id")).to_have_text(KEY_ID)
+        expect(page.locator("#detail-team-id")).to_have_text(TEAM_ID)
+        # The token's age in Russian, by the browser's Intl ("сейчас", "5 секунд назад").
+        expect(page.locator("#detail-issued")).to_have_text(re.compile(r"сейчас|назад"))
+        # The payload as received, pretty-printed: one member a line, indented.
+        shown = page.locator("#detail-payload").text_content()
+        assert json.loads(shown) == payload and '\n  "aps": {\n    "alert": {' in shown, shown
+        assert latin_words(page.evaluate(INSPECTOR_WORDS)) == set()
+
+        # Removed since, the notification is said to be gone.
+        cleared = httpx.delete(f"{plain_server.url}/v1/devices/{device['token']}/apps/{TOPIC}/notifications",
+                               headers={"authorization": f"Bearer {device['secret']}"})
+        assert cleared.status_code == 200, cleared.text
+        row.click()
+        expect(page.locator("#detail-gone")).to_have_text("Его больше нет в центре.")
+        expect(page.locator("#detail-group")).to_be_hidden()
     finally:
         context.close()
 

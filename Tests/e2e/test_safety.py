@@ -385,7 +385,8 @@ def test_pages_send_a_strict_content_security_policy_and_every_answer_nosniff(tm
         pages = [
             ("/", {}, 200), ("/ signed in", cookie_header(admin), 200), (f"/devices/{token} (unlock form)", {}, 401),
             (f"/devices/{token} (center)", bearer(device), 200), (f"/devices/{token} (center, cookie)", cookie_header(device_cookie(server, device)), 200),
-            ("/requests", {}, 200), ("/?languages=ru", {}, 200),
+            ("/requests", {}, 200), ("/requests signed in", cookie_header(admin), 200), ("/?languages=ru", {}, 200),
+            (f"/devices/{token}/session (sign-in form)", {}, 200),
         ]
         for label, headers, status in pages:
             path = label.split(" ")[0]
@@ -397,6 +398,7 @@ def test_pages_send_a_strict_content_security_policy_and_every_answer_nosniff(tm
             ("GET", "/health", {}, 200), ("GET", "/openapi.yaml", {}, 200), ("GET", "/metrics", {}, 200),
             ("GET", "/static/app.js", {}, 200), ("GET", "/static/app.css", {}, 200), ("GET", "/static/home.js", {}, 200),
             ("GET", "/static/requests.js", {}, 200), ("GET", "/static/nothing.js", {}, 404),
+            ("GET", "/favicon.ico", {}, 200), ("GET", "/favicon.svg", {}, 200),
             ("GET", f"/v1/devices/{token}", bearer(device), 200), ("GET", f"/v1/devices/{token}", {}, 401),
             ("GET", f"/v1/devices/{token}/center", bearer(device), 200), ("GET", "/v1/admin/requests", ADMIN, 200),
             ("POST", "/v1/devices", {}, 201),
@@ -935,8 +937,9 @@ def test_names_and_ids_that_reach_pages_are_bounded(tmp_path):
         created = post_form(server, "/devices", {"name": "F" * 300}, csrf=fresh_csrf(server))
         assert created.status_code == 303, created.status_code
         token = re.search(r"/devices/([0-9a-f]{64})", created.headers["location"]).group(1)
-        secret = re.search(r"secret=([0-9a-f]+)", created.headers["location"]).group(1)
-        described = httpx.get(f"{server.url}/v1/devices/{token}", headers={"authorization": f"Bearer {secret}"}, timeout=TIMEOUT).json()
+        # The page that made it opens it with the cookie its redirect brings (no secret in the address).
+        session = re.match(rf"huddle-{token}=([0-9a-f]+);", created.headers["set-cookie"]).group(1)
+        described = httpx.get(f"{server.url}/v1/devices/{token}", cookies={f"huddle-{token}": session}, timeout=TIMEOUT).json()
         assert described["name"] == "F" * 200, len(described["name"])
 
         local = f"{app}/notifications"

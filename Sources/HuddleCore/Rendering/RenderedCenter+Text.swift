@@ -1,35 +1,47 @@
 /// The rendered center as a terminal picture: each stack as a card, the cards peeking under it, and the
 /// summary line below, as the lock screen shows them.
 extension RenderedCenter {
+    /// The picture, its own words (the header, each stack's count) in the viewer's language as the pages
+    /// write theirs, the counts in that language's plural forms ("3 уведомления", "5 уведомлений").
     /// - Parameters:
     ///   - width: the card width in columns (at least 30).
     ///   - colors: ANSI colours and weights, for a terminal; plain text otherwise.
     public func text(width: Int = 64, colors: Bool = false) -> String {
         let style = TerminalStyle(enabled: colors)
         let width = max(width, 30)
+        let words = PageWords.forViewer(languages: languages).words
+        var resolver = TextResolver(viewer: Viewer(languages: languages, locked: locked))
         var lines: [String] = []
-        let header = "Notification Center · \(languages.joined(separator: ", "))" + (locked ? " · locked" : "")
+        let header = "\(words.notificationCenter) · \(languages.joined(separator: ", "))" + (locked ? " · \(words.lockedCenter)" : "")
         lines.append(style.bold(header))
         if groups.isEmpty {
-            lines.append(style.dim("  No notifications."))
+            lines.append(style.dim("  \(words.noNotifications)"))
         }
         for group in groups {
             lines.append("")
-            lines.append(contentsOf: group.textLines(width: width, style: style))
+            lines.append(contentsOf: group.textLines(width: width, style: style, countText: resolver.countText(group.count)))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
+extension TextResolver {
+    /// "3 notifications" in the viewer's language and plural form, with the number as their locale writes it.
+    fileprivate mutating func countText(_ count: Int) -> String {
+        guard let format = defaultFormat(HuddleStrings.count, role: .placeholder, count: count) else { return String(count) }
+        return render(format, count: count, arguments: [])
+    }
+}
+
 extension RenderedGroup {
-    fileprivate func textLines(width: Int, style: TerminalStyle) -> [String] {
+    fileprivate func textLines(width: Int, style: TerminalStyle, countText: String) -> [String] {
         var lines: [String] = []
         let inner = width - 4
         var heading = style.bold(app)
         if let thread { heading += style.dim(" › ") + thread }
-        let countText = count == 1 ? "1 notification" : "\(count) notifications"
         let headingWidth = DisplayWidth.of(app) + (thread.map { 3 + DisplayWidth.of($0) } ?? 0)
-        lines.append(heading + String(repeating: " ", count: max(1, width - headingWidth - countText.count)) + style.dim(countText))
+        lines.append(
+            heading + String(repeating: " ", count: max(1, width - headingWidth - DisplayWidth.of(countText))) + style.dim(countText))
 
         lines.append("╭" + String(repeating: "─", count: width - 2) + "╮")
         var body: [String] = []

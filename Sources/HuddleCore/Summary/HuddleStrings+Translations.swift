@@ -87,7 +87,8 @@ extension HuddleStrings {
             summary: [.one: "%u more notification", .other: "%u more notifications"],
             summaryWithArguments: [.one: "%u more notification from %@", .other: "%u more notifications from %@"],
             placeholderSingle: "Notification",
-            placeholder: [.one: "%u Notification", .other: "%u Notifications"]),
+            placeholder: [.one: "%u Notification", .other: "%u Notifications"],
+            count: [.one: "%u notification", .other: "%u notifications"]),
         "es": Strings(
             summary: [.one: "%u notificación más", .many: "%u notificaciones más", .other: "%u notificaciones más"],
             summaryWithArguments: [

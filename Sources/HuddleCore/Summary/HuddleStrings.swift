@@ -12,6 +12,8 @@ enum HuddleStrings {
     static let placeholderSingle = "PLACEHOLDER_SINGLE"
     /// "%u Notifications": the default hidden-previews line for several.
     static let placeholder = "PLACEHOLDER"
+    /// "%u notifications": how many a stack holds, as `huddle preview` heads it.
+    static let count = "COUNT"
 
     static let bundle: LocalizationBundle = {
         var bundle = LocalizationBundle(developmentLanguage: "en")
@@ -21,6 +23,7 @@ enum HuddleStrings {
             entries[summaryWithArguments] = plural(strings.summaryWithArguments)
             entries[placeholderSingle] = .text(strings.placeholderSingle)
             entries[placeholder] = plural(strings.placeholder)
+            entries[count] = plural(strings.count ?? strings.placeholder)
             bundle.merge(entries, language: language)
         }
         return bundle
@@ -35,6 +38,10 @@ enum HuddleStrings {
         var summaryWithArguments: [PluralCategory: String]
         var placeholderSingle: String
         var placeholder: [PluralCategory: String]
+        /// A stack's count where it differs from the placeholder: English writes Apple's placeholder in title
+        /// case ("3 Notifications"), a count in a heading in lower case. Every other language writes both
+        /// alike.
+        var count: [PluralCategory: String]? = nil
     }
 
     /// The translations, by language tag (see HuddleStrings+Translations.swift).

@@ -1,13 +1,15 @@
 import Foundation
 import HuddleLocalization
 
-/// The words of Huddle's own web pages (the Notification Center, its unlock form and the home page), in
-/// every language Huddle's default summaries ship in, so that the language menu changes the whole page
-/// and not only the notifications.
+/// The words of Huddle's own web pages (the Notification Center, its unlock form, the home page and the
+/// request inspector) and of `huddle preview`'s header, in every language Huddle's default summaries ship
+/// in, so that the language menu changes the whole page and not only the notifications.
 ///
 /// They are kept beside ``HuddleStrings`` because they are the same kind of text: Huddle's own, not an
-/// app's. None needs a plural form: a number, where one appears, follows a colon ("Earlier: 3"). A
-/// `%@` stands for a piece of code the page puts in (`huddle send`, `--admin-token`), never translated.
+/// app's. None needs a plural form: a number, where one appears, follows a colon ("Earlier: 3") or
+/// names something ("Request 12"); the preview's counts ("3 notifications") are ``HuddleStrings``' plurals. A
+/// `%@` stands for a piece of code the page puts in (`huddle send`, `--admin-token`) or such a number, never
+/// translated.
 public struct PageWords: Sendable, Equatable {
     // MARK: The Notification Center
     public var notificationCenter: String
@@ -35,6 +37,8 @@ public struct PageWords: Sendable, Equatable {
     public var orWith: String
     /// `%@` is `--development`.
     public var developmentHint: String
+    /// Before the push commands of a device with no app, which a push could not reach; `%@` is `$SECRET`.
+    public var installFirst: String
 
     // MARK: Unlocking a device's page
     public var deviceSecret: String
@@ -51,6 +55,8 @@ public struct PageWords: Sendable, Equatable {
     public var wrongRegistrationToken: String
     public var serverFull: String
     public var createDevice: String
+    /// Under "Create and open": the example app it installs; `%@` is its bundle identifier.
+    public var newDeviceHint: String
     public var devices: String
     public var adminToken: String
     public var showDevices: String
@@ -67,8 +73,51 @@ public struct PageWords: Sendable, Equatable {
     public var demoHint: String
     public var openAPIDocument: String
     public var metrics: String
-    /// The link to the provider request inspector (`/requests`).
+    /// The link to the provider request inspector (`/requests`), and that page's title.
     public var providerRequests: String
+
+    // MARK: The request inspector
+    /// `%@` is `/3/device/…`.
+    public var inspectorIntro: String
+    /// The link back to the home page.
+    public var home: String
+    public var inspectorSignIn: String
+    // The table's columns.
+    public var time: String
+    public var status: String
+    public var reason: String
+    public var topic: String
+    public var device: String
+    public var duration: String
+    /// `%@` is `/3/device/<token>`.
+    public var noRequests: String
+    /// "Request %@": the heading of one request, `%@` being its number.
+    public var request: String
+    // The labels of one request's view.
+    public var received: String
+    public var connection: String
+    public var providerToken: String
+    public var keyID: String
+    public var teamID: String
+    /// When the provider token was issued (a relative time follows).
+    public var issued: String
+    public var headers: String
+    public var payload: String
+    /// The answer the provider endpoint gave.
+    public var answer: String
+    /// The text that explains a refusal (`BadPayload`'s key path, say).
+    public var details: String
+    public var notification: String
+    public var app: String
+    public var group: String
+    public var identifier: String
+    /// The notification a request stored was removed since.
+    public var notificationGone: String
+
+    // MARK: `huddle preview`'s header
+    /// The state of a locked center, lower case as it follows the languages ("Notification Center · ru · locked").
+    public var lockedCenter: String
+    public var noNotifications: String
 
     /// The words for a viewer, and the language they are in: the first of the viewer's languages (or one of
     /// its CLDR parents, `pt-PT` before `pt`) that Huddle has words in, else English.

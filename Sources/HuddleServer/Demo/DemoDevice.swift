@@ -1,7 +1,6 @@
 import Crypto
 public import Foundation
 import HuddleAPNs
-import HuddleLocalization
 public import HuddleCore
 
 /// `huddle serve --demo`: a device whose apps replay the session's stories (Messages, Mail, Calendar,
@@ -29,14 +28,7 @@ public enum DemoDevice {
         let secret = Secrets.randomHex(bytes: 32)
         try await store.createDevice(
             DeviceRecord(token: token, secretHash: Secrets.hash(secret), name: "Demo iPhone", createdAt: now))
-        for app in scenario.apps {
-            let files = try app.localizationsPath.map {
-                try LocalizationLoader.files(in: url.deletingLastPathComponent().appendingPathComponent($0))
-            } ?? []
-            let record = AppRecord(
-                topic: app.bundleIdentifier, displayName: app.name, developmentLanguage: app.developmentLanguage,
-                settings: app.settings, categories: app.categories,
-                localizationFiles: Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }))
+        for record in try scenario.appRecords(relativeTo: url) {
             _ = try await store.saveApp(record, device: token)
         }
         let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }.sorted { $0.stamp < $1.stamp }

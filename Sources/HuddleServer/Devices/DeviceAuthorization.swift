@@ -41,6 +41,10 @@ struct DeviceAuthorization {
     /// The name of the cookie that keeps a device's web session for its page.
     static func cookieName(token: String) -> String { "huddle-\(token)" }
 
+    /// How long a browser keeps a device's web session (seconds): a month, so that a page bookmarked
+    /// opens without its secret again for a while.
+    static let webSessionLifetime: Int64 = 30 * 24 * 3600
+
     /// The value of a device's web-session cookie: derived from the stored hash of its secret, so that a
     /// cookie read off a browser does not reveal the secret (which also works for the API and forever),
     /// every server sharing the store accepts it without shared state, and it is worthless once the

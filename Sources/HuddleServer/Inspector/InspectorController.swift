@@ -13,6 +13,7 @@ import Synchronization
 /// stream work in a browser).
 struct InspectorController {
     let log: ProviderRequestLog
+    let pages: WebPages
     let centers: DeviceCenters
     let access: AdminAccess
     /// The server's live streams, which inspector streams count among.
@@ -31,14 +32,18 @@ struct InspectorController {
         router.delete("/v1/admin/requests", use: clear)
         router.get("/v1/admin/requests/stream", use: stream)
         router.get("/v1/admin/requests/:id", use: one)
-        router.get("/requests") { _, _ in
-            guard let url = Bundle.module.url(forResource: "requests", withExtension: "html", subdirectory: "Web"),
-                let page = try? Data(contentsOf: url)
-            else { throw APIError(.notFound, "the inspector page is missing from this build") }
-            return Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: page)))
-        }
+        router.get("/requests", use: page)
+    }
+
+    /// `GET /requests`: the page, in the viewer's language; for a viewer not signed in as the admin, the page
+    /// that says where to sign in, without the script that would read the history.
+    @Sendable func page(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let page = InspectorPage(
+            languages: PageLanguages.requested(by: request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
+            signedIn: access.isSignedIn(request))
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: pages.requests(page))))
     }
 
     /// `GET /v1/admin/requests?device=&topic=&status=&reason=&push-type=&apns-id=&since=&until=&after=&limit=`:

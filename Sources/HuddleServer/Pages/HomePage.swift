@@ -58,6 +58,7 @@ struct HomePage {
             "language": language, "words": WebPages.context(words), "needsRegistrationToken": needsRegistrationToken,
             "languageOptions": LanguageMenu.options(selected: languages.first ?? "en", pageLanguage: language),
             "demoToken": DemoDevice.token, "csrf": formToken.token,
+            "newDeviceHintHTML": WebPages.html(words.newDeviceHint, code: ExampleApp.topic),
         ]
         if chosenLanguages != nil { context["formLanguage"] = language }
         switch problem {
@@ -76,12 +77,18 @@ struct HomePage {
             context["adminSignedIn"] = true
             context["noDevices"] = devices.isEmpty
             context["devices"] = devices.map { device -> [String: Any] in
-                [
+                var item: [String: Any] = [
                     "name": device.record.name, "token": device.record.token,
                     "created": device.record.createdAt.formatted(.dateTime.year().month().day().hour().minute().locale(locale)),
                     "createdISO": ISO8601.string(from: device.record.createdAt),
                     "sendCommand": device.commands.send, "curlCommand": device.commands.curl,
                 ]
+                // Only when there is one: a template's section shows for an empty text too.
+                if let install = device.commands.install {
+                    item["installCommand"] = install
+                    item["installFirstHTML"] = WebPages.html(words.installFirst, code: "$SECRET")
+                }
+                return item
             }
         }
         switch demo {

@@ -1,5 +1,6 @@
-/// The two command lines that push a first notification to a device, as the pages show them: `huddle
-/// send` and curl, written for the server's address as the browser reached it.
+/// The command lines that push a first notification to a device, as the pages show them: `huddle send` and
+/// curl, written for the server's address as the browser reached it, and before them, for a device with no
+/// app, the curl line that installs one (a push to a topic the device has no app for is refused).
 struct PushCommands: Equatable {
     /// `scheme://host:port`, as the browser reached the server.
     var origin: String
@@ -7,8 +8,27 @@ struct PushCommands: Equatable {
     var topic: String
     /// Whether the server takes pushes without a provider token (`--development`).
     var developmentMode: Bool
+    /// Whether the device has an app yet; without one, ``install`` comes first and installs ``topic``.
+    var hasApps = true
 
-    static let examplePayload = #"{"aps": {"alert": {"title": "Hello", "body": "From Huddle"}}}"#
+    /// The topic to push to on a device with these apps: the example app when it has it (its category is the
+    /// one ``examplePayload`` names), else its first, else the one ``install`` installs.
+    static func topic(among apps: [String]) -> String {
+        apps.contains(ExampleApp.topic) ? ExampleApp.topic : apps.first ?? ExampleApp.topic
+    }
+
+    /// A message with a summary argument in the example app's category: pushed twice, the stack sums up
+    /// the one below in plural form ("1 more message from Teja"). An app without that category gives
+    /// Huddle's default summary, as iOS does for a category it does not know. No `'`, which would end the
+    /// shell's quotes.
+    static let examplePayload =
+        #"{"aps": {"alert": {"title": "Teja", "body": "Lunch at noon?", "summary-arg": "Teja"}, "category": "\#(ExampleApp.category)"}}"#
+
+    /// The app a device without one installs, by the device API, with the secret its registration gave.
+    var install: String? {
+        guard !hasApps else { return nil }
+        return "curl -X PUT \(origin)/v1/devices/\(token)/apps/\(topic) -H \"authorization: Bearer $SECRET\" \\\n     -d '{\"name\": \"Chat\"}'"
+    }
 
     /// Writes the payload, then sends it; a provider token is signed with the team's key unless the server
     /// does without one.

@@ -16,7 +16,7 @@ struct WebPages: Sendable {
     init() {
         MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
-        for name in ["page", "group", "unlock", "home"] {
+        for name in ["page", "group", "unlock", "home", "requests"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -56,6 +56,11 @@ struct WebPages: Sendable {
     /// The home page.
     func home(_ page: HomePage) -> String {
         library.render(page.context, withTemplate: "home") ?? ""
+    }
+
+    /// The request inspector's page.
+    func requests(_ page: InspectorPage) -> String {
+        library.render(page.context, withTemplate: "requests") ?? ""
     }
 
     // MARK: Contexts
@@ -151,7 +156,7 @@ struct CenterPage {
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
-        return [
+        var context: [String: Any] = [
             "token": token, "deviceName": deviceName, "change": String(change), "limit": WebPages.notificationLimit,
             "language": language, "languagesText": viewer.languages.joined(separator: ","), "locked": viewer.locked,
             "isEmpty": isEmpty, "words": WebPages.context(words), "sendCommand": commands.send, "curlCommand": commands.curl,
@@ -160,6 +165,12 @@ struct CenterPage {
             "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
         ]
+        // Only when there is one: a template's section shows for an empty text too.
+        if let install = commands.install {
+            context["installCommand"] = install
+            context["installFirstHTML"] = WebPages.html(words.installFirst, code: "$SECRET")
+        }
+        return context
     }
 }
 

@@ -9,10 +9,10 @@ import NIOCore
 /// for a viewer who gave the admin token, links the demo, the OpenAPI document and the metrics.
 ///
 /// The admin token is traded once, through a form, for a session cookie (``AdminAccess``), as a device's
-/// page trades its secret. No page shows a device's secret, except to the person who has
-/// just created that device: in the address of its center, which its page then takes out.
+/// page trades its secret. No page shows a device's secret.
 struct HomeController {
     let store: any NotificationStore
+    let centers: DeviceCenters
     let pages: WebPages
     let configuration: ServerConfiguration
     let admin: AdminAccess
@@ -33,8 +33,11 @@ struct HomeController {
         try await page(for: request)
     }
 
-    /// The "Create and open" button: a new device, then its center, its secret in the address's fragment
-    /// (which the browser never sends back) as `huddle serve --demo` prints it.
+    /// The "Create and open" button: a new device with the example app (``ExampleApp``), so that the commands
+    /// its page shows work as shown, then its center, opened with the device's cookie. The cookie comes with
+    /// the redirect, as the demo's does: the page that made the device is trusted with it, and a center asked
+    /// for without it would first answer 401 (a red line in the browser's console) until a script signed in.
+    /// Its secret is never shown: the cookie is all the browser needs.
     @Sendable func createDevice(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let form = try await FormBody.read(request)
         let isAdmin = isAdmin(request)
@@ -45,15 +48,25 @@ struct HomeController {
         }
         let name = DisplayText.cutName((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
         let registration = DeviceRegistration(store: store, clock: configuration.clock, maximumDevices: configuration.limits.devices)
-        let created: (device: DeviceRecord, secret: String)
+        let created: DeviceRecord
         do {
-            created = try await registration.register(name: name.isEmpty ? DeviceRegistration.defaultName : name)
+            created = try await registration.register(name: name.isEmpty ? DeviceRegistration.defaultName : name).device
         } catch let error as StoreError where error.code == .full {
             return try await page(for: request, problem: .serverFull)
         }
-        var location = "/devices/\(created.device.token)"
-        if let languages = form["languages"], WebController.isLanguageTag(languages) { location += "?languages=\(languages)" }
-        return Response(status: .seeOther, headers: [.location: location + "#secret=\(created.secret)", .cacheControl: "no-store"])
+        // Read (and its catalogs validated) before the store's transaction, which only stores it.
+        let app = try ExampleApp.record()
+        guard let session = try await centers.session(for: created.token) else {
+            throw StoreError(.notFound, "the device just created is gone")
+        }
+        _ = try await session.updateApp(topic: app.topic, maximumApps: configuration.limits.appsPerDevice) { _ in app }
+        let location = "/devices/\(created.token)" + Self.languagesQuery(form)
+        return Response(status: .seeOther, headers: [
+            .location: location, .cacheControl: "no-store",
+            .setCookie: cookie(
+                DeviceAuthorization.cookieName(token: created.token), DeviceAuthorization.webSession(of: created),
+                maxAge: DeviceAuthorization.webSessionLifetime),
+        ])
     }
 
     @Sendable func openAdminSession(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -78,7 +91,7 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let center = "/devices/\(DemoDevice.token)" + Self.languagesQuery(form)
         guard configuration.demo, configuration.listensOnLoopbackOnly || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
-            return Response(status: .seeOther, headers: [.location: center])
+            return Response(status: .seeOther, headers: [.location: "/devices/\(DemoDevice.token)/session" + Self.languagesQuery(form)])
         }
         let session = cookie(DeviceAuthorization.cookieName(token: device.token), DeviceAuthorization.webSession(of: device))
         return Response(status: .seeOther, headers: [.location: center, .setCookie: session])
@@ -92,14 +105,16 @@ struct HomeController {
         if isAdmin {
             let origin = WebController.origin(of: request, tls: configuration.tlsCertificatePath != nil, fallback: configuration.listeningAddress)
             for device in try await store.devices(newestFirst: Self.listedDevices) {
-                let topic = try await store.apps(device: device.token).first?.topic ?? "com.example.app"
+                let apps = try await store.apps(device: device.token).map(\.topic)
                 devices.append(HomePage.ListedDevice(
                     record: device,
-                    commands: PushCommands(origin: origin, token: device.token, topic: topic, developmentMode: configuration.developmentMode)))
+                    commands: PushCommands(
+                        origin: origin, token: device.token, topic: PushCommands.topic(among: apps),
+                        developmentMode: configuration.developmentMode, hasApps: !apps.isEmpty)))
             }
         }
         let page = HomePage(
-            languages: WebController.pageLanguages(request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
+            languages: PageLanguages.requested(by: request), chosenLanguages: request.uri.queryParameters["languages"].map(String.init),
             needsRegistrationToken: configuration.registrationToken != nil && !isAdmin,
             admin: configuration.adminToken == nil ? .off : isAdmin ? .signedIn(devices) : .signedOut,
             demo: !configuration.demo ? .none : configuration.listensOnLoopbackOnly || isAdmin ? .oneClick : .asksForSecret, problem: problem,
@@ -113,7 +128,7 @@ struct HomeController {
 
     /// `?languages=…` from a form's hidden field, so that a page posted in a language answers in it.
     private static func languagesQuery(_ form: FormBody) -> String {
-        guard let languages = form["languages"], WebController.isLanguageTag(languages) else { return "" }
+        guard let languages = form["languages"], PageLanguages.isLanguageTag(languages) else { return "" }
         return "?languages=\(languages)"
     }
 

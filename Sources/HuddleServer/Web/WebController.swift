@@ -20,8 +20,11 @@ struct WebController {
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
+        router.get("/devices/:token/session", use: signIn)
         router.post("/devices/:token/session", use: openSession)
         router.get("/static/:file", use: asset)
+        router.get("/favicon.ico") { _, _ in try Self.icon("favicon.ico", type: "image/x-icon") }
+        router.get("/favicon.svg") { _, _ in try Self.icon("favicon.svg", type: "image/svg+xml") }
     }
 
     @Sendable func page(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -33,13 +36,21 @@ struct WebController {
         } catch let error as APIError where error.kind == .unauthorized {
             return unlockPage(request, token: token, failed: false)
         }
-        let viewer = Viewer(languages: Self.pageLanguages(request), locked: try request.viewer().locked)
+        let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
         let (groups, change, apps) = await session.page(for: viewer)
         let commands = PushCommands(
             origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
-            topic: apps.first ?? "com.example.app", developmentMode: developmentMode)
+            topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands)
         return Self.html(pages.page(page, groupsHTML: groups))
+    }
+
+    /// The form that trades a device's secret for its cookie, at the address it posts to: a page of its own,
+    /// answered 200, for links that sign in (`huddle serve --demo` prints `/devices/<token>/session#secret=…`,
+    /// whose script trades the fragment and opens the center). The center itself asked for without the
+    /// cookie answers the same form with 401, which a browser logs as an error before any script runs.
+    @Sendable func signIn(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        unlockPage(request, token: try context.parameters.require("token").lowercased(), failed: false, status: .ok)
     }
 
     /// Trades the secret (a form's `secret=…`, or JSON `{"secret": "…"}`) for a cookie.
@@ -60,7 +71,7 @@ struct WebController {
         var headers: HTTPFields = [
             .setCookie: Cookie.header(
                 DeviceAuthorization.cookieName(token: token), DeviceAuthorization.webSession(of: device), secure: secureCookies,
-                maxAge: 30 * 24 * 3600)
+                maxAge: DeviceAuthorization.webSessionLifetime)
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
         headers[.location] = "/devices/\(token)"
@@ -73,7 +84,6 @@ struct WebController {
             "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
             "home.js": "text/javascript; charset=utf-8", "requests.js": "text/javascript; charset=utf-8",
             "unlock.js": "text/javascript; charset=utf-8",
-            "requests.html": "text/html; charset=utf-8",
         ]
         guard let type = types[file],
             let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"),
@@ -81,42 +91,6 @@ struct WebController {
         else { throw APIError(.notFound, "no file \(file)") }
         return Response(
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// The languages a page is written for: the query's `languages` (what the language menu chose), else
-    /// the browser's `Accept-Language`.
-    static func pageLanguages(_ request: Request) -> [String] {
-        if let chosen = request.uri.queryParameters["languages"] {
-            let languages = chosen.split(separator: ",").prefix(maximumLanguages).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter(isLanguageTag)
-            if !languages.isEmpty { return languages }
-        }
-        return acceptedLanguages(request)
-    }
-
-    /// The browser's languages, most preferred first (`Accept-Language`, weights honoured). A stranger
-    /// writes this header: only its first ``maximumLanguages`` entries are read, and only tags that look
-    /// like language tags are kept.
-    static func acceptedLanguages(_ request: Request) -> [String] {
-        guard let header = request.headers[.acceptLanguage] else { return ["en"] }
-        let weighted = header.split(separator: ",").prefix(maximumLanguages).enumerated().compactMap { index, item -> (String, Double, Int)? in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first, isLanguageTag(tag) else { return nil }
-            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return (tag, weight, index)
-        }
-        let languages = weighted.filter { $0.1 > 0 }.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }.map(\.0)
-        return languages.isEmpty ? ["en"] : languages
-    }
-
-    /// How many languages a page request may name.
-    static let maximumLanguages = 16
-
-    /// Whether a text can be a BCP 47 language tag: letters, digits and hyphens, as long as a real one
-    /// (35 characters; `*` is not a language).
-    static func isLanguageTag(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 35 && text.first!.isLetter
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
     /// `scheme://host:port` as the browser reached the server, for commands the page shows: the request's
@@ -129,6 +103,17 @@ struct WebController {
         return "\(scheme)://\(authority)"
     }
 
+    /// The pages' icon (drawn by `Tools/generate-favicon.py`), at the address a browser asks for by itself
+    /// (`/favicon.ico`) and, drawn to any size, the one the pages link. A day in the browser's cache: it
+    /// changes with a release, if ever.
+    private static func icon(_ file: String, type: String) throws -> Response {
+        guard let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"), let data = try? Data(contentsOf: url) else {
+            throw APIError(.notFound, "no file \(file)")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "max-age=86400"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     /// A page (``SiteGuard`` adds its security headers, as to every page).
     static func html(_ text: String, status: HTTPResponse.Status = .ok, setCookie: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
@@ -138,10 +123,12 @@ struct WebController {
 
     /// The form that asks for a device's secret, with its CSRF token: the answer to a page asked for without
     /// it, as the API's to a request without it.
-    private func unlockPage(_ request: Request, token: String, failed: Bool) -> Response {
+    private func unlockPage(
+        _ request: Request, token: String, failed: Bool, status: HTTPResponse.Status = APIError.Kind.unauthorized.status
+    ) -> Response {
         let formToken = formTokens.issue(for: request)
         return Self.html(
-            pages.unlock(token: token, failed: failed, languages: Self.pageLanguages(request), formToken: formToken.token),
-            status: APIError.Kind.unauthorized.status, setCookie: formToken.setCookie)
+            pages.unlock(token: token, failed: failed, languages: PageLanguages.requested(by: request), formToken: formToken.token),
+            status: status, setCookie: formToken.setCookie)
     }
 }

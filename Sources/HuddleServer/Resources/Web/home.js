@@ -1,4 +1,4 @@
-// Huddle's home page: the language menu loads the page again in the language chosen.
+// The language menu of the home page and the request inspector: it loads the page again in the language chosen.
 (() => {
   "use strict";
   const menu = document.getElementById("language");

@@ -1,6 +1,6 @@
-// The page that asks for a device's secret. A link such as /devices/TOKEN#secret=… (what `huddle serve
-// --demo` prints) hands the page its secret without sending it anywhere: it is traded for a cookie, and
-// taken out of the address bar.
+// The page that asks for a device's secret. A link such as /devices/TOKEN/session#secret=… (what `huddle
+// serve --demo` prints) hands the page its secret without sending it anywhere: it is traded for a cookie,
+// taken out of the address bar, and the center opens in its place.
 (async () => {
   "use strict";
   const match = location.hash.match(/secret=([0-9a-fA-F]+)/);
@@ -10,5 +10,6 @@
   const response = await fetch("/devices/" + encodeURIComponent(token) + "/session", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ secret: match[1] }),
   });
-  if (response.ok) location.reload();
+  // The center's address, not a reload: this form is also served at /devices/TOKEN/session.
+  if (response.ok) location.replace("/devices/" + encodeURIComponent(token) + location.search);
 })();
