@@ -119,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "huddle")
+        logger.info("huddle \(Version.description)")
 
         var configuration = ServerConfiguration()
         configuration.host = host
