@@ -1,0 +1,108 @@
+"""What containers and service managers rely on (issue 30): every `huddle serve` option set by its HUDDLE_<OPTION>
+variable (the command line winning), and the README's table of them kept whole."""
+
+import os
+import re
+import socket
+import subprocess
+
+import httpx
+
+from conftest import HUDDLE, ROOT, free_port, wait_for_port
+
+# The server's own environment, less whatever HUDDLE_ variables the test run was started with.
+BASE_ENVIRONMENT = {name: value for name, value in os.environ.items() if not name.startswith("HUDDLE_")}
+
+
+def huddle(*arguments, environment=None, timeout=60):
+    return subprocess.run([str(HUDDLE), *map(str, arguments)], capture_output=True, text=True, timeout=timeout,
+                          env={**BASE_ENVIRONMENT, **(environment or {})})
+
+
+def variable(option):
+    return "HUDDLE_DATABASE_URL" if option == "database" else "HUDDLE_" + option.upper().replace("-", "_")
+
+
+def serve_options():
+    """The long options `huddle serve --help` lists (the hidden benchmark routes are not listed)."""
+    result = huddle("serve", "--help")
+    assert result.returncode == 0, result.stderr
+    options = re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", result.stdout, flags=re.MULTILINE)
+    return [option for option in dict.fromkeys(options) if option not in ("help", "version")]
+
+
+class Serving:
+    """`huddle serve` started with the given arguments and environment, stopped on leaving."""
+
+    def __init__(self, port, arguments=(), environment=None):
+        self.port = port
+        self.process = subprocess.Popen([str(HUDDLE), "serve", *map(str, arguments)], env={**BASE_ENVIRONMENT, **(environment or {})},
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def __enter__(self):
+        wait_for_port(self.port, self.process)
+        return self
+
+    def __exit__(self, *_):
+        self.process.terminate()
+        self.output, _ = self.process.communicate(timeout=30)
+        assert self.process.returncode == 0, self.output
+
+
+def test_the_readme_table_lists_every_serve_option_and_its_variable():
+    readme = (ROOT / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `--([a-z0-9-]+)` \| `(HUDDLE_[A-Z0-9_]+)` \|", readme, flags=re.MULTILINE))
+    options = serve_options()
+    assert len(options) > 20, options
+    missing = [option for option in options if option not in rows]
+    assert not missing, f"options without a row in the README's table: {missing}"
+    stale = [option for option in rows if option not in options]
+    assert not stale, f"rows for options huddle serve does not have: {stale}"
+    wrong = {option: name for option, name in rows.items() if name != variable(option)}
+    assert not wrong, wrong
+
+
+def test_serve_takes_its_options_from_the_environment(tmp_path):
+    port = free_port()
+    environment = {
+        "HUDDLE_PORT": str(port),
+        "HUDDLE_DATABASE_URL": str(tmp_path / "env.sqlite"),
+        "HUDDLE_ADMIN_TOKEN": "-starts-with-a-dash",  # a value, even one that looks like an option
+        "HUDDLE_MAX_DEVICES": "1",
+        "HUDDLE_PUBLIC_HOST": "one.example, two.example",
+        "HUDDLE_DEMO": "false",
+        "HUDDLE_OPEN_REGISTRATION": "true",
+    }
+    with Serving(port, environment=environment) as server:
+        url = f"http://127.0.0.1:{port}"
+        admin = httpx.get(f"{url}/v1/admin/requests", headers={"authorization": "Bearer -starts-with-a-dash"})
+        assert admin.status_code == 200, admin.text
+        # Both public hosts of the list are answered, another host name is not.
+        for host, status in [("one.example", 201), ("two.example", 503), ("three.example", 421)]:
+            registered = httpx.post(f"{url}/v1/devices", json={"name": host}, headers={"host": host})
+            assert registered.status_code == status, (host, registered.text)
+        assert (tmp_path / "env.sqlite").exists()
+    assert "demo" not in server.output.lower(), server.output
+
+
+def test_the_command_line_wins_over_the_environment(tmp_path):
+    typed, ignored = free_port(), free_port()
+    environment = {"HUDDLE_PORT": str(ignored), "HUDDLE_DATABASE_URL": "memory"}
+    with Serving(typed, arguments=["--port", typed, "--database=" + str(tmp_path / "typed.sqlite")], environment=environment):
+        assert httpx.get(f"http://127.0.0.1:{typed}/health").status_code == 200
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", ignored)) != 0, "the environment's port was listened on"
+        assert (tmp_path / "typed.sqlite").exists()
+
+
+def test_variables_that_cannot_be_options_are_usage_errors(tmp_path):
+    cases = [
+        ({"HUDDLE_MAX_STREAMS": ""}, "huddle serve: $HUDDLE_MAX_STREAMS is empty: give it a value (--max-streams), or unset it\n"),
+        ({"HUDDLE_DEMO": "maybe"}, "huddle serve: $HUDDLE_DEMO is \"maybe\": expected true or false (--demo)\n"),
+        ({"HUDDLE_MAX_STREAMS": "lots"}, "--max-streams"),  # ArgumentParser's own words, as for a typed value
+    ]
+    for environment, words in cases:
+        result = huddle("serve", "--port", free_port(), "--database", tmp_path / "never.sqlite", environment=environment, timeout=20)
+        assert result.returncode == 64, (environment, result.stderr)
+        assert words in result.stderr, (environment, result.stderr)
+    assert not (tmp_path / "never.sqlite").exists()
