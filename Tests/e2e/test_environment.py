@@ -1,9 +1,9 @@
 """What containers and service managers rely on (issue 30): every `huddle serve` option set by its HUDDLE_<OPTION>
-variable (the command line winning), and the README's table of them kept whole."""
+variable (the command line winning), the README's table of them kept whole, and `huddle health` as a health
+check that needs no curl."""
 
 import os
 import re
-import socket
 import subprocess
 
 import httpx
@@ -74,6 +74,10 @@ def test_serve_takes_its_options_from_the_environment(tmp_path):
         "HUDDLE_OPEN_REGISTRATION": "true",
     }
     with Serving(port, environment=environment) as server:
+        # huddle health finds the server by HUDDLE_PORT, as serve did (every address is asked on 127.0.0.1).
+        health = huddle("health", environment={"HUDDLE_PORT": str(port), "HUDDLE_HOST": "0.0.0.0"})
+        assert health.returncode == 0, health.stderr
+        assert health.stdout == f"healthy: http://127.0.0.1:{port}/health\n"
         url = f"http://127.0.0.1:{port}"
         admin = httpx.get(f"{url}/v1/admin/requests", headers={"authorization": "Bearer -starts-with-a-dash"})
         assert admin.status_code == 200, admin.text
@@ -89,9 +93,8 @@ def test_the_command_line_wins_over_the_environment(tmp_path):
     typed, ignored = free_port(), free_port()
     environment = {"HUDDLE_PORT": str(ignored), "HUDDLE_DATABASE_URL": "memory"}
     with Serving(typed, arguments=["--port", typed, "--database=" + str(tmp_path / "typed.sqlite")], environment=environment):
-        assert httpx.get(f"http://127.0.0.1:{typed}/health").status_code == 200
-        with socket.socket() as probe:
-            assert probe.connect_ex(("127.0.0.1", ignored)) != 0, "the environment's port was listened on"
+        assert huddle("health", f"http://127.0.0.1:{typed}").returncode == 0
+        assert huddle("health", f"http://127.0.0.1:{ignored}", "--timeout", "2").returncode == 1
         assert (tmp_path / "typed.sqlite").exists()
 
 
@@ -106,3 +109,18 @@ def test_variables_that_cannot_be_options_are_usage_errors(tmp_path):
         assert result.returncode == 64, (environment, result.stderr)
         assert words in result.stderr, (environment, result.stderr)
     assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_health_says_no_when_the_server_is_not_there_or_not_healthy(tmp_path):
+    nothing = free_port()
+    absent = huddle("health", f"http://127.0.0.1:{nothing}", "--timeout", "2")
+    assert absent.returncode == 1
+    assert absent.stderr.startswith(f"huddle health: http://127.0.0.1:{nothing}/health: "), absent.stderr
+    port = free_port()
+    with Serving(port, arguments=["--port", port, "--database", "memory"]):
+        assert huddle("health", f"http://127.0.0.1:{port}/").returncode == 0
+        missing = huddle("health", f"http://127.0.0.1:{port}/no-such-page")
+        assert missing.returncode == 1
+        assert missing.stderr == f"huddle health: http://127.0.0.1:{port}/no-such-page: 404\n"
+    usage = huddle("health", "not a url")
+    assert usage.returncode == 64, usage.stderr
