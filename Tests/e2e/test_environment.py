@@ -8,7 +8,7 @@ import subprocess
 
 import httpx
 
-from conftest import HUDDLE, ROOT, free_port, wait_for_port
+from conftest import HUDDLE, ROOT, free_port, wait_for_port, write_certificate
 
 # The server's own environment, less whatever HUDDLE_ variables the test run was started with.
 BASE_ENVIRONMENT = {name: value for name, value in os.environ.items() if not name.startswith("HUDDLE_")}
@@ -124,3 +124,20 @@ def test_health_says_no_when_the_server_is_not_there_or_not_healthy(tmp_path):
         assert missing.stderr == f"huddle health: http://127.0.0.1:{port}/no-such-page: 404\n"
     usage = huddle("health", "not a url")
     assert usage.returncode == 64, usage.stderr
+
+
+def test_health_over_tls_checks_the_certificate_of_a_url_it_is_given(tmp_path):
+    write_certificate(tmp_path)
+    port = free_port()
+    environment = {"HUDDLE_PORT": str(port), "HUDDLE_TLS_CERTIFICATE": str(tmp_path / "server.crt"),
+                   "HUDDLE_TLS_KEY": str(tmp_path / "server.key"), "HUDDLE_DATABASE_URL": "memory"}
+    with Serving(port, environment=environment):
+        # Its own server, found through the environment: asked over TLS, whatever the certificate names.
+        found = huddle("health", environment=environment)
+        assert found.returncode == 0, found.stderr
+        assert found.stdout == f"healthy: https://127.0.0.1:{port}/health\n"
+        # A URL given is a server elsewhere: its certificate must be trusted.
+        untrusted = huddle("health", f"https://localhost:{port}")
+        assert untrusted.returncode == 1, untrusted.stdout
+        trusted = huddle("health", f"https://localhost:{port}", "--ca-certificate", tmp_path / "server.crt")
+        assert trusted.returncode == 0, trusted.stderr
