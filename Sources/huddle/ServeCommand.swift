@@ -21,6 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
             and read their Notification Center through the device API (/v1/devices, described at /openapi.yaml). \
             One port speaks HTTP/1.1 and HTTP/2: h2c with prior knowledge in cleartext, or with \
             --tls-certificate/--tls-key, HTTP/2 with or without ALPN, and HTTP/1.1.
+
+            Every option can also be set by the environment, as HUDDLE_ and its name in capitals \
+            (HUDDLE_MAX_STREAMS=100 for --max-streams 100; --database is HUDDLE_DATABASE_URL); a flag's variable \
+            is true or false, a repeatable option's a comma-separated list. The command line wins.
             """
     )
 
@@ -84,22 +88,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The admin, registration and metrics tokens, each from its option or else its environment variable.
+    /// The admin, registration and metrics tokens (the environment's, if any, are options by now: see
+    /// ``EnvironmentOptions``).
     private func tokens() throws -> (admin: String?, registration: String?, metrics: String?) {
         (
-            try Self.token(option: "--admin-token", environmentVariable: "HUDDLE_ADMIN_TOKEN", given: adminToken),
-            try Self.token(option: "--registration-token", environmentVariable: "HUDDLE_REGISTRATION_TOKEN", given: registrationToken),
-            try Self.token(option: "--metrics-token", environmentVariable: "HUDDLE_METRICS_TOKEN", given: metricsToken)
+            try Self.token(option: "--admin-token", given: adminToken),
+            try Self.token(option: "--registration-token", given: registrationToken),
+            try Self.token(option: "--metrics-token", given: metricsToken)
         )
     }
 
-    /// A token from its option, else from its environment variable; an empty one is refused, since it would
-    /// be a password everyone knows (and an empty `HUDDLE_REGISTRATION_TOKEN` would quietly open registration).
-    private static func token(option: String, environmentVariable: String, given: String?) throws -> String? {
-        guard let token = given ?? ProcessInfo.processInfo.environment[environmentVariable] else { return nil }
+    /// A token, refused when empty, since it would be a password everyone knows (and an empty registration
+    /// token would quietly open registration).
+    private static func token(option: String, given: String?) throws -> String? {
+        guard let token = given else { return nil }
         guard !token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            let source = given == nil ? "$\(environmentVariable)" : option
-            throw ValidationError("\(source) is empty: give a token (or unset it to turn it off)")
+            throw ValidationError("\(option) is empty: give a token (or leave it out to turn it off)")
         }
         return token
     }
@@ -119,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "huddle")
+        logger.info("huddle \(Version.description)")
 
         var configuration = ServerConfiguration()
         configuration.host = host

@@ -2,12 +2,13 @@
 status says which kind of failure it was (64 usage, 65 bad input, 66 a missing file, 1 a refusal by the
 server, 69 a server that cannot be reached or a port that cannot be listened on), as `huddle --help` lists."""
 
+import re
 import socket
 import subprocess
 
 import httpx
 
-from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, TEAM_ID, TOPIC, Server, free_port, register_device, signing_key
+from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, ROOT, TEAM_ID, TOPIC, Server, free_port, register_device, signing_key
 
 
 def huddle(*arguments, cwd=None):
@@ -101,3 +102,11 @@ def test_a_key_that_is_not_a_key_is_bad_input(tmp_path):
     assert result.stderr.startswith(f"huddle token: the key {not_a_key}: not a P-256 private key"), result.stderr
     missing = huddle("token", "--key", tmp_path / "none.p8", "--key-id", KEY_ID, "--team-id", TEAM_ID)
     assert missing.returncode == 66 and "no such file" in missing.stderr
+
+
+def test_version_names_the_version_and_the_commit_or_says_it_has_none():
+    result = huddle("--version")
+    assert result.returncode == 0
+    number = re.search(r'static let number = "([^"]+)"', (ROOT / "Sources/huddle/Version.swift").read_text()).group(1)
+    assert re.fullmatch(rf"huddle {re.escape(number)} \((commit [0-9a-f]{{12}}(-dirty)?|built from source, commit not recorded)\)\n",
+                        result.stdout), result.stdout
