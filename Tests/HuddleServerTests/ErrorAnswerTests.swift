@@ -15,8 +15,9 @@ import Testing
         try await TestDatabase.withFresh { database in
             // A schema this build did not migrate: PostgreSQL names the missing table in its message.
             try await TestDatabase.administer(database, "ALTER TABLE devices RENAME TO devices_elsewhere")
+            let log = LogRecorder()
             try await TestDatabase.withStore(database) { store in
-                try await ServerLimitsTests.withApplication(store: store) { client in
+                try await ServerLimitsTests.withApplication(store: store, logger: log.logger()) { client in
                     let response = try await client.execute(uri: "/v1/devices", method: .post)
                     #expect(response.status == .internalServerError)
                     let body = String(buffer: response.body)
@@ -24,6 +25,8 @@ import Testing
                     #expect(!body.contains("devices") && !body.contains("SQLSTATE") && !body.contains("PostgreSQL"))
                 }
             }
+            // The database's own words go to the log, for the operator.
+            #expect(log.messages.contains { $0.hasPrefix("error store: the database failed unexpectedly") && $0.contains("SQLSTATE 42P01") })
         }
     }
 
@@ -31,7 +34,9 @@ import Testing
     /// APNs clients retry), as the device API answers it, not as a server fault.
     @Test func aPushToAStoreThatCannotBeReachedIs503ServiceUnavailable() async throws {
         let store = RecordingWrapper(CommitQueueTests.RecordingStore(InMemoryNotificationStore()), isUnavailable: true)
-        try await ServerLimitsTests.withApplication(store: store) { client in
+        let log = LogRecorder()
+        defer { #expect(log.messages.contains { $0.contains("the database cannot be reached") }) }
+        try await ServerLimitsTests.withApplication(store: store, logger: log.logger()) { client in
             let device = try await client.execute(uri: "/v1/devices", method: .post) { try JSONParser.parse($0.body.readableBytesView) }
             let token = try #require(device["token"]?.stringValue)
             let push = try await client.execute(

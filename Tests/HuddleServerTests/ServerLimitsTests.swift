@@ -7,18 +7,21 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Prometheus
+import Logging
 import Testing
 
 /// What strangers can make the server hold is bounded, and every refusal names its limit.
 @Suite struct ServerLimitsTests {
+    /// - Parameter logger: where the application logs (default: standard error).
     static func withApplication(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }, store: any NotificationStore = InMemoryNotificationStore(),
-        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        logger: Logger? = nil, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration()
         configuration.developmentMode = true
         configure(&configuration)
-        let application = Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
+        let application = Application(
+            router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()), logger: logger)
         try await application.test(.router, body)
     }
 
