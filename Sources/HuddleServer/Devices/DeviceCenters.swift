@@ -59,9 +59,12 @@ final class DeviceCenters: Sendable {
         guard let load else { return nil }
         let result = await load.result
         return try state.withLock { state in
-            state.loading[token] = nil
+            // Only the load still on record is kept: a device forgotten meanwhile (deleted) is not put back.
+            let isCurrent = state.loading[token] == load
+            if isCurrent { state.loading[token] = nil }
             if let session = state.sessions[token] { return session }
             guard let session = try result.get() else { return nil }
+            guard isCurrent else { return session }
             state.sessions[token] = session
             state.lastUse[token] = state.uses
             Self.letIdleSessionsGo(&state, maximum: maximumSessions)
@@ -73,6 +76,7 @@ final class DeviceCenters: Sendable {
     func forget(_ token: String) {
         let session = state.withLock { state in
             state.lastUse[token] = nil
+            state.loading[token] = nil
             return state.sessions.removeValue(forKey: token)
         }
         session?.subscribers.endAll()

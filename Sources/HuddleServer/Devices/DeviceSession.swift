@@ -202,7 +202,12 @@ actor DeviceSession {
     /// meanwhile, while the store was read, is not applied twice.
     private func apply(_ change: DeviceChange) async throws {
         if change.number > appliedChange + 1 {
-            for earlier in committed.take() where earlier.number == appliedChange + 1 { applyNext(earlier) }
+            // Those past a gap go back: the gap is read from the store below, and they follow it.
+            var pastGap: [DeviceChange] = []
+            for earlier in committed.take() where earlier.number > appliedChange {
+                if earlier.number == appliedChange + 1 { applyNext(earlier) } else { pastGap.append(earlier) }
+            }
+            committed.add(pastGap)
         }
         if change.number > appliedChange + 1 {
             try await readMissedChanges()
