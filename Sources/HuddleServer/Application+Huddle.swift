@@ -90,7 +90,7 @@ func buildRouter(
     ).addRoutes(to: router)
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
-        attempts: attempts, limits: configuration.limits
+        attempts: attempts, limits: configuration.limits, slots: streamSlots
     ).addRoutes(to: router)
     StreamController(
         centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes,

@@ -109,3 +109,19 @@ def test_the_admin_can_remove_every_device(tmp_path):
         assert httpx.delete(f"{server.url}/v1/admin/devices", headers=ADMIN).json() == {"removed": 0}
     finally:
         server.stop()
+
+
+def test_waits_count_among_the_live_streams_so_they_are_bounded(tmp_path):
+    server = Server(tmp_path, tls=False, extra=("--development", "--max-streams-per-device", "1"))
+    try:
+        device = register_device(server)
+        headers = {"authorization": f"Bearer {device['secret']}"}
+        with httpx.Client(headers=headers, timeout=30) as client:
+            with client.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream") as stream:
+                assert stream.status_code == 200
+                # The device's one stream is taken: a read that would wait is refused at once, as a stream is.
+                refused = client.get(f"{server.url}/v1/devices/{device['token']}/center", params={"wait": 30, "notifications": 1})
+                assert refused.status_code == 429, refused.text
+                assert "max-streams-per-device" in refused.text
+    finally:
+        server.stop()

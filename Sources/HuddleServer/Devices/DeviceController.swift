@@ -20,6 +20,8 @@ struct DeviceController {
     /// Where wrong registration tokens are counted, with the server's other tokens.
     let attempts: SignInAttempts
     let limits: ServerConfiguration.Limits
+    /// The server's live streams: a read that waits holds one as a stream does, so that waits are bounded.
+    let slots: StreamSlots
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.post("/v1/devices", use: register)
@@ -93,6 +95,8 @@ struct DeviceController {
             guard notifications != nil || change != nil else {
                 throw APIError(.badRequest, "wait: say what to wait for, with notifications=<count> or change=<number>")
             }
+            let slot = try slots.open(device: session.token)
+            defer { withExtendedLifetime(slot) {} }
             let met = await session.wait(within: wait) { center, applied in
                 (notifications.map { center.notificationCount >= $0 } ?? true) && (change.map { applied >= $0 } ?? true)
             }

@@ -58,6 +58,9 @@ struct InspectorController {
         if let wait = try request.waitDuration() {
             let count = try request.number("count", in: 1...Self.maximumLimit) ?? 1
             limit = max(limit, count)
+            // Held as a stream's slot is, so that waits are bounded as streams are.
+            let slot = try slots.open(device: Self.streamSlotKey)
+            defer { withExtendedLifetime(slot) {} }
             let found = await waitForRecords(filter, count: count, within: wait)
             waited = .object(JSONObject([("count", .integer(Int64(count))), ("found", .integer(Int64(found))), ("timedOut", .bool(found < count))]))
         }
@@ -68,16 +71,22 @@ struct InspectorController {
         return .json(.object(body))
     }
 
-    /// Waits until `count` records match `filter`, woken by each record, for at most `limit`.
+    /// Waits until `count` records match `filter`, woken by each record, for at most `limit`. Each record is
+    /// looked at once (from a position, as a live viewer reads), not the whole history at each wake-up.
     /// - Returns: how many matched when it stopped waiting (at most `count`).
     private func waitForRecords(_ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration) async -> Int {
-        let matching: @Sendable () -> Int = { [log] in log.records(filter, limit: count).count }
+        let found = Mutex(0)
         _ = await EventDeadline.happens(within: limit) { [log] in
+            var position: UInt64 = 0
             // The first wake-up comes at once, so what is there already counts.
-            for await _ in log.wakeUps() where matching() >= count { return true }
+            for await _ in log.wakeUps() {
+                let (records, reached) = log.records(after: position, admittedBy: filter, limit: count - found.withLock { $0 })
+                position = reached
+                if found.withLock({ $0 += records.count; return $0 >= count }) { return true }
+            }
             return false
         }
-        return matching()
+        return found.withLock { $0 }
     }
 
     /// `DELETE /v1/admin/requests`: forgets the history, so that a test's assertions see its own requests only.
@@ -173,7 +182,7 @@ struct InspectorController {
             device: try text("device")?.lowercased(), topic: try text("topic"), status: try request.number("status", in: 100...599),
             reason: try text("reason"), since: try date("since"), until: try date("until"),
             after: try request.number("after", in: 0...Int.max).map(UInt64.init), pushType: try text("push-type"),
-            apnsID: try text("apns-id"))
+            apnsID: try text("apns-id")?.lowercased())
     }
 
 }

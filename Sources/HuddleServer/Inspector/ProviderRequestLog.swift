@@ -27,13 +27,19 @@ final class ProviderRequestLog: Sendable {
         var after: UInt64?
         /// The `apns-push-type` sent (`alert` when none was: APNs takes a push without one as an alert).
         var pushType: String?
+        /// Lowercase: ids are compared without regard to case.
         var apnsID: String?
+
+        private static func lowercased(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        }
 
         func admits(_ record: ProviderRequestRecord) -> Bool {
             if let device, record.deviceToken != device { return false }
             if let topic, record.topic != topic { return false }
             if let pushType, (record.apnsHeaders.first { $0.name == "apns-push-type" }?.value ?? "alert") != pushType { return false }
-            if let apnsID, record.apnsID.lowercased() != apnsID.lowercased() { return false }
+            // `apnsID` is lowercased where the filter is read; ids are ASCII, so this compares without copying.
+            if let apnsID, !record.apnsID.utf8.elementsEqual(apnsID.utf8, by: { Self.lowercased($0) == $1 }) { return false }
             if let status, record.status != status { return false }
             if let reason, record.reason != reason { return false }
             if let since, record.receivedAt < since { return false }
