@@ -198,7 +198,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         if current == nil {
             let count = try await connection.firstRow("SELECT count(*) FROM apps WHERE device_token = \(token)", logger: logger)?
                 .decode(Int64.self) ?? 0
-            try UpdateRefusal.checkRoom(installing: current, count: Int(count), maximum: maximumApps)
+            try UpdateRefusal.checkRoom(count: Int(count), maximum: maximumApps)
         }
         let settings = RowCodec.settingsText(app)
         let categories = RowCodec.categoriesText(app)
@@ -264,7 +264,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     ///
     /// An app the batch took past its limit is trimmed after it, in a transaction of its own that counts
     /// again under the device's lock (so two servers cannot both trim it): until then it holds at most the
-    /// batch's notifications more than its limit.
+    /// batch's notifications more than its limit. A trim that fails leaves the app to the next delivery's;
+    /// the batch's deliveries, committed, are answered as stored all the same.
     public func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(writes.count)
@@ -287,7 +288,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             let oldest = try await connection.rows(
                 """
                 SELECT identifier FROM notifications WHERE device_token = \(token) AND topic = \(app)
-                ORDER BY sequence LIMIT \(Int(count) - NotificationLimit.keptAfterTrimming(limit))
+                ORDER BY sequence LIMIT \(NotificationLimit.removedByTrimming(count: Int(count), limit: limit))
                 """, logger: logger
             ).map { try $0.decode(String.self) }
             return try await removeNotifications(
@@ -304,8 +305,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         let numbered = try await client.rows(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
         var changes: [Int: [DeviceChange]] = [:]
         var oldestKept: [String: UInt64] = [:]
-        /// For each app past its limit, the position of its last delivery in the batch.
-        var pastLimit: [AppKey: Int] = [:]
+        var pastLimit: [NotificationLimit.StoredDelivery] = []
         for (index, number, appCount) in numbered {
             let delivery = deliveries[index]
             let stamp = DeliveryStamp(date: delivery.date, sequence: number)
@@ -315,16 +315,28 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 oldestKept[delivery.device] = max(oldest, oldestKept[delivery.device] ?? 0)
             }
             if let appCount, appCount > delivery.notificationsPerApp {
-                let key = AppKey(device: delivery.device, topic: delivery.app)
-                pastLimit[key] = max(index, pastLimit[key] ?? index)
+                pastLimit.append(.init(
+                    position: index, app: DeviceApp(device: delivery.device, topic: delivery.app), limit: delivery.notificationsPerApp))
             }
         }
+        // The batch has committed: what follows keeps the database tidy, and a failure of it is logged, not
+        // answered, since every delivery above is stored. The next delivery does it again.
         for (device, oldest) in oldestKept {
-            try await forgetChanges(before: oldest, device: device)
+            do {
+                try await forgetChanges(before: oldest, device: device)
+            } catch {
+                logger.warning("could not forget old changes after a delivery", metadata: ["device": "\(device)", "error": "\(error)"])
+            }
         }
-        for (key, index) in pastLimit.sorted(by: { $0.value < $1.value }) {
-            if let trim = try await trimNotifications(app: key.topic, device: key.device, limit: deliveries[index].notificationsPerApp) {
-                changes[index, default: []].append(trim)
+        for delivery in NotificationLimit.lastDeliveryPerApp(pastLimit.sorted { $0.position < $1.position }) {
+            do {
+                if let trim = try await trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
+                    changes[delivery.position, default: []].append(trim)
+                }
+            } catch {
+                logger.warning(
+                    "could not trim an app past its notification limit",
+                    metadata: ["device": "\(delivery.app.device)", "app": "\(delivery.app.topic)", "error": "\(error)"])
             }
         }
         var results: [Result<[DeviceChange], StoreError>] = []
@@ -340,11 +352,6 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
         }
         return results
-    }
-
-    private struct AppKey: Hashable {
-        var device: String
-        var topic: String
     }
 
     public func deleteNotifications(

@@ -111,7 +111,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         let app = try UpdateRefusal.apply(update, to: current, topic: topic)
         if current == nil {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM apps WHERE device_token = ?", arguments: [token]) ?? 0
-            try UpdateRefusal.checkRoom(installing: current, count: count, maximum: maximumApps)
+            try UpdateRefusal.checkRoom(count: count, maximum: maximumApps)
         }
         try db.execute(
             sql: """
@@ -217,17 +217,12 @@ public final class SQLiteNotificationStore: NotificationStore {
                     return .failure(error)
                 }
             }
-            // Each app delivered to is trimmed once, after the batch's deliveries; the trim is a change of
-            // the app's last delivery in the batch.
-            var lastDelivery: [AppKey: (position: Int, limit: Int)] = [:]
-            for (position, write) in writes.enumerated() {
-                guard case .deliver(_, let app, _, let token, let limit) = write, limit != .max, case .success = results[position] else { continue }
-                lastDelivery[AppKey(device: token, topic: app)] = (position, limit)
-            }
             let counts = try batch.saveCounts(db)
-            for (key, delivery) in lastDelivery.sorted(by: { $0.value.position < $1.value.position }) {
-                guard let count = counts[key] else { continue }
-                if let trim = try self.trimNotifications(app: key.topic, device: key.device, limit: delivery.limit, count: count, &batch, db) {
+            for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
+                guard let count = counts[delivery.app] else { continue }
+                if let trim = try self.trimNotifications(
+                    app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit, count: count, &batch, db)
+                {
                     results[delivery.position] = results[delivery.position].map { $0 + [trim] }
                 }
             }
@@ -236,30 +231,25 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    private struct AppKey: Hashable {
-        var device: String
-        var topic: String
-    }
-
     /// What the writes of one transaction share: each device's change numbers and each app's count of
     /// notifications, read once and written back once however many changes the transaction records, and the
     /// apps found. SQLite has one writer, so nothing changes them meanwhile.
     private struct Batch {
         private var lastChange: [String: Int64] = [:]
-        private var appsFound: Set<AppKey> = []
+        private var appsFound: Set<DeviceApp> = []
         /// Notifications added (not replaced) to each app.
-        private var added: [AppKey: Int] = [:]
+        private var added: [DeviceApp: Int] = [:]
 
         mutating func countAdded(app topic: String, device token: String) {
-            added[AppKey(device: token, topic: topic), default: 0] += 1
+            added[DeviceApp(device: token, topic: topic), default: 0] += 1
         }
 
         /// Adds what the transaction added to each app's count.
         /// - Returns: the apps' counts now.
-        func saveCounts(_ db: Database) throws -> [AppKey: Int] {
+        func saveCounts(_ db: Database) throws -> [DeviceApp: Int] {
             let write = try db.cachedStatement(
                 sql: "UPDATE apps SET notification_count = notification_count + ? WHERE device_token = ? AND topic = ? RETURNING notification_count")
-            var counts: [AppKey: Int] = [:]
+            var counts: [DeviceApp: Int] = [:]
             for (key, count) in added {
                 counts[key] = try Int.fetchOne(write, arguments: [count, key.device, key.topic])
             }
@@ -281,7 +271,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
 
         mutating func hasApp(_ topic: String, device token: String, _ db: Database) throws -> Bool {
-            let key = AppKey(device: token, topic: topic)
+            let key = DeviceApp(device: token, topic: topic)
             if appsFound.contains(key) { return true }
             let read = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
             guard try Bool.fetchOne(read, arguments: [token, topic]) == true else { return false }
@@ -335,7 +325,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 SELECT identifier FROM notifications INDEXED BY notifications_by_app_sequence
                 WHERE device_token = ? AND topic = ? ORDER BY sequence LIMIT ?
                 """),
-            arguments: [token, app, count - NotificationLimit.keptAfterTrimming(limit)])
+            arguments: [token, app, NotificationLimit.removedByTrimming(count: count, limit: limit)])
         return try deleteNotifications(app: app, identifiers: oldest, deliveredThrough: nil, device: token, &batch, db)
     }
 

@@ -54,7 +54,7 @@ public enum TestDatabase {
 
     /// Runs `body` with a store of `database` that is running (its pool and its listener).
     public static func withStore<Value: Sendable>(
-        _ database: PostgresURL, configuration: PostgresNotificationStore.Configuration = testConfiguration(),
+        _ database: PostgresURL, configuration: PostgresNotificationStore.Configuration = testConfiguration(), logger: Logger = logger,
         _ body: (PostgresNotificationStore) async throws -> Value
     ) async throws -> Value {
         let store = PostgresNotificationStore(database: database, configuration: configuration, logger: logger)

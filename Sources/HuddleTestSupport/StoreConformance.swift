@@ -426,7 +426,7 @@ public enum StoreConformance {
             #expect(try results[1].get().first?.kind == .removed(app: "com.example.app", identifiers: ["old"]))
             #expect(try await notifications(store).map(\.identifier) == ["new", "old"])
         },
-        "a delivery that takes its app past its limit removes the oldest in its transaction, as its second change": { store in
+        "a delivery that takes its app past its limit removes the first delivered, as its second change": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
             _ = try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
@@ -461,6 +461,59 @@ public enum StoreConformance {
                 == .removed(app: "com.example.app", identifiers: ["n3", "early"]))
             #expect(try await store.trimNotifications(app: "com.example.app", device: token, limit: 3) == nil)
             #expect(try await store.trimNotifications(app: "com.example.missing", device: token, limit: 0) == nil)
+        },
+        "an app's count follows a batch's repeats and removals, and starts again when the app is reinstalled": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            func push(_ ids: String..., limit: Int = 2) async throws -> [[DeviceChange]] {
+                try await store.commit(ids.map {
+                    .deliver(request($0), app: "com.example.app", at: start, device: token, notificationsPerApp: limit)
+                }).map { try $0.get() }
+            }
+            func stored() async throws -> Set<String> { Set(try await notifications(store).map(\.identifier)) }
+            // One identifier twice in a batch is one notification: a second one fits a limit of 2.
+            _ = try await push("a", "a")
+            _ = try await push("b")
+            #expect(try await stored() == ["a", "b"])
+            // Delivered and removed in one batch: counted in and out again.
+            _ = try await store.commit([
+                .deliver(request("gone"), app: "com.example.app", at: start, device: token, notificationsPerApp: 2),
+                .remove(app: "com.example.app", identifiers: ["gone"], device: token),
+            ])
+            #expect(try await stored() == ["a", "b"])
+            #expect(try await push("c").last?.last?.kind == .removed(app: "com.example.app", identifiers: ["a"]))
+            // Reinstalled, the app counts from nothing: one notification fits a limit of 1.
+            _ = try await store.deleteApp(topic: "com.example.app", device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            #expect(try await push("d", limit: 1).map(\.count) == [1])
+            #expect(try await stored() == ["d"])
+        },
+        "a batch trims each app once, after its last delivery, also with removals among its writes": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            let results = try await store.commit(
+                [.remove(app: "com.example.app", identifiers: ["never"], device: token)]
+                    + ["a1", "a2", "a3"].map {
+                        .deliver(request($0), app: "com.example.app", at: start, device: token, notificationsPerApp: 1)
+                    })
+            #expect(try results.map { try $0.get().count } == [0, 1, 1, 2])
+            #expect(try results[3].get().last?.kind == .removed(app: "com.example.app", identifiers: ["a1", "a2"]))
+            #expect(try await notifications(store).map(\.identifier) == ["a3"])
+        },
+        "one trim removes at most its bound, so an app far past a lowered limit comes down over several": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            let count = NotificationLimit.maximumRemovedByOneTrim + 5
+            _ = try await store.commit((1...count).map {
+                .deliver(request("n\($0)"), app: "com.example.app", at: start, device: token)
+            })
+            guard case .removed(_, let first)? = try await store.trimNotifications(app: "com.example.app", device: token, limit: 2)?.kind,
+                case .removed(_, let second)? = try await store.trimNotifications(app: "com.example.app", device: token, limit: 2)?.kind
+            else { Issue.record("a trim removed nothing"); return }
+            #expect(first.count == NotificationLimit.maximumRemovedByOneTrim)
+            #expect(first.first == "n1")
+            #expect(second == ["n1001", "n1002", "n1003"])
+            #expect(try await notifications(store).map(\.identifier) == ["n\(count - 1)", "n\(count)"])
         },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())

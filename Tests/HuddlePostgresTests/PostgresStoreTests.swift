@@ -53,6 +53,32 @@ import Testing
         }
     }
 
+    /// A delivery commits before its app is trimmed: a trim that fails is logged, and the delivery is still
+    /// answered as stored (the next delivery past the limit trims again).
+    @Test func aFailedTrimLeavesTheDeliveryStored() async throws {
+        let log = LogRecorder()
+        try await TestDatabase.withFresh { database in
+            try await TestDatabase.withStore(database, logger: log.logger()) { store in
+                let token = StoreConformance.token
+                try await store.createDevice(DeviceRecord(token: token, secretHash: "h", name: "n", createdAt: Date()))
+                _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+                func push(_ id: String) async throws -> [DeviceChange] {
+                    let request = NotificationRequest(identifier: id, content: NotificationContent(title: .plain(id)))
+                    return try await store.commit([.deliver(request, app: "com.example.app", at: Date(), device: token, notificationsPerApp: 1)])[0].get()
+                }
+                _ = try await push("first")
+                try await TestDatabase.administer(
+                    database,
+                    "CREATE FUNCTION refuse_removal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no removals today'; END $$",
+                    "CREATE TRIGGER refuse_removal BEFORE DELETE ON notifications FOR EACH ROW EXECUTE FUNCTION refuse_removal()")
+                #expect(try await push("second").map(\.number) == [3])
+                #expect(log.messages.contains { $0.contains("could not trim") && $0.contains("no removals today") })
+                try await TestDatabase.administer(database, "DROP TRIGGER refuse_removal ON notifications")
+                #expect(try await push("third").last?.kind == .removed(app: "com.example.app", identifiers: ["first", "second"]))
+            }
+        }
+    }
+
     /// Two servers writing to one device at once share one sequence of numbers, without gaps.
     @Test func twoServersNumberOneDeviceWithoutGaps() async throws {
         try await TestDatabase.withFresh { database in

@@ -57,7 +57,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
         let current = device.apps[topic]
         let app = try UpdateRefusal.updated(current, by: update, topic: topic)
-        try UpdateRefusal.checkRoom(installing: current, count: device.apps.count, maximum: maximumApps)
+        if current == nil { try UpdateRefusal.checkRoom(count: device.apps.count, maximum: maximumApps) }
         devices[token]?.apps[topic] = app
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
@@ -102,7 +102,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     public func trimNotifications(app: String, device token: String, limit: Int) -> DeviceChange? {
         guard let notifications = devices[token]?.notifications[app], notifications.count > limit else { return nil }
         let oldestFirst = notifications.values.sorted { $0.stamp.sequence < $1.stamp.sequence }
-        let leaving = oldestFirst.prefix(notifications.count - NotificationLimit.keptAfterTrimming(limit)).map(\.identifier)
+        let leaving = oldestFirst.prefix(NotificationLimit.removedByTrimming(count: notifications.count, limit: limit)).map(\.identifier)
         return deleteNotifications(app: app, identifiers: leaving, deliveredThrough: nil, device: token)
     }
 
@@ -124,13 +124,8 @@ public actor InMemoryNotificationStore: NotificationStore {
                 return .failure(error as? StoreError ?? StoreError(.corrupt, "\(error)"))
             }
         }
-        var lastDelivery: [[String]: (position: Int, limit: Int)] = [:]
-        for (position, write) in writes.enumerated() {
-            guard case .deliver(_, let app, _, let token, let limit) = write, case .success = results[position] else { continue }
-            lastDelivery[[token, app]] = (position, limit)
-        }
-        for (key, delivery) in lastDelivery.sorted(by: { $0.value.position < $1.value.position }) {
-            if let trim = trimNotifications(app: key[1], device: key[0], limit: delivery.limit) {
+        for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
+            if let trim = trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
                 results[delivery.position] = results[delivery.position].map { $0 + [trim] }
             }
         }

@@ -137,8 +137,8 @@ public struct UpdateRefusal: Error {
     }
 
     /// Refuses a new app when the device has `maximum` already (`count` is read in the same transaction).
-    public static func checkRoom(installing current: AppRecord?, count: Int, maximum: Int) throws {
-        guard current != nil || count < maximum else { throw tooManyApps(count) }
+    public static func checkRoom(count: Int, maximum: Int) throws {
+        guard count < maximum else { throw tooManyApps(count) }
     }
 
     /// What `transaction` returns; an update's error comes out unwrapped.
@@ -195,20 +195,18 @@ extension NotificationStore {
         try await deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: nil, device: token)
     }
 
-    /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` (then
-    /// ``trimNotifications(app:device:limit:)`` when the app may be past its limit) and
-    /// ``deleteNotifications(app:identifiers:deliveredThrough:device:)``; `.notFound` is the write's result,
-    /// any other error stops the rest.
+    /// Commits each write on its own, in order, with ``deliver(_:app:at:device:)`` and
+    /// ``deleteNotifications(app:identifiers:deliveredThrough:device:)``, then trims each app delivered to
+    /// once (``trimNotifications(app:device:limit:)``), as ``commit(_:)`` does; `.notFound` is the write's
+    /// result, any other error stops the rest.
     public func commitEach(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
         var results: [Result<[DeviceChange], StoreError>] = []
         results.reserveCapacity(writes.count)
         for write in writes {
             do {
                 switch write {
-                case .deliver(let request, let app, let date, let token, let limit):
-                    let delivered = try await deliver(request, app: app, at: date, device: token)
-                    let trimmed = limit == .max ? nil : try await trimNotifications(app: app, device: token, limit: limit)
-                    results.append(.success([delivered] + (trimmed.map { [$0] } ?? [])))
+                case .deliver(let request, let app, let date, let token, _):
+                    results.append(.success([try await deliver(request, app: app, at: date, device: token)]))
                 case .remove(let app, let identifiers, let deliveredThrough, let token):
                     let removed = try await deleteNotifications(
                         app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)
@@ -216,6 +214,11 @@ extension NotificationStore {
                 }
             } catch let error as StoreError where error.code == .notFound {
                 results.append(.failure(error))
+            }
+        }
+        for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
+            if let trim = try await trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
+                results[delivery.position] = results[delivery.position].map { $0 + [trim] }
             }
         }
         return results
@@ -238,13 +241,71 @@ public enum NotificationWrite: Sendable {
     }
 }
 
+extension [NotificationWrite] {
+    /// The deliveries among these writes that `results` (one per write) say were stored.
+    public func storedDeliveries(_ results: [Result<[DeviceChange], StoreError>]) -> [NotificationLimit.StoredDelivery] {
+        zip(indices, self).compactMap { position, write in
+            guard case .deliver(_, let app, _, let token, let limit) = write, case .success = results[position] else { return nil }
+            return NotificationLimit.StoredDelivery(position: position, app: DeviceApp(device: token, topic: app), limit: limit)
+        }
+    }
+}
+
 /// How far an app past its notification limit is trimmed: to a hundredth of the limit below it, so that an
 /// app kept at its limit is trimmed once per many deliveries instead of at each one.
 public enum NotificationLimit {
+    /// The most notifications one trim removes. An app far past its limit (the limit was lowered) comes down
+    /// over several deliveries, so that no one transaction, and no one change its streams carry, grows with
+    /// how far past it was.
+    public static let maximumRemovedByOneTrim = 1_000
+
     /// How many notifications an app past `limit` keeps.
     public static func keptAfterTrimming(_ limit: Int) -> Int {
         let limit = max(limit, 0)
         return limit - limit / 100
+    }
+
+    /// How many of its first-delivered notifications an app holding `count` removes: none within `limit`,
+    /// else down to ``keptAfterTrimming(_:)``, at most ``maximumRemovedByOneTrim``.
+    public static func removedByTrimming(count: Int, limit: Int) -> Int {
+        guard count > limit else { return 0 }
+        return min(count - keptAfterTrimming(limit), maximumRemovedByOneTrim)
+    }
+
+    /// The apps a batch delivered to, each with its last delivery in the batch: every store trims each app
+    /// once, after the batch, and the trim joins that delivery's changes.
+    /// - Parameter deliveries: the batch's stored deliveries, in batch order.
+    /// - Returns: one entry per app, in batch order.
+    public static func lastDeliveryPerApp(_ deliveries: some Sequence<StoredDelivery>) -> [StoredDelivery] {
+        var last: [DeviceApp: StoredDelivery] = [:]
+        for delivery in deliveries where delivery.limit != .max {
+            last[delivery.app] = delivery
+        }
+        return last.values.sorted { $0.position < $1.position }
+    }
+
+    /// A delivery a batch stored: its position in the batch, its app and the app's limit.
+    public struct StoredDelivery: Sendable {
+        public var position: Int
+        public var app: DeviceApp
+        public var limit: Int
+
+        public init(position: Int, app: DeviceApp, limit: Int) {
+            self.position = position
+            self.app = app
+            self.limit = limit
+        }
+    }
+}
+
+/// One app on one device.
+public struct DeviceApp: Hashable, Sendable {
+    public var device: String
+    public var topic: String
+
+    public init(device: String, topic: String) {
+        self.device = device
+        self.topic = topic
     }
 }
 
