@@ -22,10 +22,23 @@ def test_a_push_is_waited_for_and_read_back_grouped(huddle):
     assert phone.summaries(wait=10, notifications=2) == ["1 more messages from Teja"]
 
 
-def test_each_test_starts_from_a_clean_server(huddle):
-    # The test before registered a device and pushed twice: none of it is left.
-    assert huddle.requests() == []
-    assert huddle.http.delete("/v1/admin/devices", headers={"authorization": f"Bearer {huddle.admin_token}"}).json() == {"removed": 0}
+def test_each_test_starts_from_a_clean_server(huddle_server):
+    # What the fixture does before each test, done twice here, so that the check does not lean on test order.
+    url, token = huddle_server
+    dirty = Huddle(url, token)
+    try:
+        dirty.reset()
+        assert dirty.push(dirty.device(), payload("Teja", "left behind")).status_code == 200
+        assert len(dirty.requests()) == 1
+        clean = Huddle(url, token)
+        try:
+            clean.reset()
+            assert clean.requests() == []
+            assert clean.http.delete("/v1/admin/devices", headers={"authorization": f"Bearer {token}"}).json() == {"removed": 0}
+        finally:
+            clean.close()
+    finally:
+        dirty.close()
 
 
 def test_what_does_not_come_fails_the_wait_with_what_did(huddle, huddle_device):

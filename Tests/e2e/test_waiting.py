@@ -10,6 +10,9 @@ import httpx
 from conftest import ADMIN_TOKEN, HUDDLE, TOPIC, Server, read_center, register_device
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+# Waits below are for a minute; one that answers within half of it was woken by what it waited for. (Not a
+# speed check: the bound only tells waking from timing out.)
+WOKEN_WITHIN = 30
 
 
 def push(server, device, body="hi", collapse=None):
@@ -30,11 +33,14 @@ def test_a_list_that_waits_answers_when_the_requests_came_or_says_they_did_not(t
     try:
         device = register_device(server)
         with httpx.Client(headers=ADMIN, timeout=30) as client:
-            # Two pushes come half a second apart while the list waits for two: it answers once both are there.
-            pushes = later(0.3, lambda: (push(server, device, "one"), push(server, device, "two")))
-            answer = client.get(f"{server.url}/v1/admin/requests", params={"device": device["token"], "status": 200, "wait": 20, "count": 2})
+            # Two pushes come while the list waits for two: it answers once both are there, not when its minute
+            # is up (a wait that only looked again at the end would take the minute).
+            pushes = later(0.5, lambda: (push(server, device, "one"), push(server, device, "two")))
+            asked = time.monotonic()
+            answer = client.get(f"{server.url}/v1/admin/requests", params={"device": device["token"], "status": 200, "wait": 60, "count": 2})
             pushes.join(10)
             assert answer.status_code == 200, answer.text
+            assert time.monotonic() - asked < WOKEN_WITHIN
             assert answer.json()["wait"] == {"count": 2, "found": 2, "timedOut": False}
             assert len(answer.json()["requests"]) == 2
             # Waiting for what does not come: the time runs out, and the answer says so.
@@ -63,10 +69,12 @@ def test_a_center_read_that_waits_answers_at_the_count_or_change(tmp_path):
         device = register_device(server)
         headers = {"authorization": f"Bearer {device['secret']}"}
         with httpx.Client(headers=headers, timeout=30) as client:
-            pushes = later(0.3, lambda: [push(server, device, f"n{index}") for index in range(3)])
-            answer = client.get(f"{server.url}/v1/devices/{device['token']}/center", params={"wait": 20, "notifications": 3})
+            pushes = later(0.5, lambda: [push(server, device, f"n{index}") for index in range(3)])
+            asked = time.monotonic()
+            answer = client.get(f"{server.url}/v1/devices/{device['token']}/center", params={"wait": 60, "notifications": 3})
             pushes.join(10)
             assert answer.headers["huddle-wait"] == "met"
+            assert time.monotonic() - asked < WOKEN_WITHIN
             assert sum(len(group["notifications"]) for group in answer.json()["groups"]) == 3
             changed = client.get(f"{server.url}/v1/devices/{device['token']}/center", params={"wait": 1, "change": 999})
             assert changed.headers["huddle-wait"] == "timed-out"

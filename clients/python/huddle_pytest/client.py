@@ -2,6 +2,7 @@
 
 import base64
 import json
+import math
 import time
 
 import httpx
@@ -37,7 +38,7 @@ class Device:
         """The rendered center; with `wait` (seconds) and `notifications` or `change`, once it holds them."""
         params = {"languages": languages, "locked": str(locked).lower()}
         if wait is not None:
-            params.update(wait=int(wait), **({"notifications": notifications} if notifications is not None else {}),
+            params.update(wait=math.ceil(wait), **({"notifications": notifications} if notifications is not None else {}),
                           **({"change": change} if change is not None else {}))
         response = self.huddle.http.get(f"/v1/devices/{self.token}/center", params=params,
                                         headers={"authorization": f"Bearer {self.secret}"}, timeout=(wait or 0) + 30)
@@ -104,7 +105,7 @@ class Huddle:
         status, reason, push_type, apns_id); with `wait` (seconds), once `count` of them came, else WaitTimedOut."""
         params = {name.replace("_", "-"): value for name, value in filters.items() if value is not None}
         if wait is not None:
-            params.update(wait=int(wait), count=count, limit=max(count, 100))
+            params.update(wait=math.ceil(wait), count=count, limit=max(count, 100))
         answer = self._admin("GET", "/v1/admin/requests", params=params, timeout=(wait or 0) + 30).json()
         if wait is not None and answer["wait"]["timedOut"]:
             raise WaitTimedOut(f"{answer['wait']['found']} of the {count} requests waited for ({params}) came within {wait} s")
