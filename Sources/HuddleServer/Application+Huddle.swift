@@ -74,10 +74,11 @@ func buildRouter(
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
+    let faults = ProviderFaults()
     router.add(middleware: ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        requestLog: requestLog, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
+        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
     router.add(middleware: SiteGuard(
@@ -102,6 +103,7 @@ func buildRouter(
     ).addRoutes(to: router)
     HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(store: store, centers: centers, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
+    FaultController(faults: faults, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,
             try !attempts.verify(Secrets.bearer(request), is: token, kind: .metrics, client: context.clientAddress)

@@ -26,6 +26,8 @@ public struct ProviderRequestRecord: Sendable {
     public var reason: String?
     public var apnsID: String = ""
     public var description: String?
+    /// What a fault asked for by an admin did to the request (``apns.md``'s faults on demand), if one caught it.
+    public var fault: String?
     /// The notification an accepted push stored: its app and identifier.
     public var storedApp: String?
     public var storedIdentifier: String?
@@ -53,7 +55,7 @@ public struct ProviderRequestRecord: Sendable {
 
     /// What the record holds in memory, roughly, for the history's byte limit.
     public var byteCount: Int {
-        256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0)
+        256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0) + (fault?.utf8.count ?? 0)
             + apnsHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
@@ -88,6 +90,9 @@ public struct ProviderRequestRecord: Sendable {
         var answer = JSONObject([("status", .integer(Int64(status))), ("apnsID", .string(apnsID))])
         if let reason { answer["reason"] = .string(reason) }
         if let description { answer["description"] = .string(description) }
+        // No status: a fault cut the request off unanswered.
+        if status == 0 { answer["status"] = .null }
+        if let fault { answer["fault"] = .string(fault) }
         object["answer"] = .object(answer)
         if let storedApp, let storedIdentifier {
             var stored = JSONObject([("app", .string(storedApp)), ("identifier", .string(storedIdentifier))])

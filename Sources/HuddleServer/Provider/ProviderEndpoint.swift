@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import NIOHTTP2
 
 /// `POST /3/device/<token>`: the APNs provider API, answered as Apple answers it (apns.md).
 ///
@@ -28,6 +29,8 @@ struct ProviderEndpoint: RouterMiddleware {
     let servesCheckOnlyRoute: Bool
     /// The request inspector's history, which every request to the endpoint is added to when answered.
     let requestLog: ProviderRequestLog
+    /// Failures an admin asked for; none unless asked.
+    let faults: ProviderFaults
     /// Whether connections are TLS (the server's listener is either all TLS or none).
     let tls: Bool
     let clock: @Sendable () -> Date
@@ -55,12 +58,21 @@ struct ProviderEndpoint: RouterMiddleware {
             outcome = .failure(ProviderRefusal(reason: reason))
         } catch let refusal as ProviderRefusal {
             outcome = .failure(refusal)
+        } catch is FaultCutOff {
+            // Nothing is answered: the stream or the connection is gone. The inspector still shows the request.
+            finish(&record, outcome: .success(()), apnsID: apnsID, started: started, answered: false)
+            throw FaultCutOff()
         } catch {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
         }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
-        return respond(outcome, apnsID: apnsID)
+        var response = respond(outcome, apnsID: apnsID)
+        // An HTTP/1.1 client told to go away is told to close its connection.
+        if record.fault != nil, case .failure(let refusal) = outcome, refusal.goesAway, !context.isHTTP2 {
+            response.headers[.connection] = "close"
+        }
+        return response
     }
 
     private func deliver(
@@ -74,6 +86,10 @@ struct ProviderEndpoint: RouterMiddleware {
                 push.providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures,
                 lookUpKey: { try await keys.key(id: $0) })
             try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
+        }
+        if !faults.isEmpty, let effect = faults.take(device: push.deviceToken, topic: push.bundleIdentifier, pushType: push.pushType, now: clock()) {
+            record.fault = effect.summary
+            try await apply(effect, context: context)
         }
         guard let session = try await centers.session(for: push.deviceToken) else {
             throw try await refusalForUnknownDevice(push.deviceToken)
@@ -115,6 +131,42 @@ struct ProviderEndpoint: RouterMiddleware {
         }
     }
 
+    /// Does what a fault asks: waits, cuts the request off, or refuses it (and for `goaway`, tells the
+    /// connection to go away). Returns only when the push goes on as if there were no fault.
+    private func apply(_ effect: FaultEffect, context: Context) async throws {
+        if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
+        switch effect.connection {
+        case .resetStream:
+            // An HTTP/2 stream's channel closed before its answer is a reset stream (RST_STREAM, CANCEL); an
+            // HTTP/1.1 request's channel is its connection.
+            context.channel.close(promise: nil)
+            throw FaultCutOff()
+        case .close:
+            context.connectionChannel.close(promise: nil)
+            throw FaultCutOff()
+        case .goAway where context.isHTTP2:
+            let reason = effect.reason ?? .shutdown
+            let connection = context.connectionChannel
+            // APNs names its reason in the GOAWAY's debug data. It goes once the stream that asked has its
+            // answer (many clients fail whatever is unanswered when a GOAWAY comes); the graceful close that
+            // follows lets the connection's other open streams finish.
+            let goAway = HTTP2Frame(
+                streamID: .rootStream,
+                payload: .goAway(
+                    lastStreamID: .maxID, errorCode: .noError,
+                    opaqueData: connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())))
+            context.channel.closeFuture.whenComplete { _ in
+                connection.writeAndFlush(goAway, promise: nil)
+                connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
+        case .goAway, nil:
+            break
+        }
+        if let reason = effect.reason {
+            throw ProviderRefusal(reason: reason, timestamp: effect.timestamp, goesAway: effect.connection == .goAway)
+        }
+    }
+
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
     /// provider token's key, team and age (the token itself is not kept).
     private func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
@@ -135,7 +187,12 @@ struct ProviderEndpoint: RouterMiddleware {
         return record
     }
 
-    private func finish(_ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant) {
+    /// Completes the record and adds it to the history; `answered` is false for a request a fault cut off,
+    /// which has no status.
+    private func finish(
+        _ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant,
+        answered: Bool = true
+    ) {
         let elapsed = ContinuousClock.now - started
         record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         record.apnsID = apnsID
@@ -149,6 +206,7 @@ struct ProviderEndpoint: RouterMiddleware {
             record.storedApp = nil
             record.storedIdentifier = nil
         }
+        if !answered { record.status = 0 }
         requestLog.record(record)
     }
 
@@ -187,4 +245,9 @@ struct ProviderRefusal: Error {
     var timestamp: Date?
     /// For `BadPayload`: what is wrong with the payload, and where.
     var description: String?
+    /// A fault's refusal that ends the connection after it.
+    var goesAway = false
 }
+
+/// A request a fault cut off: its stream reset or its connection closed, nothing answered.
+struct FaultCutOff: Error {}

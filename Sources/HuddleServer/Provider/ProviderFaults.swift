@@ -1,0 +1,280 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+import HuddleCore
+import Synchronization
+
+/// A failure an admin asked the provider endpoint for (`POST /v1/admin/faults`): which pushes it catches,
+/// and what they get instead of the answer they would have had. Retry and back-off code can only be tested
+/// against a server that fails when told to.
+struct ProviderFault: Sendable {
+    /// Which pushes a fault catches; a `nil` part catches any.
+    struct Match: Sendable, Hashable {
+        var device: String?
+        var topic: String?
+        var pushType: PushType?
+
+        func catches(device: String, topic: String, pushType: PushType) -> Bool {
+            (self.device.map { $0 == device } ?? true) && (self.topic.map { $0 == topic } ?? true)
+                && (self.pushType.map { $0 == pushType } ?? true)
+        }
+    }
+
+    /// What happens to the connection instead of, or after, an answer.
+    enum ConnectionAction: String, Sendable, CaseIterable {
+        /// No answer: the HTTP/2 stream is reset (`RST_STREAM`); an HTTP/1.1 connection is closed.
+        case resetStream = "reset-stream"
+        /// No answer: the connection is closed.
+        case close
+        /// The answer (`503 Shutdown` unless another reason is given), then a `GOAWAY` whose debug data is the
+        /// reason as APNs sends it, `{"reason":"Shutdown"}`, and the connection closes once its streams end.
+        case goAway = "goaway"
+    }
+
+    /// The most faults a server holds at once.
+    static let maximumCount = 100
+    /// The longest delay a fault may add, in milliseconds.
+    static let maximumDelayMilliseconds = 60_000
+    /// The most pushes a fault may catch, or a rate may allow per second.
+    static let maximumTimes = 1_000_000
+
+    let id: Int
+    let match: Match
+    /// The reason answered instead of the push's own answer; `nil` keeps the push's own.
+    let reason: APNsReason?
+    /// For `Unregistered` and `ExpiredToken`: the date answered (when the token stopped being valid).
+    let timestamp: Date?
+    /// How long the answer waits, in milliseconds.
+    let delayMilliseconds: Int?
+    let connection: ConnectionAction?
+    /// A rate fault: pushes to one device beyond this many in a second are answered `429 TooManyRequests`;
+    /// those within it go on as if there were no fault.
+    let pushesPerSecond: Int?
+    /// How many more pushes the fault catches; `nil` until it is removed.
+    var remaining: Int?
+    /// How many pushes it caught.
+    var caught = 0
+    let createdAt: Date
+
+    /// Reads a fault from the admin API's JSON: `{"device", "topic", "pushType", "reason", "timestamp",
+    /// "delayMilliseconds", "connection", "pushesPerSecond", "count"}`, every member optional but one
+    /// effect required.
+    /// - Throws: ``JSONReadError`` naming the member that is wrong.
+    init(id: Int, json body: JSONReader, now: Date) throws(JSONReadError) {
+        try body.rejectUnknownMembers([
+            "device", "topic", "pushType", "reason", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond", "count",
+        ])
+        func text(_ name: String, maximumLength: Int) throws(JSONReadError) -> String? {
+            guard let member = try body.optionalMember(name) else { return nil }
+            let value = try member.string()
+            guard !value.isEmpty, value.utf8.count <= maximumLength else {
+                throw member.failure("expected 1 to \(maximumLength) bytes")
+            }
+            return value
+        }
+        func whole(_ name: String, in range: ClosedRange<Int>) throws(JSONReadError) -> Int? {
+            guard let member = try body.optionalMember(name) else { return nil }
+            let value = try member.integer()
+            guard range.contains(value) else { throw member.failure("expected a whole number from \(range.lowerBound) to \(range.upperBound)") }
+            return value
+        }
+        var pushType: PushType?
+        if let name = try text("pushType", maximumLength: 32) {
+            guard let type = PushType(rawValue: name) else {
+                throw try body.member("pushType").failure(
+                    "expected one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            pushType = type
+        }
+        match = Match(device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType)
+        var reason: APNsReason?
+        if let name = try text("reason", maximumLength: 64) {
+            guard let known = APNsReason(rawValue: name) else {
+                throw try body.member("reason").failure("expected one of APNs' reasons, such as Unregistered, TooManyRequests, InternalServerError, ServiceUnavailable, Shutdown")
+            }
+            reason = known
+        }
+        var connection: ConnectionAction?
+        if let name = try text("connection", maximumLength: 32) {
+            guard let action = ConnectionAction(rawValue: name) else {
+                throw try body.member("connection").failure(
+                    "expected one of \(ConnectionAction.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            connection = action
+        }
+        if connection == .goAway, reason == nil { reason = .shutdown }
+        if connection == .resetStream || connection == .close, reason != nil {
+            throw try body.member("reason").failure("a fault that \(connection == .close ? "closes the connection" : "resets the stream") sends no answer, so no reason")
+        }
+        let delay = try whole("delayMilliseconds", in: 0...Self.maximumDelayMilliseconds)
+        let pushesPerSecond = try whole("pushesPerSecond", in: 1...Self.maximumTimes)
+        if pushesPerSecond != nil, reason != nil || connection != nil || delay != nil {
+            throw body.failure("pushesPerSecond answers TooManyRequests beyond the rate; it takes no reason, connection or delay")
+        }
+        guard reason != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
+            throw body.failure("say what the fault does: reason, connection, delayMilliseconds or pushesPerSecond")
+        }
+        var timestamp: Date?
+        if let member = try body.optionalMember("timestamp") {
+            guard reason == .unregistered || reason == .expiredToken else {
+                throw member.failure("only an Unregistered or ExpiredToken answer has a timestamp")
+            }
+            // Milliseconds since 1970, as APNs answers it; bounded to years a device could have been seen.
+            let milliseconds = try member.integer()
+            guard (0...4_102_444_800_000).contains(milliseconds) else { throw member.failure("expected milliseconds since 1970, before 2100") }
+            timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        } else if reason == .unregistered || reason == .expiredToken {
+            timestamp = now
+        }
+        self.id = id
+        self.reason = reason
+        self.timestamp = timestamp
+        delayMilliseconds = delay
+        self.connection = connection
+        self.pushesPerSecond = pushesPerSecond
+        remaining = try whole("count", in: 1...Self.maximumTimes)
+        createdAt = now
+    }
+
+    var json: JSONValue {
+        var object = JSONObject([("id", .integer(Int64(id)))])
+        if let device = match.device { object["device"] = .string(device) }
+        if let topic = match.topic { object["topic"] = .string(topic) }
+        if let pushType = match.pushType { object["pushType"] = .string(pushType.rawValue) }
+        if let reason {
+            object["status"] = .integer(Int64(reason.status.code))
+            object["reason"] = .string(reason.rawValue)
+        }
+        if let timestamp { object["timestamp"] = .integer(timestamp.milliseconds) }
+        if let delayMilliseconds { object["delayMilliseconds"] = .integer(Int64(delayMilliseconds)) }
+        if let connection { object["connection"] = .string(connection.rawValue) }
+        if let pushesPerSecond { object["pushesPerSecond"] = .integer(Int64(pushesPerSecond)) }
+        object["remaining"] = remaining.map { .integer(Int64($0)) } ?? .null
+        object["caught"] = .integer(Int64(caught))
+        object["createdAt"] = .string(ISO8601.string(from: createdAt))
+        return .object(object)
+    }
+}
+
+/// What a fault does to the push it caught.
+struct FaultEffect: Sendable {
+    let faultID: Int
+    let reason: APNsReason?
+    let timestamp: Date?
+    let delayMilliseconds: Int?
+    let connection: ProviderFault.ConnectionAction?
+
+    /// How the inspector shows it.
+    var summary: String {
+        var parts: [String] = []
+        if let delayMilliseconds { parts.append("delayed \(delayMilliseconds) ms") }
+        if let reason { parts.append("answered \(reason.status.code) \(reason.rawValue)") }
+        switch connection {
+        case .resetStream: parts.append("stream reset, no answer")
+        case .close: parts.append("connection closed, no answer")
+        case .goAway: parts.append("GOAWAY sent")
+        case nil: break
+        }
+        return "fault \(faultID): " + parts.joined(separator: ", ")
+    }
+}
+
+/// The faults a server holds, off until an admin adds one. Taking a fault for a push and counting it down
+/// is one step under one lock, so racing pushes never catch a fault more times than it was asked for.
+final class ProviderFaults: Sendable {
+    private struct State {
+        var faults: [ProviderFault] = []
+        var nextID = 1
+        /// Per rate fault and device: the second counted, and the pushes in it.
+        var windows: [RateWindowKey: (second: Int64, pushes: Int)] = [:]
+    }
+
+    private struct RateWindowKey: Hashable {
+        var faultID: Int
+        var device: String
+    }
+
+    /// The most devices whose rate is counted at once; past it, windows of past seconds are dropped.
+    private static let maximumRateWindows = 10_000
+
+    private let state = Mutex(State())
+
+    /// Whether no fault is set: the push path's one check when faults are off.
+    var isEmpty: Bool { state.withLock { $0.faults.isEmpty } }
+
+    /// Adds the fault `make` reads, numbered here.
+    /// - Throws: ``APIError`` `conflict` when the server holds its most faults already; what `make` throws.
+    func add(_ make: (Int) throws(JSONReadError) -> ProviderFault) throws -> ProviderFault {
+        try state.withLock { state in
+            guard state.faults.count < ProviderFault.maximumCount else {
+                throw APIError(.conflict, "the server holds \(ProviderFault.maximumCount) faults, its most; remove some first")
+            }
+            let fault = try make(state.nextID)
+            state.nextID += 1
+            state.faults.append(fault)
+            return fault
+        }
+    }
+
+    var all: [ProviderFault] { state.withLock { $0.faults } }
+
+    /// Removes one fault.
+    /// - Returns: whether there was one with this id.
+    func remove(id: Int) -> Bool {
+        state.withLock { state in
+            guard let index = state.faults.firstIndex(where: { $0.id == id }) else { return false }
+            state.faults.remove(at: index)
+            state.windows = state.windows.filter { $0.key.faultID != id }
+            return true
+        }
+    }
+
+    /// Removes every fault.
+    /// - Returns: how many there were.
+    func removeAll() -> Int {
+        state.withLock { state in
+            defer {
+                state.faults = []
+                state.windows = [:]
+            }
+            return state.faults.count
+        }
+    }
+
+    /// The effect of the first fault that catches this push, counted against the fault; a fault whose count
+    /// is spent is removed.
+    func take(device: String, topic: String, pushType: PushType, now: Date) -> FaultEffect? {
+        state.withLock { state in
+            for index in state.faults.indices where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType) {
+                let fault = state.faults[index]
+                if let limit = fault.pushesPerSecond, !Self.exceeds(limit, faultID: fault.id, device: device, now: now, &state) {
+                    continue
+                }
+                state.faults[index].caught += 1
+                if let remaining = fault.remaining {
+                    if remaining <= 1 { state.faults.remove(at: index) } else { state.faults[index].remaining = remaining - 1 }
+                }
+                return FaultEffect(
+                    faultID: fault.id, reason: fault.pushesPerSecond == nil ? fault.reason : .tooManyRequests,
+                    timestamp: fault.timestamp, delayMilliseconds: fault.delayMilliseconds, connection: fault.connection)
+            }
+            return nil
+        }
+    }
+
+    /// Counts a push in its device's current second: whether it is past `limit`.
+    private static func exceeds(_ limit: Int, faultID: Int, device: String, now: Date, _ state: inout State) -> Bool {
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        let key = RateWindowKey(faultID: faultID, device: device)
+        if state.windows[key] == nil, state.windows.count >= maximumRateWindows {
+            state.windows = state.windows.filter { $0.value.second == second }
+            // Every window is of this second: the oldest device loses its count rather than memory growing.
+            if state.windows.count >= maximumRateWindows, let any = state.windows.keys.first { state.windows[any] = nil }
+        }
+        var window = state.windows[key] ?? (second, 0)
+        if window.second != second { window = (second, 0) }
+        window.pushes += 1
+        state.windows[key] = window
+        return window.pushes > limit
+    }
+}

@@ -1,0 +1,168 @@
+"""Faults on demand (issue 29): an admin makes chosen pushes fail as APNs fails, so that a provider's retry and
+back-off code meets every failure before production does. Real sockets, real clients (httpx over HTTP/1.1 and
+HTTP/2, the h2 library for the GOAWAY frame itself)."""
+
+import concurrent.futures
+import json
+import socket
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+import httpx
+import pytest
+
+from conftest import ADMIN_TOKEN, TOPIC, Server, read_center, register_device
+
+ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@pytest.fixture
+def server(tmp_path):
+    server = Server(tmp_path, tls=False, extra=("--development",))
+    yield server
+    server.stop()
+
+
+def add_fault(server, **fault):
+    response = httpx.post(f"{server.url}/v1/admin/faults", headers=ADMIN, json=fault)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def push(server, device, body="hi", client=httpx):
+    return client.post(f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC},
+                       json={"aps": {"alert": {"title": "Teja", "body": body}}}, timeout=30)
+
+
+def stored(server, device):
+    return sum(len(group["notifications"]) for group in read_center(server, device)["groups"])
+
+
+def test_the_next_pushes_to_a_device_are_unregistered_then_delivered_again(server):
+    device, other = register_device(server), register_device(server)
+    fault = add_fault(server, device=device["token"], reason="Unregistered", timestamp=1_700_000_000_000, count=2)
+    assert fault["status"] == 410 and fault["remaining"] == 2
+    answers = [push(server, device, f"n{index}") for index in range(3)]
+    assert [answer.status_code for answer in answers] == [410, 410, 200]
+    assert answers[0].json() == {"reason": "Unregistered", "timestamp": 1_700_000_000_000}
+    # Another device is not caught, and a caught push is not stored.
+    assert push(server, other).status_code == 200
+    assert stored(server, device) == 1
+    # Spent, the fault is gone; the inspector says which requests it caught.
+    assert httpx.get(f"{server.url}/v1/admin/faults", headers=ADMIN).json() == {"faults": []}
+    records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN, params={"device": device["token"]}).json()["requests"]
+    faults = sorted((record["answer"]["status"], record["answer"].get("fault")) for record in records)
+    assert faults == [(200, None), (410, f"fault {fault['id']}: answered 410 Unregistered"),
+                      (410, f"fault {fault['id']}: answered 410 Unregistered")]
+
+
+def test_racing_pushes_catch_a_counted_fault_exactly_as_often_as_asked(server):
+    device = register_device(server)
+    add_fault(server, reason="InternalServerError", count=5)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        statuses = list(pool.map(lambda index: push(server, device, f"n{index}").status_code, range(40)))
+    assert statuses.count(500) == 5
+    assert statuses.count(200) == 35
+    assert stored(server, device) == 35
+
+
+def test_a_device_pushed_to_faster_than_its_rate_is_told_too_many_requests(server):
+    device, other = register_device(server), register_device(server)
+    add_fault(server, device=device["token"], pushesPerSecond=3)
+    with httpx.Client() as client:
+        statuses = [push(server, device, f"n{index}", client).status_code for index in range(10)]
+        # Ten pushes span at most two seconds here: at most 3 in each go through.
+        assert statuses.count(200) in range(3, 7) and statuses.count(429) == 10 - statuses.count(200)
+        assert push(server, other, client=client).status_code == 200
+    records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN, params={"status": 429}).json()["requests"]
+    assert {record["answer"]["reason"] for record in records} == {"TooManyRequests"}
+
+
+def test_a_delay_holds_the_answer_and_then_the_push_goes_on(server):
+    device = register_device(server)
+    add_fault(server, delayMilliseconds=1500, count=1)
+    started = time.monotonic()
+    assert push(server, device).status_code == 200
+    assert time.monotonic() - started >= 1.5
+    assert stored(server, device) == 1
+
+
+def test_a_reset_stream_and_a_closed_connection_answer_nothing_and_the_server_goes_on(server):
+    device = register_device(server)
+    add_fault(server, connection="reset-stream", count=1)
+    with httpx.Client(http1=False, http2=True) as client:
+        with pytest.raises(httpx.RemoteProtocolError):
+            push(server, device, client=client)
+    add_fault(server, connection="close", count=1)
+    with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError)):
+        push(server, device)
+    assert push(server, device).status_code == 200
+    records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN).json()["requests"]
+    cut = [record["answer"] for record in records if record["answer"]["status"] is None]
+    assert sorted(answer["fault"].split(": ")[1] for answer in cut) == ["connection closed, no answer", "stream reset, no answer"]
+
+
+def test_goaway_answers_shutdown_and_names_it_in_the_frame(server):
+    device = register_device(server)
+    add_fault(server, connection="goaway", count=1)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        connection.initiate_connection()
+        body = json.dumps({"aps": {"alert": "bye"}}).encode()
+        stream = connection.get_next_available_stream_id()
+        connection.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "api.push.apple.com"),
+                                         (":path", f"/3/device/{device['token']}"), ("apns-topic", TOPIC)])
+        connection.send_data(stream, body, end_stream=True)
+        sock.sendall(connection.data_to_send())
+        status, answer, terminated, unread = None, b"", None, b""
+        while terminated is None:
+            data = sock.recv(65536)
+            if not data:
+                break
+            unread += data
+            # One frame at a time (a 9-byte header, then its length): h2 ends its connection at the GOAWAY and
+            # refuses the frames after it (the server's graceful close sends a PING), so the test stops there.
+            while terminated is None and len(unread) >= 9 and len(unread) >= 9 + int.from_bytes(unread[:3], "big"):
+                size = 9 + int.from_bytes(unread[:3], "big")
+                frame, unread = unread[:size], unread[size:]
+                for event in connection.receive_data(frame):
+                    if isinstance(event, h2.events.ResponseReceived):
+                        status = dict(event.headers)[b":status"]
+                    elif isinstance(event, h2.events.DataReceived):
+                        answer += event.data
+                    elif isinstance(event, h2.events.ConnectionTerminated):
+                        terminated = event
+            if terminated is None:
+                sock.sendall(connection.data_to_send())
+    assert status == b"503" and json.loads(answer) == {"reason": "Shutdown"}
+    assert terminated is not None and json.loads(terminated.additional_data) == {"reason": "Shutdown"}
+    # Over HTTP/1.1 the same fault says so with Connection: close.
+    add_fault(server, connection="goaway", count=1)
+    answer = push(server, device)
+    assert answer.status_code == 503 and answer.headers["connection"] == "close"
+
+
+def test_faults_are_admin_only_bounded_and_say_what_is_wrong(server):
+    assert httpx.post(f"{server.url}/v1/admin/faults", json={"reason": "Shutdown"}).status_code == 401
+    for fault, says in [
+        ({}, "say what the fault does"),
+        ({"reason": "Tired"}, "reason: expected one of APNs' reasons"),
+        ({"pushType": "fax", "reason": "Shutdown"}, "pushType: expected one of alert"),
+        ({"delayMilliseconds": 60001}, "delayMilliseconds: expected a whole number from 0 to 60000"),
+        ({"connection": "close", "reason": "Shutdown"}, "sends no answer, so no reason"),
+        ({"reason": "Shutdown", "timestamp": 5}, "only an Unregistered or ExpiredToken answer has a timestamp"),
+        ({"pushesPerSecond": 3, "reason": "Shutdown"}, "takes no reason"),
+        ({"reason": "Shutdown", "colour": "red"}, "colour"),
+    ]:
+        answer = httpx.post(f"{server.url}/v1/admin/faults", headers=ADMIN, json=fault)
+        assert answer.status_code == 400 and says in answer.json()["error"], (fault, answer.text)
+    for _ in range(100):
+        add_fault(server, reason="Shutdown", topic="com.example.nobody")
+    full = httpx.post(f"{server.url}/v1/admin/faults", headers=ADMIN, json={"reason": "Shutdown"})
+    assert full.status_code == 409 and "100 faults" in full.text
+    first = httpx.get(f"{server.url}/v1/admin/faults", headers=ADMIN).json()["faults"][0]
+    assert httpx.delete(f"{server.url}/v1/admin/faults/{first['id']}", headers=ADMIN).status_code == 204
+    assert httpx.delete(f"{server.url}/v1/admin/faults/{first['id']}", headers=ADMIN).status_code == 404
+    assert httpx.delete(f"{server.url}/v1/admin/faults", headers=ADMIN).json() == {"removed": 99}
