@@ -4,7 +4,9 @@ HTTP/2, the h2 library for the GOAWAY frame itself)."""
 
 import concurrent.futures
 import json
+import os
 import socket
+import subprocess
 import time
 
 import h2.config
@@ -13,7 +15,7 @@ import h2.events
 import httpx
 import pytest
 
-from conftest import ADMIN_TOKEN, TOPIC, Server, read_center, register_device
+from conftest import ADMIN_TOKEN, HUDDLE, KEY_ID, ROOT, TEAM_ID, TOPIC, Server, read_center, register_device, register_key, verification
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -26,7 +28,7 @@ def server(tmp_path):
 
 
 def add_fault(server, **fault):
-    response = httpx.post(f"{server.url}/v1/admin/faults", headers=ADMIN, json=fault)
+    response = httpx.post(f"{server.url}/v1/admin/faults", headers=ADMIN, json=fault, verify=verification(server))
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -166,3 +168,53 @@ def test_faults_are_admin_only_bounded_and_say_what_is_wrong(server):
     assert httpx.delete(f"{server.url}/v1/admin/faults/{first['id']}", headers=ADMIN).status_code == 204
     assert httpx.delete(f"{server.url}/v1/admin/faults/{first['id']}", headers=ADMIN).status_code == 404
     assert httpx.delete(f"{server.url}/v1/admin/faults", headers=ADMIN).json() == {"removed": 99}
+
+
+def test_the_readme_retry_loop_meets_every_failure_and_does_the_right_thing(workdir, keys, tmp_path):
+    """Examples/retrying_provider.py with aioapns over TLS: 410 forgets the token, 429, 500 and a GOAWAY'd 503 are
+    retried until the push is delivered, a 400 is not retried."""
+    import asyncio
+    import sys
+    sys.path.insert(0, str(ROOT / "Examples"))
+    import retrying_provider
+
+    server = Server(workdir, tls=True, database=str(tmp_path / "retry.sqlite"))
+    try:
+        register_key(server, keys[2])
+        gone, busy, wrong = register_device(server), register_device(server), register_device(server)
+        add_fault(server, device=gone["token"], reason="Unregistered", count=1)
+        for fault in [{"reason": "TooManyRequests"}, {"reason": "InternalServerError"}, {"connection": "goaway"}]:
+            add_fault(server, device=busy["token"], count=1, **fault)
+        add_fault(server, device=wrong["token"], reason="BadTopic")
+
+        async def run():
+            apns = retrying_provider.client(server.url, str(server.cert), keys[1], KEY_ID, TEAM_ID, TOPIC)
+            message = {"aps": {"alert": {"title": "Huddle", "body": "hello"}}}
+            return [await retrying_provider.send_with_retries(apns, device["token"], message) for device in (gone, busy, wrong)]
+
+        (gone_outcome, _), (busy_outcome, busy_seen), (wrong_outcome, wrong_seen) = asyncio.run(run())
+        assert gone_outcome == "unregistered"
+        assert busy_outcome == "delivered"
+        assert busy_seen == ["429 TooManyRequests", "500 InternalServerError", "503 Shutdown", "200"]
+        assert (wrong_outcome, wrong_seen) == ("refused BadTopic", ["400 BadTopic"])
+        assert stored(server, busy) == 1 and stored(server, gone) == 0
+    finally:
+        server.stop()
+
+
+def test_huddle_faults_adds_lists_and_clears_from_a_shell(server):
+    environment = {**os.environ, "HUDDLE_ADMIN_TOKEN": ADMIN_TOKEN}
+
+    def faults(*arguments):
+        return subprocess.run([str(HUDDLE), "faults", *arguments, "--server", server.url], capture_output=True, text=True,
+                              env=environment, timeout=60)
+
+    added = faults("add", "--reason", "ServiceUnavailable", "--count", "2", "--push-type", "alert")
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["status"] == 503
+    device = register_device(server)
+    assert push(server, device).json() == {"reason": "ServiceUnavailable"}
+    assert json.loads(faults("list").stdout)["faults"][0]["remaining"] == 1
+    assert json.loads(faults("clear").stdout) == {"removed": 1}
+    refused = faults("add", "--delay", "70000")
+    assert refused.returncode == 1 and "delayMilliseconds: expected a whole number from 0 to 60000" in refused.stderr
