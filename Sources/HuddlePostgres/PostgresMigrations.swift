@@ -113,6 +113,10 @@ public enum PostgresMigrations {
             "DROP INDEX notifications_by_sequence",
             "CREATE INDEX notifications_by_app_sequence ON notifications (device_token, topic, sequence)",
         ]),
+        Migration(identifier: "004 device events in the change journal", statements: [
+            // As SQLite's 004 says: an event lives in the journal itself.
+            "ALTER TABLE changes ADD COLUMN detail TEXT"
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

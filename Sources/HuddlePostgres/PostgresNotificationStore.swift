@@ -354,6 +354,21 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return results
     }
 
+    /// Events go one transaction each (``commitEach(_:)``): pushes with nothing to show are rarer than those
+    /// that show, and the delivery statement stays about notifications.
+    public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
+        try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection) else {
+                throw StoreError(.notFound, "unknown device \(token)")
+            }
+            guard try await connection.firstRow(
+                "SELECT 1 FROM apps WHERE device_token = \(token) AND topic = \(event.app)", logger: logger) != nil
+            else { throw StoreError(.notFound, "device \(token) has no app \(event.app)") }
+            try await record(.event, topic: event.app, number: number, device: token, event: event, connection)
+            return .commit(DeviceChange(number: number, kind: .event(event)))
+        }
+    }
+
     public func deleteNotifications(
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange? {
@@ -408,9 +423,18 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 return try RowCodec.notification(
                     identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
             }
+            let events = try await connection.rows(
+                """
+                SELECT number, topic, detail FROM changes WHERE device_token = \(token) AND kind = \(ChangeRecord.Kind.event.rawValue)
+                ORDER BY number DESC LIMIT \(DeviceEvent.keptPerDevice)
+                """, logger: logger
+            ).map { row in
+                let (number, topic, detail) = try row.decode((Int64, String, String?).self)
+                return RecordedEvent(number: UInt64(number), event: try DeviceEvent(app: topic, number: UInt64(number), detailText: detail ?? ""))
+            }
             return DeviceSnapshot(
                 device: device, apps: try await apps(device: token, connection), notifications: notifications,
-                lastChange: UInt64(lastChange))
+                lastChange: UInt64(lastChange), events: events.reversed())
         }
     }
 
@@ -422,7 +446,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             else { return nil }
             let rows = try await connection.rows(
                 """
-                SELECT c.number, c.kind, c.topic, c.identifiers, n.identifier, n.sequence, n.delivered_at, n.content
+                SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content
                 FROM changes c LEFT JOIN notifications n
                     ON c.kind = \(ChangeRecord.Kind.delivered.rawValue) AND n.device_token = c.device_token AND n.topic = c.topic
                     AND n.sequence = c.number
@@ -431,10 +455,10 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             var apps: [String: AppRecord]?
             var changes: [DeviceChange] = []
             for row in rows {
-                let (changeNumber, kind, topic, identifiersText, identifier, sequence, deliveredAt, content) = try row.decode(
-                    (Int64, String, String, String, String?, Int64?, Int64?, String?).self)
+                let (changeNumber, kind, topic, identifiersText, detail, identifier, sequence, deliveredAt, content) = try row.decode(
+                    (Int64, String, String, String, String?, String?, Int64?, Int64?, String?).self)
                 let record = try ChangeRecord(
-                    number: UInt64(changeNumber), kindName: kind, topic: topic, identifiersText: identifiersText)
+                    number: UInt64(changeNumber), kindName: kind, topic: topic, identifiersText: identifiersText, detailText: detail)
                 var app: AppRecord?
                 if record.kind == .appSaved {
                     if apps == nil {
@@ -506,13 +530,13 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// change to the other servers (delivered when the transaction commits).
     private func record(
         _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String,
-        _ connection: PostgresConnection
+        event: DeviceEvent? = nil, _ connection: PostgresConnection
     ) async throws {
-        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers)
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
         try await connection.run(
             """
-            INSERT INTO changes (device_token, number, kind, topic, identifiers)
-            VALUES (\(token), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText))
+            INSERT INTO changes (device_token, number, kind, topic, identifiers, detail)
+            VALUES (\(token), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText), \(record.detailText))
             """, logger: logger)
         if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
             try await forgetChanges(before: oldestKept, device: token, connection)

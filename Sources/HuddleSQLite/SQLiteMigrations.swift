@@ -90,6 +90,11 @@ public enum SQLiteMigrations {
                 CREATE INDEX notifications_by_app_sequence ON notifications (device_token, topic, sequence);
                 """)
         }
+        migrator.registerMigration("004 device events in the change journal") { db in
+            // A push with nothing to show is a change of its own whose subject, the event, lives in the
+            // journal itself: it has no table, and goes when the journal forgets it.
+            try db.execute(sql: "ALTER TABLE changes ADD COLUMN detail TEXT")
+        }
         return migrator
     }
 

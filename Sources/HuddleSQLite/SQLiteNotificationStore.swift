@@ -212,6 +212,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                     case .remove(let app, let identifiers, let deliveredThrough, let token):
                         return .success([try self.deleteNotifications(
                             app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)].compactMap { $0 })
+                    case .record(let event, let token):
+                        return .success([try self.recordEvent(event, device: token, &batch, db)])
                     }
                 } catch let error as StoreError where error.code == .notFound {
                     return .failure(error)
@@ -314,6 +316,25 @@ public final class SQLiteNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
+    public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
+        try await write { db in
+            var batch = Batch()
+            let change = try self.recordEvent(event, device: token, &batch, db)
+            try batch.saveNumbers(db)
+            return change
+        }
+    }
+
+    private func recordEvent(_ event: DeviceEvent, device token: String, _ batch: inout Batch, _ db: Database) throws -> DeviceChange {
+        guard try batch.hasApp(event.app, device: token, db) else {
+            try Self.requireDevice(token, db)
+            throw StoreError(.notFound, "device \(token) has no app \(event.app)")
+        }
+        let number = try batch.takeNumber(device: token, db)
+        try record(.event, topic: event.app, number: number, device: token, event: event, db)
+        return DeviceChange(number: number, kind: .event(event))
+    }
+
     /// Removes the app's first delivered notifications past `limit`, given its count in this transaction.
     private func trimNotifications(
         app: String, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
@@ -357,9 +378,18 @@ public final class SQLiteNotificationStore: NotificationStore {
                 db, sql: "SELECT * FROM notifications WHERE device_token = ? ORDER BY sequence", arguments: [token]
             ).map(Self.notification)
             let lastChange: Int64 = row["last_change"]
+            let events = try Row.fetchAll(
+                db,
+                sql: "SELECT number, topic, detail FROM changes WHERE device_token = ? AND kind = 'event' ORDER BY number DESC LIMIT ?",
+                arguments: [token, DeviceEvent.keptPerDevice]
+            ).reversed().map { row in
+                let number: Int64 = row["number"]
+                return RecordedEvent(
+                    number: UInt64(number), event: try DeviceEvent(app: row["topic"], number: UInt64(number), detailText: row["detail"] ?? ""))
+            }
             return DeviceSnapshot(
                 device: Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
-                lastChange: UInt64(lastChange))
+                lastChange: UInt64(lastChange), events: events)
         }
     }
 
@@ -371,7 +401,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.number, c.kind, c.topic, c.identifiers, n.identifier, n.sequence, n.delivered_at, n.content
+                    SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content
                     FROM changes c LEFT JOIN notifications n
                         ON c.kind = 'delivered' AND n.device_token = c.device_token AND n.topic = c.topic AND n.sequence = c.number
                     WHERE c.device_token = ? AND c.number > ? ORDER BY c.number
@@ -381,7 +411,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             return try rows.map { row in
                 let changeNumber: Int64 = row["number"]
                 let record = try ChangeRecord(
-                    number: UInt64(changeNumber), kindName: row["kind"], topic: row["topic"], identifiersText: row["identifiers"])
+                    number: UInt64(changeNumber), kindName: row["kind"], topic: row["topic"], identifiersText: row["identifiers"],
+                    detailText: row["detail"])
                 var app: AppRecord?
                 if record.kind == .appSaved {
                     if apps == nil { apps = Dictionary(try Self.apps(device: token, db).map { ($0.topic, $0) }) { $1 } }
@@ -468,11 +499,12 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     /// Records change `number` in the caller's transaction, forgetting old ones as the retention says.
     private func record(
-        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String, _ db: Database
+        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String, event: DeviceEvent? = nil,
+        _ db: Database
     ) throws {
-        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers)
-        try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [token, Int64(number), kind.rawValue, topic, record.identifiersText])
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
+        try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers, detail) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [token, Int64(number), kind.rawValue, topic, record.identifiersText, record.detailText])
         if let oldestKept = retention.oldestKept(afterRecording: number) {
             try db.execute(sql: "DELETE FROM changes WHERE device_token = ? AND number < ?", arguments: [token, Int64(oldestKept)])
             try db.execute(sql: "UPDATE devices SET oldest_kept_change = ? WHERE token = ?", arguments: [Int64(oldestKept), token])

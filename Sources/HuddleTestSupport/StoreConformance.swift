@@ -515,6 +515,46 @@ public enum StoreConformance {
             #expect(second == ["n1001", "n1002", "n1003"])
             #expect(try await notifications(store).map(\.identifier) == ["n\(count - 1)", "n\(count)"])
         },
+        "events are numbered changes, followed in order and kept in the snapshot, the latest hundred": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            func event(_ name: String, type: String = "background") -> DeviceEvent {
+                DeviceEvent(
+                    app: "com.example.app", pushType: type, apnsID: "id-\(name)", date: start.addingTimeInterval(0.125), priority: 5,
+                    action: "woke the app", payload: JSONValue.object(JSONObject([("aps", ["content-available": 1]), ("name", .string(name))])))
+            }
+            #expect(try await store.recordEvent(event("first"), device: token) == DeviceChange(number: 2, kind: .event(event("first"))))
+            try await deliver("n", at: 1, to: store)
+            let batch = try await store.commit([
+                .record(event("second", type: "voip"), device: token),
+                .deliver(request("m"), app: "com.example.app", at: start, device: token),
+                .record(event("third"), device: token),
+            ])
+            #expect(try batch.map { try $0.get().map(\.number) } == [[4], [5], [6]])
+            let followed = try await store.changes(device: token, after: 1) ?? []
+            #expect(followed.compactMap { change -> String? in
+                if case .event(let event) = change.kind { return "\(change.number) \(event.pushType) \(event.apnsID)" }
+                return nil
+            } == ["2 background id-first", "4 voip id-second", "6 background id-third"])
+            #expect(followed.first == DeviceChange(number: 2, kind: .event(event("first"))))
+            var snapshot = try await store.snapshot(device: token)
+            #expect(snapshot?.events == [
+                RecordedEvent(number: 2, event: event("first")), RecordedEvent(number: 4, event: event("second", type: "voip")),
+                RecordedEvent(number: 6, event: event("third")),
+            ])
+            // An event needs the app and the device, as a delivery does.
+            await #expect { try await store.recordEvent(DeviceEvent(
+                app: "com.example.missing", pushType: "voip", apnsID: "x", date: start, priority: 10, action: "", payload: [:]), device: token)
+            } throws: { ($0 as? StoreError)?.code == .notFound }
+            await #expect { try await store.recordEvent(event("lost"), device: String(repeating: "cd", count: 32)) } throws: {
+                ($0 as? StoreError)?.code == .notFound
+            }
+            _ = try await store.commit((1...DeviceEvent.keptPerDevice).map { .record(event("e\($0)"), device: token) })
+            snapshot = try await store.snapshot(device: token)
+            #expect(snapshot?.events.count == DeviceEvent.keptPerDevice)
+            #expect(snapshot?.events.first?.event.apnsID == "id-e1")
+            #expect(snapshot?.events.last?.number == snapshot?.lastChange)
+        },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)

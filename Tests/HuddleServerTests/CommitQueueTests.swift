@@ -142,6 +142,10 @@ struct RecordingWrapper: NotificationStore {
         try await store.trimNotifications(app: app, device: token, limit: limit)
     }
 
+    func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
+        try await store.recordEvent(event, device: token)
+    }
+
     func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await store.createDevice(device, maximumDevices: maximumDevices)
     }

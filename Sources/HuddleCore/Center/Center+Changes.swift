@@ -74,7 +74,8 @@ extension Center {
             }
         case .appDeleted(let topic):
             update.record(unregister(app: topic))
-        case .superseded:
+        case .superseded, .event:
+            // An event shows nothing in the center; the device's live layer keeps and streams it.
             break
         }
         return update

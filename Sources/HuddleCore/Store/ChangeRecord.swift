@@ -2,7 +2,7 @@
 /// names is read back from its own table, so a change costs one small row.
 public struct ChangeRecord: Sendable, Hashable {
     public enum Kind: String, Sendable {
-        case delivered, removed, appSaved, appDeleted
+        case delivered, removed, appSaved, appDeleted, event
     }
 
     public var number: UInt64
@@ -10,17 +10,22 @@ public struct ChangeRecord: Sendable, Hashable {
     public var topic: String
     /// The notification delivered, or those removed; empty for app changes.
     public var identifiers: [String]
+    /// For an `.event`, the event: unlike the other changes' subjects it has no table of its own, and the
+    /// journal keeps it whole.
+    public var event: DeviceEvent?
 
-    public init(number: UInt64, kind: Kind, topic: String, identifiers: [String] = []) {
+    public init(number: UInt64, kind: Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil) {
         self.number = number
         self.kind = kind
         self.topic = topic
         self.identifiers = identifiers
+        self.event = event
     }
 
     /// Reads a stored row back.
-    /// - Throws: ``StoreError`` `.corrupt` for an unknown kind or unreadable identifiers.
-    public init(number: UInt64, kindName: String, topic: String, identifiersText: String) throws(StoreError) {
+    /// - Parameter detailText: the event of an `.event` change, as ``DeviceEvent/detailText`` wrote it.
+    /// - Throws: ``StoreError`` `.corrupt` for an unknown kind, unreadable identifiers or an unreadable event.
+    public init(number: UInt64, kindName: String, topic: String, identifiersText: String, detailText: String? = nil) throws(StoreError) {
         guard let kind = Kind(rawValue: kindName) else { throw StoreError(.corrupt, "change \(number) has an unknown kind \"\(kindName)\"") }
         let identifiers: [String]
         do {
@@ -28,8 +33,16 @@ public struct ChangeRecord: Sendable, Hashable {
         } catch {
             throw StoreError(.corrupt, "change \(number) has unreadable identifiers: \(error)")
         }
-        self.init(number: number, kind: kind, topic: topic, identifiers: identifiers)
+        var event: DeviceEvent?
+        if kind == .event {
+            guard let detailText else { throw StoreError(.corrupt, "change \(number) is an event without its detail") }
+            event = try DeviceEvent(app: topic, number: number, detailText: detailText)
+        }
+        self.init(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
     }
+
+    /// What the journal's `detail` column holds: the event of an `.event` change, else nothing.
+    public var detailText: String? { event?.detailText }
 
     /// The identifiers as the databases store them: a JSON array.
     public var identifiersText: String {
@@ -48,6 +61,7 @@ public struct ChangeRecord: Sendable, Hashable {
         case .removed: return DeviceChange(number: number, kind: .removed(app: topic, identifiers: identifiers))
         case .appSaved: return DeviceChange(number: number, kind: app.map { .appSaved($0) } ?? .superseded)
         case .appDeleted: return DeviceChange(number: number, kind: .appDeleted(topic: topic))
+        case .event: return DeviceChange(number: number, kind: event.map { .event($0) } ?? .superseded)
         }
     }
 }

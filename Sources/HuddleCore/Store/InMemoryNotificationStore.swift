@@ -85,6 +85,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
+    public func recordEvent(_ event: DeviceEvent, device token: String) throws -> DeviceChange {
+        guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
+        guard device.apps[event.app] != nil else { throw StoreError(.notFound, "device \(token) has no app \(event.app)") }
+        let number = record(token, .event, topic: event.app, event: event)
+        return DeviceChange(number: number, kind: .event(event))
+    }
+
     public func deleteNotifications(app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String) -> DeviceChange? {
         var removed: [String] = []
         for identifier in identifiers {
@@ -119,6 +126,8 @@ public actor InMemoryNotificationStore: NotificationStore {
                     return .success(
                         [deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)]
                             .compactMap { $0 })
+                case .record(let event, let token):
+                    return .success([try recordEvent(event, device: token)])
                 }
             } catch {
                 return .failure(error as? StoreError ?? StoreError(.corrupt, "\(error)"))
@@ -135,7 +144,10 @@ public actor InMemoryNotificationStore: NotificationStore {
     public func snapshot(device token: String) -> DeviceSnapshot? {
         guard let device = devices[token] else { return nil }
         let notifications = device.notifications.values.flatMap(\.values).sorted { $0.stamp.sequence < $1.stamp.sequence }
-        return DeviceSnapshot(device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange)
+        let events = device.journal.compactMap { record in record.event.map { RecordedEvent(number: record.number, event: $0) } }
+            .suffix(DeviceEvent.keptPerDevice)
+        return DeviceSnapshot(
+            device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange, events: Array(events))
     }
 
     public func changes(device token: String, after number: UInt64) -> [DeviceChange]? {
@@ -164,10 +176,10 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     /// Takes the device's next change number and records the change, forgetting old ones as the
     /// retention says.
-    private func record(_ token: String, _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = []) -> UInt64 {
+    private func record(_ token: String, _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil) -> UInt64 {
         guard var device = devices.removeValue(forKey: token) else { return 0 }
         device.lastChange += 1
-        device.journal.append(ChangeRecord(number: device.lastChange, kind: kind, topic: topic, identifiers: identifiers))
+        device.journal.append(ChangeRecord(number: device.lastChange, kind: kind, topic: topic, identifiers: identifiers, event: event))
         if let oldestKept = retention.oldestKept(afterRecording: device.lastChange) {
             device.journal.removeAll { $0.number < oldestKept }
             device.oldestKept = oldestKept

@@ -55,6 +55,10 @@ public protocol NotificationStore: Sendable {
     func deleteNotifications(
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange?
+    /// Records a device event (a push with nothing to show) as the device's next change.
+    /// - Returns: the change, `.event`.
+    /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
+    func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange
     /// Removes an app's oldest notifications when it holds more than `limit`, deciding in the transaction
     /// that removes them: down to ``NotificationLimit/keptAfterTrimming(_:)``, those delivered first (by
     /// change number: the order they arrived in, which an index gives without sorting the app's notifications;
@@ -211,6 +215,8 @@ extension NotificationStore {
                     let removed = try await deleteNotifications(
                         app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)
                     results.append(.success(removed.map { [$0] } ?? []))
+                case .record(let event, let token):
+                    results.append(.success([try await recordEvent(event, device: token)]))
                 }
             } catch let error as StoreError where error.code == .notFound {
                 results.append(.failure(error))
@@ -232,11 +238,13 @@ public enum NotificationWrite: Sendable {
     case deliver(NotificationRequest, app: String, at: Date, device: String, notificationsPerApp: Int = .max)
     /// ``NotificationStore/deleteNotifications(app:identifiers:deliveredThrough:device:)``.
     case remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil, device: String)
+    /// ``NotificationStore/recordEvent(_:device:)``.
+    case record(DeviceEvent, device: String)
 
     /// The device written to.
     public var device: String {
         switch self {
-        case .deliver(_, _, _, let device, _), .remove(_, _, _, let device): device
+        case .deliver(_, _, _, let device, _), .remove(_, _, _, let device), .record(_, let device): device
         }
     }
 }

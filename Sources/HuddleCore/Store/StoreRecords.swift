@@ -77,6 +77,8 @@ public struct DeviceChange: Sendable, Hashable {
         case appSaved(AppRecord)
         /// An app was removed with its notifications.
         case appDeleted(topic: String)
+        /// A push that shows nothing arrived, and the device did what the event says.
+        case event(DeviceEvent)
         /// A change whose subject a later change already replaced or removed (a notification delivered and
         /// then removed, an app saved and then deleted): applying it changes nothing.
         case superseded
@@ -100,12 +102,18 @@ public struct DeviceSnapshot: Sendable, Hashable {
     public var notifications: [DeliveredNotification]
     /// The number of the last change the snapshot includes.
     public var lastChange: UInt64
+    /// The device's latest events, oldest first: at most ``DeviceEvent/keptPerDevice``, and only those the
+    /// change journal still keeps.
+    public var events: [RecordedEvent]
 
-    public init(device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64) {
+    public init(
+        device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = []
+    ) {
         self.device = device
         self.apps = apps
         self.notifications = notifications
         self.lastChange = lastChange
+        self.events = events
     }
 }
 

@@ -1,0 +1,74 @@
+public import Foundation
+
+/// What a device did with a push that puts nothing in its notification center: woke its app in the
+/// background, handed a call to the app, reloaded widgets (docs/push-types.md). iOS shows nothing for these;
+/// Huddle records each as a numbered change of the device, so that the device API, its streams and its page
+/// show that it arrived and what it did, instead of dropping it silently.
+public struct DeviceEvent: Sendable, Hashable {
+    /// How many of a device's latest events a snapshot holds (the change journal may keep more).
+    public static let keptPerDevice = 100
+
+    /// The app the push was for (its bundle identifier).
+    public var app: String
+    /// The `apns-push-type` sent (`alert` when none was).
+    public var pushType: String
+    public var apnsID: String
+    public var date: Date
+    public var priority: Int
+    /// What iOS does with such a push, in a few words.
+    public var action: String
+    /// The payload as the app receives it.
+    public var payload: JSONValue
+
+    public init(app: String, pushType: String, apnsID: String, date: Date, priority: Int, action: String, payload: JSONValue) {
+        self.app = app
+        self.pushType = pushType
+        self.apnsID = apnsID
+        self.date = date
+        self.priority = priority
+        self.action = action
+        self.payload = payload
+    }
+
+    /// The event as the change journal stores it (its app is the change's topic).
+    public var detailText: String {
+        JSONValue.object(JSONObject([
+            ("pushType", .string(pushType)), ("apnsID", .string(apnsID)), ("date", .integer(date.milliseconds)),
+            ("priority", .integer(Int64(priority))), ("action", .string(action)), ("payload", payload),
+        ])).jsonText()
+    }
+
+    /// Reads a stored event back.
+    /// - Throws: ``StoreError`` `.corrupt` naming what is wrong with it.
+    public init(app: String, number: UInt64, detailText: String) throws(StoreError) {
+        do {
+            let detail = JSONReader(try JSONParser.parse(Array(detailText.utf8)))
+            self.init(
+                app: app, pushType: try detail.member("pushType").string(), apnsID: try detail.member("apnsID").string(),
+                date: Date(milliseconds: Int64(try detail.member("date").integer())), priority: try detail.member("priority").integer(),
+                action: try detail.member("action").string(), payload: try detail.member("payload").value)
+        } catch {
+            throw StoreError(.corrupt, "change \(number) has an unreadable event: \(error)")
+        }
+    }
+
+    /// The event as the device API and its streams show it.
+    public func json(number: UInt64) -> JSONValue {
+        .object(JSONObject([
+            ("change", .integer(Int64(number))), ("app", .string(app)), ("pushType", .string(pushType)), ("apnsID", .string(apnsID)),
+            ("receivedAt", .string(ISO8601.string(from: date))), ("priority", .integer(Int64(priority))), ("action", .string(action)),
+            ("payload", payload),
+        ]))
+    }
+}
+
+/// An event with the number of the change that recorded it.
+public struct RecordedEvent: Sendable, Hashable {
+    public var number: UInt64
+    public var event: DeviceEvent
+
+    public init(number: UInt64, event: DeviceEvent) {
+        self.number = number
+        self.event = event
+    }
+}
