@@ -79,9 +79,8 @@ public enum ProviderRequestCheck {
             // Required only for watchOS; others default to an alert, as APNs does.
             pushType = topic.hasSuffix(".voip") ? .voip : .alert
         }
-        // A background push must not claim immediate delivery.
-        if pushType == .background && sentPriority == 10 { throw .badPriority }
-        let priority = sentPriority ?? (pushType == .background ? 5 : 10)
+        if let sentPriority, !pushType.allows(priority: sentPriority) { throw .badPriority }
+        let priority = sentPriority ?? pushType.defaultPriority
         let bundleIdentifier: String
         if let suffix = pushType.topicSuffix {
             guard topic.hasSuffix(suffix), topic.count > suffix.count else { throw .topicDisallowed }

@@ -31,6 +31,8 @@ public struct ProviderRequestRecord: Sendable {
     /// The notification an accepted push stored: its app and identifier.
     public var storedApp: String?
     public var storedIdentifier: String?
+    /// For an accepted push with nothing to show: what the device did with it (``PushType/deviceAction(for:)``).
+    public var eventAction: String?
 
     public init(
         receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
@@ -98,6 +100,9 @@ public struct ProviderRequestRecord: Sendable {
             var stored = JSONObject([("app", .string(storedApp)), ("identifier", .string(storedIdentifier))])
             if let group { stored["group"] = .string(group) }
             object["notification"] = .object(stored)
+        }
+        if let storedApp, let eventAction {
+            object["event"] = .object(JSONObject([("app", .string(storedApp)), ("action", .string(eventAction))]))
         }
         return .object(object)
     }

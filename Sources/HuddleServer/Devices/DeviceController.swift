@@ -29,6 +29,7 @@ struct DeviceController {
         device.get(use: describe)
         device.delete(use: unregister)
         device.get("center", use: center)
+        device.get("events", use: events)
         device.post("notifications/remove", use: removeNotifications)
         device.delete("notifications", use: clearAll)
         device.delete("groups/:group", use: clearGroup)
@@ -85,6 +86,15 @@ struct DeviceController {
     /// `GET …/center`; with `wait=<seconds>` and `notifications=<n>` or `change=<number>`, answers once the
     /// center holds at least `n` notifications or has reached that change, or when the time is up, saying
     /// which in `Huddle-Wait: met` or `timed-out`: an assertion in CI that waits instead of sleeping.
+    /// `GET /v1/devices/{token}/events?limit=`: what the device did with the pushes that showed nothing
+    /// (woke an app, handed it a call, reloaded widgets…), newest first.
+    @Sendable func events(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        let limit = try request.number("limit", in: 1...DeviceEvent.keptPerDevice) ?? DeviceEvent.keptPerDevice
+        let events = await session.events(limit: limit)
+        return .json(["events": .array(events.map { $0.event.json(number: $0.number) })])
+    }
+
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let view = CenterView(viewer: try request.viewer(), format: .json, notificationLimit: try request.notificationLimit())

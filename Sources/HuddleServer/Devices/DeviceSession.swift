@@ -43,7 +43,7 @@ actor DeviceSession {
         self.logger = logger
         let center = Self.center(from: snapshot, logger: logger)
         installedApps = Mutex(Set(center.registeredApps))
-        publisher = CenterPublisher(center: center, lastChange: snapshot.lastChange, logger: logger)
+        publisher = CenterPublisher(center: center, lastChange: snapshot.lastChange, events: snapshot.events, logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -85,6 +85,12 @@ actor DeviceSession {
         ServerMetrics.delivered()
         for case .removed(_, let trimmed) in changes.dropFirst().map(\.kind) { ServerMetrics.removed(trimmed.count) }
         return changes.first
+    }
+
+    /// Records what the device did with a push that shows nothing.
+    /// - Throws: ``DeliveryRefusal`` as ``deliver(_:app:at:)`` does; the store's error when it failed.
+    func record(_ event: DeviceEvent) async throws {
+        _ = try await commitInTurn(.record(event, device: token))
     }
 
     /// Removes notifications of an app by identifier.
@@ -233,7 +239,7 @@ actor DeviceSession {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
             snapshot.lastChange > appliedChange
         else { return }
-        publisher.replace(with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange)
+        publisher.replace(with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events)
         noteInstalledApps()
     }
 
@@ -258,6 +264,11 @@ actor DeviceSession {
     /// Reads the center as it is after the last applied change.
     func read<Value: Sendable>(_ body: @Sendable (borrowing Center) -> Value) -> Value {
         body(publisher.center)
+    }
+
+    /// The device's latest events, newest first, at most `limit`.
+    func events(limit: Int) -> [RecordedEvent] {
+        Array(publisher.events.suffix(limit).reversed())
     }
 
     /// The center as a view shows it now.

@@ -115,11 +115,20 @@ struct ProviderEndpoint: RouterMiddleware {
             }
         }
         guard stores else { return }
-        // The collapse identifier names the notification, so a later push with it replaces this one.
-        let identifier = push.collapseID ?? push.apnsID
         record.storedApp = push.bundleIdentifier
-        record.storedIdentifier = identifier
         do {
+            if let action = push.pushType.deviceAction(for: payload) {
+                // Nothing to show: what the device did with it is recorded instead, never dropped.
+                let received = (try? JSONParser.parse(body.readableBytesView)) ?? .null
+                record.eventAction = action
+                try await session.record(DeviceEvent(
+                    app: push.bundleIdentifier, pushType: push.pushType.rawValue, apnsID: push.apnsID, date: clock(), priority: push.priority,
+                    action: action, payload: received))
+                return
+            }
+            // The collapse identifier names the notification, so a later push with it replaces this one.
+            let identifier = push.collapseID ?? push.apnsID
+            record.storedIdentifier = identifier
             _ = try await session.deliver(
                 NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
         } catch DeliveryRefusal.deviceGone {
@@ -205,6 +214,7 @@ struct ProviderEndpoint: RouterMiddleware {
             record.description = refusal.description
             record.storedApp = nil
             record.storedIdentifier = nil
+            record.eventAction = nil
         }
         if !answered { record.status = 0 }
         requestLog.record(record)

@@ -12,20 +12,23 @@ import NIOCore
 ///
 /// Events are Server-Sent Events. A center stream gets `center` (the whole center) when it starts or after
 /// a change that touches everything, then one `change` per change, each with the change's number as its id,
-/// so that a client can resume with `Last-Event-ID`. A group stream gets `leading`, then `delivered` and
-/// `removed`.
+/// so that a client can resume with `Last-Event-ID`, and one `device-event` per push that showed nothing
+/// (``DeviceEvent``). A group stream gets `leading`, then `delivered` and `removed`.
 struct CenterPublisher {
     private(set) var center: Center
     /// The number of the last change applied.
     private(set) var lastChange: UInt64
+    /// The device's latest events, oldest first, at most ``DeviceEvent/keptPerDevice``.
+    private(set) var events: [RecordedEvent]
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
     private let pages: WebPages
 
-    init(center: Center, lastChange: UInt64, pages: WebPages = .shared, logger: Logger) {
+    init(center: Center, lastChange: UInt64, events: [RecordedEvent] = [], pages: WebPages = .shared, logger: Logger) {
         self.center = center
         self.lastChange = lastChange
+        self.events = events.suffix(DeviceEvent.keptPerDevice)
         self.pages = pages
         history = ChangeHistory(horizon: lastChange)
         cache = RenderCache(pages: pages, logger: logger)
@@ -40,12 +43,24 @@ struct CenterPublisher {
         history.record(update, center: center)
         cache.invalidate(update)
         publish(update)
+        if case .event(let event) = change.kind { keep(RecordedEvent(number: change.number, event: event)) }
         return update
+    }
+
+    /// Keeps an event among the latest and sends it to every center stream, whatever its view.
+    private mutating func keep(_ recorded: RecordedEvent) {
+        events.append(recorded)
+        if events.count > DeviceEvent.keptPerDevice { events.removeFirst(events.count - DeviceEvent.keptPerDevice) }
+        let centerTopics = subscribers.topics.filter { if case .center = $0 { true } else { false } }
+        guard !centerTopics.isEmpty else { return }
+        let event = ByteBuffer(
+            string: ServerSentEvent.event(id: recorded.number, name: "device-event", data: recorded.event.json(number: recorded.number).jsonText()))
+        subscribers.publish(Dictionary(uniqueKeysWithValues: centerTopics.map { ($0, event) }))
     }
 
     /// Replaces the whole center (read again from storage, when the changes that led to it are no longer
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
-    mutating func replace(with newCenter: Center, lastChange number: UInt64) {
+    mutating func replace(with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent]) {
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
@@ -55,6 +70,7 @@ struct CenterPublisher {
         update.groupEvents = Center.groupEvents(from: center, to: newCenter, in: watchedGroups)
         center = newCenter
         lastChange = number
+        events = newEvents.suffix(DeviceEvent.keptPerDevice)
         history = ChangeHistory(horizon: number)
         cache.removeAll()
         publish(update)
