@@ -117,6 +117,11 @@ public enum PostgresMigrations {
             // As SQLite's 004 says: an event lives in the journal itself.
             "ALTER TABLE changes ADD COLUMN detail TEXT"
         ]),
+        Migration(identifier: "005 Live Activities and their declarations", statements: [
+            // As SQLite's 005 says: a device's activities as one JSON array beside it, an app's types beside it.
+            "ALTER TABLE devices ADD COLUMN activities TEXT",
+            "ALTER TABLE apps ADD COLUMN activity_types TEXT",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

@@ -202,13 +202,14 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
         let settings = RowCodec.settingsText(app)
         let categories = RowCodec.categoriesText(app)
+        let activityTypes = RowCodec.activityTypesText(app)
         try await connection.run(
             """
-            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
-            VALUES (\(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories))
+            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types)
+            VALUES (\(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories), \(activityTypes))
             ON CONFLICT (device_token, topic) DO UPDATE SET
                 display_name = excluded.display_name, development_language = excluded.development_language,
-                settings = excluded.settings, categories = excluded.categories
+                settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types
             """, logger: logger)
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
@@ -243,6 +244,11 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 guard try await connection.firstRow(
                     "DELETE FROM apps WHERE device_token = \(token) AND topic = \(topic) RETURNING topic", logger: logger) != nil
                 else { return .rollBack(nil) }
+                // Its Live Activities go with it, as they do when an app is deleted from an iPhone.
+                let activities = try await activities(device: token, connection)
+                if activities.contains(where: { $0.app == topic }) {
+                    try await saveActivities(activities.filter { $0.app != topic }, device: token, connection)
+                }
                 try await record(.appDeleted, topic: topic, number: number, device: token, connection)
                 return .commit(DeviceChange(number: number, kind: .appDeleted(topic: topic)))
             }
@@ -354,6 +360,48 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return results
     }
 
+    public func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange] {
+        try await UpdateRefusal.unwrapping {
+            try await client.write(logger: logger) { connection in
+                // The device's row is locked first (its number), so the activities read are those replaced: two
+                // servers applying pushes to one device take turns.
+                guard let number = try await takeNextNumber(device: token, connection) else {
+                    throw StoreError(.notFound, "unknown device \(token)")
+                }
+                guard let app = try await apps(device: token, topic: topic, connection).first else {
+                    throw StoreError(.notFound, "device \(token) has no app \(topic)")
+                }
+                let stored = try await activities(device: token, connection)
+                var activities = stored
+                let event = try UpdateRefusal.check(update, &activities, app)
+                var eventNumber = number
+                var changes: [DeviceChange] = []
+                if activities != stored {
+                    try await saveActivities(activities, device: token, connection)
+                    try await record(.activities, topic: topic, number: number, device: token, connection)
+                    changes.append(DeviceChange(number: number, kind: .activities(activities)))
+                    guard let next = try await takeNextNumber(device: token, connection) else {
+                        throw StoreError(.notFound, "unknown device \(token)")
+                    }
+                    eventNumber = next
+                }
+                try await record(.event, topic: topic, number: eventNumber, device: token, event: event, connection)
+                changes.append(DeviceChange(number: eventNumber, kind: .event(event)))
+                return .commit(changes)
+            }
+        }
+    }
+
+    private func activities(device token: String, _ connection: PostgresConnection) async throws -> [LiveActivity] {
+        let text = try await connection.firstRow("SELECT activities FROM devices WHERE token = \(token)", logger: logger)?.decode(String?.self)
+        return try LiveActivity.stored(text ?? nil, device: token)
+    }
+
+    private func saveActivities(_ activities: [LiveActivity], device token: String, _ connection: PostgresConnection) async throws {
+        let text = activities.isEmpty ? nil : LiveActivity.storedText(activities)
+        try await connection.run("UPDATE devices SET activities = \(text) WHERE token = \(token)", logger: logger)
+    }
+
     /// Events go one transaction each (``commitEach(_:)``): pushes with nothing to show are rarer than those
     /// that show, and the delivery statement stays about notifications.
     public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
@@ -434,7 +482,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             return DeviceSnapshot(
                 device: device, apps: try await apps(device: token, connection), notifications: notifications,
-                lastChange: UInt64(lastChange), events: events.reversed())
+                lastChange: UInt64(lastChange), events: events.reversed(), activities: try await activities(device: token, connection))
         }
     }
 
@@ -453,6 +501,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 WHERE c.device_token = \(token) AND c.number > \(Int64(clamping: number)) ORDER BY c.number
                 """, logger: logger)
             var apps: [String: AppRecord]?
+            var activities: [LiveActivity]?
             var changes: [DeviceChange] = []
             for row in rows {
                 let (changeNumber, kind, topic, identifiersText, detail, identifier, sequence, deliveredAt, content) = try row.decode(
@@ -471,7 +520,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                     notification = try RowCodec.notification(
                         identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
                 }
-                changes.append(record.change(notification: notification, app: app))
+                if record.kind == .activities, activities == nil { activities = try await self.activities(device: token, connection) }
+                changes.append(record.change(notification: notification, app: app, activities: activities ?? []))
             }
             return changes
         }
@@ -655,15 +705,15 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
         let appRows = try await connection.rows(
             """
-            SELECT topic, display_name, development_language, settings, categories FROM apps
+            SELECT topic, display_name, development_language, settings, categories, activity_types FROM apps
             WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
             """, logger: logger)
         return try appRows.map { row in
-            let (topic, displayName, developmentLanguage, settingsText, categoriesText) = try row.decode(
-                (String, String?, String, String, String).self)
+            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText) = try row.decode(
+                (String, String?, String, String, String, String?).self)
             return try RowCodec.app(
                 topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settingsText: settingsText,
-                categoriesText: categoriesText, localizationFiles: files[topic] ?? [:])
+                categoriesText: categoriesText, activityTypesText: activityTypesText, localizationFiles: files[topic] ?? [:])
         }
     }
 

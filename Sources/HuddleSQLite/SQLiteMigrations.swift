@@ -95,6 +95,14 @@ public enum SQLiteMigrations {
             // journal itself: it has no table, and goes when the journal forgets it.
             try db.execute(sql: "ALTER TABLE changes ADD COLUMN detail TEXT")
         }
+        migrator.registerMigration("005 Live Activities and their declarations") { db in
+            // A device's activities are one JSON array beside it (bounded per app, read and written whole by the
+            // transaction that applies a push to them); an app's declared activity types are JSON beside it.
+            try db.execute(sql: """
+                ALTER TABLE devices ADD COLUMN activities TEXT;
+                ALTER TABLE apps ADD COLUMN activity_types TEXT;
+                """)
+        }
         return migrator
     }
 

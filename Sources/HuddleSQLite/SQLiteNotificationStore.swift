@@ -115,14 +115,15 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         try db.execute(
             sql: """
-                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (device_token, topic) DO UPDATE SET
                     display_name = excluded.display_name, development_language = excluded.development_language,
-                    settings = excluded.settings, categories = excluded.categories
+                    settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types
                 """,
             arguments: [
                 token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
+                RowCodec.activityTypesText(app),
             ])
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
@@ -156,6 +157,11 @@ public final class SQLiteNotificationStore: NotificationStore {
                 }
                 try db.execute(sql: "DELETE FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
                 guard db.changesCount > 0 else { return nil }
+                // Its Live Activities go with it, as they do when an app is deleted from an iPhone.
+                let activities = try Self.activities(device: token, db)
+                if activities.contains(where: { $0.app == topic }) {
+                    try Self.saveActivities(activities.filter { $0.app != topic }, device: token, db)
+                }
                 let number = try takeNumber(device: token, db)
                 try record(.appDeleted, topic: topic, number: number, device: token, db)
                 return DeviceChange(number: number, kind: .appDeleted(topic: topic))
@@ -316,6 +322,41 @@ public final class SQLiteNotificationStore: NotificationStore {
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
+    public func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange] {
+        try await UpdateRefusal.unwrapping {
+            try await write { db in
+                try Self.requireDevice(token, db)
+                guard let app = try Self.apps(device: token, topic: topic, db).first else {
+                    throw StoreError(.notFound, "device \(token) has no app \(topic)")
+                }
+                let stored = try Self.activities(device: token, db)
+                var activities = stored
+                let event = try UpdateRefusal.check(update, &activities, app)
+                var batch = Batch()
+                var changes: [DeviceChange] = []
+                if activities != stored {
+                    try Self.saveActivities(activities, device: token, db)
+                    let number = try batch.takeNumber(device: token, db)
+                    try self.record(.activities, topic: topic, number: number, device: token, db)
+                    changes.append(DeviceChange(number: number, kind: .activities(activities)))
+                }
+                changes.append(try self.recordEvent(event, device: token, &batch, db))
+                try batch.saveNumbers(db)
+                return changes
+            }
+        }
+    }
+
+    private static func activities(device token: String, _ db: Database) throws -> [LiveActivity] {
+        try LiveActivity.stored(String.fetchOne(db, sql: "SELECT activities FROM devices WHERE token = ?", arguments: [token]), device: token)
+    }
+
+    private static func saveActivities(_ activities: [LiveActivity], device token: String, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE devices SET activities = ? WHERE token = ?",
+            arguments: [activities.isEmpty ? nil : LiveActivity.storedText(activities), token])
+    }
+
     public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
         try await write { db in
             var batch = Batch()
@@ -389,7 +430,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             }
             return DeviceSnapshot(
                 device: Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
-                lastChange: UInt64(lastChange), events: events)
+                lastChange: UInt64(lastChange), events: events, activities: try LiveActivity.stored(row["activities"], device: token))
         }
     }
 
@@ -408,6 +449,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                     """,
                 arguments: [token, Int64(number)])
             var apps: [String: AppRecord]?
+            var activities: [LiveActivity]?
             return try rows.map { row in
                 let changeNumber: Int64 = row["number"]
                 let record = try ChangeRecord(
@@ -418,8 +460,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                     if apps == nil { apps = Dictionary(try Self.apps(device: token, db).map { ($0.topic, $0) }) { $1 } }
                     app = apps?[record.topic]
                 }
+                if record.kind == .activities, activities == nil { activities = try Self.activities(device: token, db) }
                 let notification: DeliveredNotification? = row["sequence"] == nil ? nil : try Self.notification(row)
-                return record.change(notification: notification, app: app)
+                return record.change(notification: notification, app: app, activities: activities ?? [])
             }
         }
     }
@@ -529,7 +572,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             let topic: String = row["topic"]
             return try RowCodec.app(
                 topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],
-                settingsText: row["settings"], categoriesText: row["categories"], localizationFiles: files[topic] ?? [:])
+                settingsText: row["settings"], categoriesText: row["categories"], activityTypesText: row["activity_types"],
+                localizationFiles: files[topic] ?? [:])
         }
     }
 

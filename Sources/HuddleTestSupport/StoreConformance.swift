@@ -555,6 +555,75 @@ public enum StoreConformance {
             #expect(snapshot?.events.first?.event.apnsID == "id-e1")
             #expect(snapshot?.events.last?.number == snapshot?.lastChange)
         },
+        "Live Activities change with the event that says so, in one transaction, and leave with their app": { store in
+            try await store.createDevice(device())
+            let declarations = try ActivityDeclarations(
+                types: [try ActivityType(name: "DeliveryAttributes", contentState: try ActivitySchema(json: ["eta": "date"]))],
+                supportsFrequentUpdates: true)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app", activities: declarations), device: token)
+            _ = try await store.saveApp(AppRecord(topic: "com.example.other"), device: token)
+            #expect(try await store.apps(device: token).first?.activities == declarations)
+            @Sendable func activity(_ id: String, app: String = "com.example.app") -> LiveActivity {
+                LiveActivity(
+                    id: id, app: app, typeName: "DeliveryAttributes", attributes: ["order": "42"], contentState: ["eta": 700_000_000.5],
+                    timestamp: start, startedAt: start.addingTimeInterval(0.25), staleDate: start.addingTimeInterval(60), relevanceScore: 100,
+                    updateToken: "token-\(id)", priority10Updates: [start])
+            }
+            @Sendable func event(_ action: String) -> DeviceEvent {
+                DeviceEvent(app: "com.example.app", pushType: "liveactivity", apnsID: action, date: start, priority: 10, action: action, payload: [:])
+            }
+            let started = try await store.updateActivities(device: token, app: "com.example.app") { activities, app in
+                #expect(app.activities.supportsFrequentUpdates)
+                activities.append(activity("a"))
+                return event("started")
+            }
+            #expect(started == [DeviceChange(number: 3, kind: .activities([activity("a")])), DeviceChange(number: 4, kind: .event(event("started")))])
+            // Nothing changed: the event alone.
+            let ignored = try await store.updateActivities(device: token, app: "com.example.app") { activities, _ in
+                #expect(activities == [activity("a")])
+                return event("ignored")
+            }
+            #expect(ignored.map(\.number) == [5])
+            // An update that throws stores nothing, and its error comes out.
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await store.updateActivities(device: token, app: "com.example.app") { activities, _ in
+                    activities = []
+                    throw Refused()
+                }
+            }
+            _ = try await store.updateActivities(device: token, app: "com.example.other") { activities, _ in
+                activities.append(activity("b", app: "com.example.other"))
+                return event("other")
+            }
+            #expect(try await store.snapshot(device: token)?.activities == [activity("a"), activity("b", app: "com.example.other")])
+            #expect(try await store.changes(device: token, after: 2)?.first?.kind == .activities([activity("a"), activity("b", app: "com.example.other")]))
+            await #expect { try await store.updateActivities(device: token, app: "com.example.missing") { _, _ in event("x") } } throws: {
+                ($0 as? StoreError)?.code == .notFound
+            }
+            _ = try await store.deleteApp(topic: "com.example.other", device: token)
+            #expect(try await store.snapshot(device: token)?.activities == [activity("a")])
+        },
+        "racing activity changes of one device all stay": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        _ = try await store.updateActivities(device: token, app: "com.example.app") { activities, _ in
+                            activities.append(LiveActivity(
+                                id: "a\(index)", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start,
+                                startedAt: start))
+                            return DeviceEvent(
+                                app: "com.example.app", pushType: "liveactivity", apnsID: "\(index)", date: start, priority: 10, action: "", payload: [:])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(Set(try await store.snapshot(device: token)?.activities.map(\.id) ?? []) == Set((0..<20).map { "a\($0)" }))
+            #expect(try await store.snapshot(device: token)?.lastChange == 41)
+        },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)

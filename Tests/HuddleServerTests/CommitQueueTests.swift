@@ -146,6 +146,10 @@ struct RecordingWrapper: NotificationStore {
         try await store.recordEvent(event, device: token)
     }
 
+    func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange] {
+        try await store.updateActivities(device: token, app: topic, update)
+    }
+
     func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await store.createDevice(device, maximumDevices: maximumDevices)
     }

@@ -74,6 +74,12 @@ public struct ActivityDeclarations: Sendable, Hashable {
     public private(set) var types: [ActivityType]
     public var supportsFrequentUpdates: Bool
 
+    /// An app that declares nothing: any `attributes-type` is taken, unchecked.
+    public init() {
+        types = []
+        supportsFrequentUpdates = false
+    }
+
     /// - Throws: ``ActivityError`` for more than ``maximumTypes`` types or two with one name.
     public init(types: [ActivityType] = [], supportsFrequentUpdates: Bool = false) throws(ActivityError) {
         guard types.count <= Self.maximumTypes else {

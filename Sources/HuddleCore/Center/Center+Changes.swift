@@ -74,8 +74,8 @@ extension Center {
             }
         case .appDeleted(let topic):
             update.record(unregister(app: topic))
-        case .superseded, .event:
-            // An event shows nothing in the center; the device's live layer keeps and streams it.
+        case .superseded, .event, .activities:
+            // Events and Live Activities show nothing in the center; the device's live layer keeps and streams them.
             break
         }
         return update

@@ -2,7 +2,7 @@
 /// names is read back from its own table, so a change costs one small row.
 public struct ChangeRecord: Sendable, Hashable {
     public enum Kind: String, Sendable {
-        case delivered, removed, appSaved, appDeleted, event
+        case delivered, removed, appSaved, appDeleted, event, activities
     }
 
     public var number: UInt64
@@ -53,7 +53,9 @@ public struct ChangeRecord: Sendable, Hashable {
     /// - Parameters:
     ///   - notification: the stored notification with this change's number, if it is still there.
     ///   - app: the stored app of this change's topic, if it is still there.
-    public func change(notification: DeliveredNotification?, app: AppRecord?) -> DeviceChange {
+    ///   - activities: the device's Live Activities as stored now (for an `.activities` change: a later one
+    ///     that changed them again brings the same list).
+    public func change(notification: DeliveredNotification?, app: AppRecord?, activities: [LiveActivity] = []) -> DeviceChange {
         switch kind {
         case .delivered:
             guard let notification, notification.stamp.sequence == number else { return DeviceChange(number: number, kind: .superseded) }
@@ -62,6 +64,7 @@ public struct ChangeRecord: Sendable, Hashable {
         case .appSaved: return DeviceChange(number: number, kind: app.map { .appSaved($0) } ?? .superseded)
         case .appDeleted: return DeviceChange(number: number, kind: .appDeleted(topic: topic))
         case .event: return DeviceChange(number: number, kind: event.map { .event($0) } ?? .superseded)
+        case .activities: return DeviceChange(number: number, kind: .activities(activities))
         }
     }
 }

@@ -13,6 +13,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         var journal: [ChangeRecord] = []
         /// The oldest change the journal still holds (the next one, while it is empty).
         var oldestKept: UInt64 = 1
+        var activities: [LiveActivity] = []
     }
 
     private var devices: [String: Device] = [:]
@@ -72,6 +73,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         try precondition?(app)
         devices[token]?.apps[topic] = nil
         devices[token]?.notifications[topic] = nil
+        devices[token]?.activities.removeAll { $0.app == topic }
         let number = record(token, .appDeleted, topic: topic)
         return DeviceChange(number: number, kind: .appDeleted(topic: topic))
     }
@@ -83,6 +85,20 @@ public actor InMemoryNotificationStore: NotificationStore {
         let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
         devices[token]?.notifications[app, default: [:]][ExactString(request.identifier)] = notification
         return DeviceChange(number: number, kind: .delivered(notification))
+    }
+
+    public func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) throws -> [DeviceChange] {
+        guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
+        guard let app = device.apps[topic] else { throw StoreError(.notFound, "device \(token) has no app \(topic)") }
+        var activities = device.activities
+        let event = try update(&activities, app)
+        var changes: [DeviceChange] = []
+        if activities != device.activities {
+            devices[token]?.activities = activities
+            changes.append(DeviceChange(number: record(token, .activities, topic: topic), kind: .activities(activities)))
+        }
+        changes.append(try recordEvent(event, device: token))
+        return changes
     }
 
     public func recordEvent(_ event: DeviceEvent, device token: String) throws -> DeviceChange {
@@ -147,14 +163,17 @@ public actor InMemoryNotificationStore: NotificationStore {
         let events = device.journal.compactMap { record in record.event.map { RecordedEvent(number: record.number, event: $0) } }
             .suffix(DeviceEvent.keptPerDevice)
         return DeviceSnapshot(
-            device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange, events: Array(events))
+            device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange, events: Array(events),
+            activities: device.activities)
     }
 
     public func changes(device token: String, after number: UInt64) -> [DeviceChange]? {
         guard let device = devices[token] else { return nil }
         guard number + 1 >= device.oldestKept else { return nil }
         return device.journal.filter { $0.number > number }.map { record in
-            record.change(notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[ExactString($0)] }, app: device.apps[record.topic])
+            record.change(
+                notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[ExactString($0)] }, app: device.apps[record.topic],
+                activities: device.activities)
         }
     }
 

@@ -55,6 +55,14 @@ public protocol NotificationStore: Sendable {
     func deleteNotifications(
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange?
+    /// Changes a device's Live Activities in one transaction, decided against them as stored then (under the
+    /// device's lock where servers share the store): `update` gets them with the app's record, changes them,
+    /// and gives the event that says what the device did. When the activities changed, they are one change
+    /// (`.activities`), and the event is the next.
+    /// - Returns: the changes, in number order.
+    /// - Throws: ``StoreError`` `.notFound` for an unknown device or app; what `update` throws, as it threw it
+    ///   (nothing is stored then).
+    func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange]
     /// Records a device event (a push with nothing to show) as the device's next change.
     /// - Returns: the change, `.event`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
@@ -115,6 +123,10 @@ public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
 /// What must hold of an app for ``NotificationStore/deleteApp(topic:device:precondition:)`` to remove it.
 public typealias AppPrecondition = @Sendable (AppRecord) throws -> Void
 
+/// What ``NotificationStore/updateActivities(device:app:_:)`` runs in its transaction: changes the device's
+/// activities, given the app, and says what the device did.
+public typealias ActivitiesUpdate = @Sendable (_ activities: inout [LiveActivity], _ app: AppRecord) throws -> DeviceEvent
+
 /// Carries what an ``AppUpdate`` threw through a store's transaction (which rolls back, and whose own error
 /// mapping lets it pass) back to the caller, who gets the update's own error.
 public struct UpdateRefusal: Error {
@@ -159,6 +171,15 @@ public struct UpdateRefusal: Error {
     public static func check(_ precondition: AppPrecondition?, _ app: AppRecord) throws {
         do {
             try precondition?(app)
+        } catch {
+            throw UpdateRefusal(error: error)
+        }
+    }
+
+    /// `update` run on the activities as stored, its error wrapped.
+    public static func check(_ update: ActivitiesUpdate, _ activities: inout [LiveActivity], _ app: AppRecord) throws -> DeviceEvent {
+        do {
+            return try update(&activities, app)
         } catch {
             throw UpdateRefusal(error: error)
         }

@@ -17,6 +17,11 @@ public enum RowCodec {
         JSONValue.array(app.categories.map(\.json)).jsonText()
     }
 
+    /// `nil` for an app that declares no Live Activity types.
+    public static func activityTypesText(_ app: AppRecord) -> String? {
+        app.activities == ActivityDeclarations() ? nil : app.activities.json.jsonText()
+    }
+
     public static func contentText(_ content: NotificationContent) -> String {
         content.json.jsonText()
     }
@@ -34,8 +39,18 @@ public enum RowCodec {
     /// An app from its row, with its localization files (by path) read from theirs.
     public static func app(
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
-        localizationFiles: [String: Data]
+        activityTypesText: String?, localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
+        var activities = ActivityDeclarations()
+        if let activityTypesText {
+            do {
+                activities = try ActivityDeclarations(json: JSONReader(try parse(activityTypesText, what: "activity types of \(topic)")))
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(.corrupt, "stored activity types of \(topic) cannot be read: \(error)")
+            }
+        }
         let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
         let categoriesJSON = try parse(categoriesText, what: "categories of \(topic)")
         var settings = AppSettings()
@@ -48,7 +63,7 @@ public enum RowCodec {
         }
         return AppRecord(
             topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
-            categories: categories, localizationFiles: localizationFiles)
+            categories: categories, localizationFiles: localizationFiles, activities: activities)
     }
 
     public static func notification(

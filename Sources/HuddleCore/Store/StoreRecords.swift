@@ -28,10 +28,12 @@ public struct AppRecord: Sendable, Hashable {
     public var categories: [NotificationCategory]
     /// Uploaded `.strings`, `.stringsdict` and `.xcstrings` files by path (`de.lproj/Localizable.strings`).
     public var localizationFiles: [String: Data]
+    /// Its Live Activity types, as its `ActivityAttributes` declare them.
+    public var activities: ActivityDeclarations
 
     public init(
         topic: String, displayName: String? = nil, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
-        categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:]
+        categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:], activities: ActivityDeclarations = ActivityDeclarations()
     ) {
         self.topic = topic
         self.displayName = displayName
@@ -39,6 +41,7 @@ public struct AppRecord: Sendable, Hashable {
         self.settings = settings
         self.categories = categories
         self.localizationFiles = localizationFiles
+        self.activities = activities
     }
 }
 
@@ -79,6 +82,8 @@ public struct DeviceChange: Sendable, Hashable {
         case appDeleted(topic: String)
         /// A push that shows nothing arrived, and the device did what the event says.
         case event(DeviceEvent)
+        /// The device's Live Activities changed; all of them as they are now.
+        case activities([LiveActivity])
         /// A change whose subject a later change already replaced or removed (a notification delivered and
         /// then removed, an app saved and then deleted): applying it changes nothing.
         case superseded
@@ -105,15 +110,19 @@ public struct DeviceSnapshot: Sendable, Hashable {
     /// The device's latest events, oldest first: at most ``DeviceEvent/keptPerDevice``, and only those the
     /// change journal still keeps.
     public var events: [RecordedEvent]
+    /// Its Live Activities, in the order they started.
+    public var activities: [LiveActivity]
 
     public init(
-        device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = []
+        device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = [],
+        activities: [LiveActivity] = []
     ) {
         self.device = device
         self.apps = apps
         self.notifications = notifications
         self.lastChange = lastChange
         self.events = events
+        self.activities = activities
     }
 }
 
