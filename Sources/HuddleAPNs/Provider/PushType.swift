@@ -38,7 +38,8 @@ public enum PushType: String, Sendable, Hashable, CaseIterable {
     public var defaultPriority: Int { self == .background ? 5 : 10 }
 
     /// What iOS does with a push of this type that puts nothing in the notification center, in a few words
-    /// (docs/push-types.md, §1); `nil` for an alert that shows a notification.
+    /// (docs/push-types.md, §1); `nil` for an alert that shows a notification, and for a Live Activity push,
+    /// which the device's activities take (the server's `LiveActivityPush` says what it did).
     public func deviceAction(for payload: APNsPayload) -> String? {
         switch self {
         case .alert:
@@ -65,7 +66,7 @@ public enum PushType: String, Sendable, Hashable, CaseIterable {
         case .mdm:
             return "told the device to contact its MDM server"
         case .liveactivity:
-            return "received a Live Activity push; Live Activities are shown as events until the lock screen models them"
+            return nil
         }
     }
 }

@@ -24,6 +24,8 @@ enum AppEntityTag {
         add(app.developmentLanguage)
         add(RowCodec.settingsText(app))
         add(RowCodec.categoriesText(app))
+        // Only for an app that declares activity types: the tags of the others stay as they were.
+        if let activityTypes = RowCodec.activityTypesText(app) { add("liveActivities\u{0}" + activityTypes) }
         for (path, data) in app.localizationFiles.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }) {
             add(path)
             add(data)

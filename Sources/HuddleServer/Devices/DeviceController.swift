@@ -30,6 +30,8 @@ struct DeviceController {
         device.delete(use: unregister)
         device.get("center", use: center)
         device.get("events", use: events)
+        device.get("activities", use: activities)
+        device.delete("activities/:id", use: dismissActivity)
         device.post("notifications/remove", use: removeNotifications)
         device.delete("notifications", use: clearAll)
         device.delete("groups/:group", use: clearGroup)
@@ -93,6 +95,47 @@ struct DeviceController {
         let limit = try request.number("limit", in: 1...DeviceEvent.keptPerDevice) ?? DeviceEvent.keptPerDevice
         let events = await session.events(limit: limit)
         return .json(["events": .array(events.map { $0.event.json(number: $0.number) })])
+    }
+
+    /// `GET /v1/devices/{token}/activities`: what an app's ActivityKit would give it, its push-to-start
+    /// tokens (one per declared type), and the Live Activities on the device as its Lock Screen shows them now,
+    /// each with its update token.
+    @Sendable func activities(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (device, session) = try await authorize(request, context)
+        let apps = try await store.apps(device: device.token)
+        let pushToStart = apps.flatMap { app in
+            app.activities.types.map { type in
+                JSONValue.object(JSONObject([
+                    ("app", .string(app.topic)), ("type", .string(type.name)),
+                    ("token", .string(LiveActivityTokens.pushToStart(device: device.token, app: app.topic, type: type.name))),
+                ]))
+            }
+        }
+        let activities = await session.activities(at: clock())
+        return .json(.object(JSONObject([("pushToStartTokens", .array(pushToStart)), ("activities", .array(activities.map(\.json)))])))
+    }
+
+    /// `DELETE /v1/devices/{token}/activities/{id}`: the person removes an activity from the Lock Screen.
+    @Sendable func dismissActivity(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        let id = try context.parameters.require("id")
+        let now = clock()
+        guard let app = await session.activities(at: now).first(where: { $0.id == id })?.app else {
+            throw APIError(.notFound, "no Live Activity \(id) on the device")
+        }
+        do {
+            _ = try await session.updateActivities(app: app) { activities, _ in
+                var device = DeviceActivities(activities: activities)
+                guard device.dismiss(id: id, at: now) != nil else { throw APIError(.notFound, "no Live Activity \(id) on the device") }
+                activities = device.activities
+                return DeviceEvent(
+                    app: app, pushType: "liveactivity", apnsID: "", date: now, priority: 0, action: "the person removed Live Activity \(id)",
+                    payload: .null)
+            }
+        } catch DeliveryRefusal.unknownApp {
+            throw APIError(.notFound, "no Live Activity \(id) on the device")
+        }
+        return Response(status: .noContent)
     }
 
     @Sendable func center(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -159,7 +202,7 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
-        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories"])
+        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories", "liveActivities"])
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
@@ -168,12 +211,14 @@ struct DeviceController {
             try NotificationCategory(json: element)
         }
         if let categories { try DeviceSession.validate(AppRecord(topic: topic, categories: categories)) }
+        let liveActivities = try body.optionalMember("liveActivities").map { member throws(ActivityError) in try ActivityDeclarations(json: member) }
         let app = try await updateApp(topic, session, request) { current in
             var app = current ?? AppRecord(topic: topic)
             if let name { app.displayName = name.isEmpty ? nil : name }
             app.developmentLanguage = developmentLanguage ?? app.developmentLanguage
             if let settings { try app.settings.update(json: settings) }
             if let categories { app.categories = categories }
+            if let liveActivities { app.activities = liveActivities }
             return app
         }
         let tag = AppEntityTag.of(app)
@@ -347,7 +392,8 @@ struct DeviceController {
             ("topic", .string(app.topic)), ("name", app.displayName.map(JSONValue.string) ?? .null),
             ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
-            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))), ("etag", .string(tag ?? AppEntityTag.of(app))),
+            ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
+            ("liveActivities", app.activities.json), ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }
 }

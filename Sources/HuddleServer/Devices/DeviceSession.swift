@@ -43,7 +43,8 @@ actor DeviceSession {
         self.logger = logger
         let center = Self.center(from: snapshot, logger: logger)
         installedApps = Mutex(Set(center.registeredApps))
-        publisher = CenterPublisher(center: center, lastChange: snapshot.lastChange, events: snapshot.events, logger: logger)
+        publisher = CenterPublisher(
+            center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities, logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -91,6 +92,30 @@ actor DeviceSession {
     /// - Throws: ``DeliveryRefusal`` as ``deliver(_:app:at:)`` does; the store's error when it failed.
     func record(_ event: DeviceEvent) async throws {
         _ = try await commitInTurn(.record(event, device: token))
+    }
+
+    /// Changes the device's Live Activities in the store's transaction (a push applied to them, a person
+    /// dismissing one), then applies the changes here.
+    /// - Returns: the event that says what the device did.
+    /// - Throws: ``DeliveryRefusal`` when the device or the app is gone; what `update` throws.
+    func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent {
+        let changes: [DeviceChange]
+        do {
+            changes = try await ServerMetrics.timeStore("update_activities") { try await store.updateActivities(device: token, app: app, update) }
+        } catch let error as StoreError where error.code == .notFound {
+            throw try await refusal()
+        }
+        for change in changes { try await apply(change) }
+        guard case .event(let event)? = changes.last?.kind else { throw StoreError(.corrupt, "changing activities recorded no event") }
+        return event
+    }
+
+    /// The device's Live Activities as the Lock Screen shows them at `now`: gone stale, ended or removed by
+    /// time since they were stored (the next change stores that).
+    func activities(at now: Date) -> [LiveActivity] {
+        var activities = DeviceActivities(activities: publisher.activities)
+        _ = activities.advance(to: now)
+        return activities.lockScreenOrder
     }
 
     /// Removes notifications of an app by identifier.
@@ -239,7 +264,9 @@ actor DeviceSession {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
             snapshot.lastChange > appliedChange
         else { return }
-        publisher.replace(with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events)
+        publisher.replace(
+            with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events,
+            activities: snapshot.activities)
         noteInstalledApps()
     }
 

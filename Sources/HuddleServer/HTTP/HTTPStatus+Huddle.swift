@@ -91,6 +91,9 @@ extension BadRequestError {
 /// A request body that is not what the route reads.
 extension JSONReadError: BadRequestError {}
 
+/// A Live Activity declaration the device API refuses (its key path is in the description).
+extension ActivityError: BadRequestError {}
+
 /// Categories or strings that the center refuses.
 extension CenterError: BadRequestError {}
 

@@ -91,19 +91,10 @@ struct ProviderEndpoint: RouterMiddleware {
             record.fault = effect.summary
             try await apply(effect, context: context)
         }
-        guard let session = try await centers.session(for: push.deviceToken) else {
-            throw try await refusalForUnknownDevice(push.deviceToken)
+        if push.pushType == .liveactivity {
+            return try await deliverToLiveActivity(push, request: request, stores: stores, record: &record)
         }
-        guard try await session.knowsApp(push.bundleIdentifier) else {
-            throw APNsReason.deviceTokenNotForTopic
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(limit: push.pushType.maximumPayloadSize)
-        } catch is APIError {
-            throw APNsReason.payloadTooLarge
-        }
-        record.payload = Array(body.readableBytesView)
+        let (session, body) = try await sessionAndBody(of: push, device: push.deviceToken, request: request, record: &record)
         let payload: APNsPayload
         do {
             payload = try APNsPayload.decode(body.readableBytesView, maximumSize: push.pushType.maximumPayloadSize)
@@ -116,7 +107,7 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         guard stores else { return }
         record.storedApp = push.bundleIdentifier
-        do {
+        try await storing(on: push.deviceToken) {
             if let action = push.pushType.deviceAction(for: payload) {
                 // Nothing to show: what the device did with it is recorded instead, never dropped.
                 let received = (try? JSONParser.parse(body.readableBytesView)) ?? .null
@@ -131,10 +122,70 @@ struct ProviderEndpoint: RouterMiddleware {
             record.storedIdentifier = identifier
             _ = try await session.deliver(
                 NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
+        }
+    }
+
+    /// A Live Activity push goes to a token of the device's ActivityKit (``LiveActivityTokens``): a
+    /// push-to-start token or an activity's update token. Its payload is the activity's, which the device
+    /// judges (an `aps` it cannot apply is dropped there, and the push answered 200, as APNs answers it).
+    private func deliverToLiveActivity(
+        _ push: ProviderPush, request: Request, stores: Bool, record: inout ProviderRequestRecord
+    ) async throws {
+        guard let device = LiveActivityTokens.device(of: push.deviceToken) else {
+            guard try await centers.session(for: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
+            throw ProviderRefusal(
+                reason: .deviceTokenNotForTopic,
+                description: "a Live Activity push goes to a push-to-start token or an activity's update token "
+                    + "(GET /v1/devices/{token}/activities lists them), not to the device's token")
+        }
+        let (session, body) = try await sessionAndBody(of: push, device: device, request: request, record: &record)
+        let payload: JSONValue
+        do {
+            guard body.readableBytes > 0 else { throw APNsReason.payloadEmpty }
+            payload = try JSONParser.parse(body.readableBytesView)
+        } catch let error as JSONParseError {
+            throw ProviderRefusal(reason: .badPayload, description: "the payload is not JSON: \(error)")
+        }
+        guard stores else { return }
+        record.storedApp = push.bundleIdentifier
+        let activityPush = LiveActivityPush(
+            token: push.deviceToken, device: device, app: push.bundleIdentifier, apnsID: push.apnsID, priority: push.priority,
+            payload: payload, now: clock(), configuration: DeviceActivities.Configuration())
+        try await storing(on: device) {
+            record.eventAction = try await session.updateActivities(app: push.bundleIdentifier, activityPush.update).action
+        }
+    }
+
+    /// The device's session, once it is known to have the push's app, and the push's body (at most its push
+    /// type's payload, which the inspector keeps).
+    private func sessionAndBody(
+        of push: ProviderPush, device: String, request: Request, record: inout ProviderRequestRecord
+    ) async throws -> (DeviceSession, ByteBuffer) {
+        guard let session = try await centers.session(for: device) else {
+            throw try await refusalForUnknownDevice(device)
+        }
+        guard try await session.knowsApp(push.bundleIdentifier) else {
+            throw APNsReason.deviceTokenNotForTopic
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(limit: push.pushType.maximumPayloadSize)
+        } catch is APIError {
+            throw APNsReason.payloadTooLarge
+        }
+        record.payload = Array(body.readableBytesView)
+        return (session, body)
+    }
+
+    /// Runs a write to a device's session, answering as APNs would when the device or its app went away
+    /// meanwhile.
+    private func storing(on device: String, _ write: () async throws -> Void) async throws {
+        do {
+            try await write()
         } catch DeliveryRefusal.deviceGone {
             // Another server sharing the store deleted the device after this one loaded it.
-            centers.forget(push.deviceToken)
-            throw try await refusalForUnknownDevice(push.deviceToken)
+            centers.forget(device)
+            throw try await refusalForUnknownDevice(device)
         } catch DeliveryRefusal.unknownApp {
             throw APNsReason.deviceTokenNotForTopic
         }

@@ -20,15 +20,21 @@ struct CenterPublisher {
     private(set) var lastChange: UInt64
     /// The device's latest events, oldest first, at most ``DeviceEvent/keptPerDevice``.
     private(set) var events: [RecordedEvent]
+    /// Its Live Activities as last stored, in the order they started.
+    private(set) var activities: [LiveActivity]
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
     private let pages: WebPages
 
-    init(center: Center, lastChange: UInt64, events: [RecordedEvent] = [], pages: WebPages = .shared, logger: Logger) {
+    init(
+        center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [], pages: WebPages = .shared,
+        logger: Logger
+    ) {
         self.center = center
         self.lastChange = lastChange
         self.events = events.suffix(DeviceEvent.keptPerDevice)
+        self.activities = activities
         self.pages = pages
         history = ChangeHistory(horizon: lastChange)
         cache = RenderCache(pages: pages, logger: logger)
@@ -43,24 +49,44 @@ struct CenterPublisher {
         history.record(update, center: center)
         cache.invalidate(update)
         publish(update)
-        if case .event(let event) = change.kind { keep(RecordedEvent(number: change.number, event: event)) }
+        switch change.kind {
+        case .event(let event): keep(RecordedEvent(number: change.number, event: event))
+        case .activities(let activities): show(activities, change: change.number)
+        case .appDeleted(let topic) where activities.contains { $0.app == topic }:
+            // The store removed them with the app, in the same change.
+            show(activities.filter { $0.app != topic }, change: change.number)
+        default: break
+        }
         return update
+    }
+
+    /// Keeps the activities as stored now and sends them to every center stream: `{"change", "activities"}`,
+    /// the activities as ``LiveActivity/json`` writes them.
+    private mutating func show(_ newActivities: [LiveActivity], change number: UInt64) {
+        activities = newActivities
+        publishToCenterStreams(ServerSentEvent.event(
+            id: number, name: "activities",
+            data: JSONValue.object(JSONObject([("change", .integer(Int64(number))), ("activities", .array(newActivities.map(\.json)))])).jsonText()))
+    }
+
+    private func publishToCenterStreams(_ text: String) {
+        let centerTopics = subscribers.topics.filter { if case .center = $0 { true } else { false } }
+        guard !centerTopics.isEmpty else { return }
+        let event = ByteBuffer(string: text)
+        subscribers.publish(Dictionary(uniqueKeysWithValues: centerTopics.map { ($0, event) }))
     }
 
     /// Keeps an event among the latest and sends it to every center stream, whatever its view.
     private mutating func keep(_ recorded: RecordedEvent) {
         events.append(recorded)
         if events.count > DeviceEvent.keptPerDevice { events.removeFirst(events.count - DeviceEvent.keptPerDevice) }
-        let centerTopics = subscribers.topics.filter { if case .center = $0 { true } else { false } }
-        guard !centerTopics.isEmpty else { return }
-        let event = ByteBuffer(
-            string: ServerSentEvent.event(id: recorded.number, name: "device-event", data: recorded.event.json(number: recorded.number).jsonText()))
-        subscribers.publish(Dictionary(uniqueKeysWithValues: centerTopics.map { ($0, event) }))
+        publishToCenterStreams(
+            ServerSentEvent.event(id: recorded.number, name: "device-event", data: recorded.event.json(number: recorded.number).jsonText()))
     }
 
     /// Replaces the whole center (read again from storage, when the changes that led to it are no longer
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
-    mutating func replace(with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent]) {
+    mutating func replace(with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity]) {
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
@@ -71,6 +97,7 @@ struct CenterPublisher {
         center = newCenter
         lastChange = number
         events = newEvents.suffix(DeviceEvent.keptPerDevice)
+        activities = newActivities
         history = ChangeHistory(horizon: number)
         cache.removeAll()
         publish(update)
