@@ -17,6 +17,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("plural", ["HuddleLocalization"]),
     ("provider-request", ["HuddleAPNs"]),
     ("inspector-record", ["HuddleAPNs", "HuddleCore"]),
+    ("live-activity", ["HuddleCore"]),
 ]
 
 let package = Package(
