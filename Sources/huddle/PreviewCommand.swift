@@ -68,13 +68,37 @@ struct PreviewCommand: ParsableCommand {
         for diagnostic in rendered.diagnostics {
             FileHandle.standardError.write(Data("warning: \(diagnostic)\n".utf8))
         }
+        // Live Activities are not in the center: a scenario with some gets them beside it.
+        let live = scenario.hasLiveActivities ? scenario.playLiveActivities() : nil
         switch format {
         case .json:
-            print(rendered.json.jsonText(pretty: true))
+            var json = rendered.json
+            if let live, case .object(var object) = json {
+                object["activities"] = .array(live.activities.map(\.json))
+                object["liveActivityEvents"] = .array(live.outcomes.map { outcome in
+                    .object(JSONObject([("event", .integer(Int64(outcome.event))), ("did", .string(outcome.summary))]))
+                })
+                json = .object(object)
+            }
+            print(json.jsonText(pretty: true))
         case .text:
             let useColor = color ?? (isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
             print(rendered.text(colors: useColor), terminator: "")
+            if let live { print(Self.text(live.activities, outcomes: live.outcomes), terminator: "") }
         }
+    }
+
+    /// The Lock Screen's activities, one paragraph each, then what each Live Activity push did.
+    static func text(_ activities: [LiveActivity], outcomes: [(event: Int, summary: String)]) -> String {
+        var text = "\nLive Activities\n"
+        if activities.isEmpty { text += "  (none on the Lock Screen)\n" }
+        for activity in activities {
+            text += "  \(activity.app) · \(activity.typeName) · \(activity.state.rawValue)\n"
+            text += "    attributes: \(activity.attributes.jsonText())\n"
+            text += "    content:    \(activity.contentState.jsonText())\n"
+        }
+        for outcome in outcomes { text += "  event \(outcome.event): \(outcome.summary)\n" }
+        return text
     }
 
     /// Push files rather than a scenario: an app or app file is named, the files are `.apns`, or there are

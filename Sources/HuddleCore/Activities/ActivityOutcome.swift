@@ -112,3 +112,36 @@ public struct ActivityPushResult: Sendable, Hashable {
     /// True when the push lit the screen as a notification would.
     public var lightsScreen: Bool { alert != nil }
 }
+
+extension ActivityPushResult {
+    /// What the device did, in a sentence: the device's event says it, and `huddle preview` prints it.
+    public var summary: String {
+        var text: String
+        switch outcome {
+        case .started(let activity, let reported):
+            text = "started Live Activity \(activity.id) (\(activity.typeName))"
+            if let reported { text += "; the app reports its update token \(reported)" }
+        case .updated(let activity):
+            text = "updated Live Activity \(activity.id)" + (activity.state == .stale ? ", which is stale (its stale-date has passed)" : "")
+        case .ended(let activity):
+            if activity.state == .dismissed {
+                text = "ended Live Activity \(activity.id) and removed it at once (its dismissal-date has passed)"
+            } else {
+                text = "ended Live Activity \(activity.id); it stays on the Lock Screen until \(activity.dismissalDate.map(ISO8601.string(from:)) ?? "removed")"
+            }
+        case .ignored(let reason):
+            text = "ignored: \(reason)"
+        case .dropped(let reason):
+            text = "dropped: \(reason)"
+        case .throttled(_, let used, let limit):
+            text = "throttled: the activity used \(used) of its \(limit) priority-10 updates this hour; "
+                + "send apns-priority 5, or declare NSSupportsLiveActivitiesFrequentUpdates"
+        }
+        if let alert {
+            let words = [alert.title, alert.body].compactMap { $0?.fallbackText }.joined(separator: ": ")
+            text += "; its alert lit the screen" + (words.isEmpty ? "" : " (\(words))")
+        }
+        for note in notes { text += "; note: \(note)" }
+        return text
+    }
+}

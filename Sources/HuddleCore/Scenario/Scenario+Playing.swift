@@ -56,7 +56,44 @@ extension Scenario {
             // Validated when the scenario was read.
             try? settings.update(json: reader, ignoring: ["app", "date"])
             try center.setSettings(settings, for: app)
+        case .liveActivity:
+            // Live Activities are not in the center (``playLiveActivities()``).
+            break
         }
+    }
+
+    /// Whether any event is a Live Activity push.
+    public var hasLiveActivities: Bool {
+        events.contains { if case .liveActivity = $0.action { true } else { false } }
+    }
+
+    /// Plays the Live Activity pushes as a device applies them (``DeviceActivities``), each at its event's
+    /// time: a `start` to the push-to-start token of the type it names, the others to the update token of
+    /// the activity they name.
+    /// - Returns: the activities as the Lock Screen shows them after the last event, and what each push did.
+    public func playLiveActivities() -> (activities: [LiveActivity], outcomes: [(event: Int, summary: String)]) {
+        var device = DeviceActivities()
+        var outcomes: [(event: Int, summary: String)] = []
+        var now = Self.startDate
+        for event in events {
+            now = event.date
+            guard case .liveActivity(let app, let activity, let priority, let payload) = event.action else { continue }
+            let declarations = apps.first { $0.bundleIdentifier == app }?.liveActivities ?? ActivityDeclarations()
+            let target: ActivityPushTarget
+            if case .string("start")? = payload["aps"]?["event"] {
+                let type: String
+                if case .string(let named)? = payload["aps"]?["attributes-type"] { type = named } else { type = "" }
+                target = .pushToStart(app: app, typeName: type)
+            } else {
+                target = .activity(id: activity)
+            }
+            let result = device.apply(
+                payload: payload, to: target, priority: priority, declarations: declarations, at: event.date,
+                newActivity: NewActivityIdentity(id: activity, updateToken: activity))
+            outcomes.append((event.index, result.summary))
+        }
+        _ = device.advance(to: now)
+        return (device.lockScreenOrder, outcomes)
     }
 }
 
@@ -69,6 +106,7 @@ extension Scenario.Event {
         case .removeAll: "removeAll"
         case .setCategories: "setCategories"
         case .setSettings: "setSettings"
+        case .liveActivity: "liveActivity"
         }
     }
 }

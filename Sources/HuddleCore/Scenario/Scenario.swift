@@ -13,6 +13,8 @@ public struct Scenario: Sendable {
         public var localizationsPath: String?
         public var settings: AppSettings
         public var categories: [NotificationCategory]
+        /// Its Live Activity types.
+        public var liveActivities: ActivityDeclarations
     }
 
     /// One event, at its time.
@@ -29,6 +31,9 @@ public struct Scenario: Sendable {
         case removeAll(app: String)
         case setCategories(app: String, categories: [NotificationCategory])
         case setSettings(app: String, settings: JSONReader)
+        /// A `liveactivity` push: `activity` names the activity a `start` makes, and the one an `update` or
+        /// `end` goes to (its update token, in the scenario's words).
+        case liveActivity(app: String, activity: String, priority: Int, payload: JSONValue)
     }
 
     /// When the first event happens unless it says otherwise: the session's day at WWDC 2018.
@@ -81,7 +86,15 @@ public struct Scenario: Sendable {
     }
 
     private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
-        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories"])
+        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities"])
+        var liveActivities = ActivityDeclarations()
+        if let declarations = try reader.optionalMember("liveActivities") {
+            do {
+                liveActivities = try ActivityDeclarations(json: declarations)
+            } catch {
+                throw JSONReadError(path: error.path ?? declarations.path, message: error.message)
+            }
+        }
         var settings = AppSettings()
         if let settingsReader = try reader.optionalMember("settings") { try settings.update(json: settingsReader) }
         return App(
@@ -92,10 +105,11 @@ public struct Scenario: Sendable {
             settings: settings,
             categories: try reader.optionalMember("categories")?.array().map { element throws(JSONReadError) in
                 try NotificationCategory(json: element)
-            } ?? [])
+            } ?? [],
+            liveActivities: liveActivities)
     }
 
-    private static let eventKinds = ["deliver", "remove", "removeGroup", "removeAll", "setCategories", "setSettings"]
+    private static let eventKinds = ["deliver", "remove", "removeGroup", "removeAll", "setCategories", "setSettings", "liveActivity"]
 
     private static func readEvent(
         _ reader: JSONReader, index: Int, knownApps: Set<String>,
@@ -160,6 +174,17 @@ public struct Scenario: Sendable {
             case "removeAll":
                 try event.rejectUnknownMembers(["app", "date"])
                 return (date, .removeAll(app: app))
+            case "liveActivity":
+                // The payload is the device's to judge when the event is played, as a push's would be.
+                try event.rejectUnknownMembers(["app", "date", "activity", "priority", "payload"])
+                var priority = 10
+                if let member = try event.optionalMember("priority") {
+                    priority = try member.integer()
+                    guard priority == 5 || priority == 10 else { throw member.failure("a Live Activity push takes priority 5 or 10") }
+                }
+                let payload = try event.member("payload")
+                _ = try payload.object()
+                return (date, .liveActivity(app: app, activity: try event.member("activity").string(), priority: priority, payload: payload.value))
             case "setCategories":
                 try event.rejectUnknownMembers(["app", "date", "categories"])
                 let categories = try event.member("categories").array().map { element throws(JSONReadError) in
