@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import TOPIC, Server, register_device
-from test_web import open_page
+from test_web import hold_back_script, open_page
 
 BACKGROUND = {"aps": {"content-available": 1}, "sync": "inbox"}
 VOIP = {"aps": {}, "caller": "Teja"}
@@ -95,6 +95,22 @@ def test_events_arrive_live_newest_first_and_are_there_after_a_reload(server, br
     expect(rows(page)).to_have_count(3)
     assert refused == []
     page.context.close()
+
+
+def test_an_event_between_the_page_and_its_stream_is_not_lost(server, browser, device):
+    """The page shows the events up to its change; one recorded before its script opens the stream comes then."""
+    push(server, device, "voip", VOIP, suffix=".voip")
+    context = browser.new_context(locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    held = hold_back_script(page, "app.js")
+    page.goto(f"{server.url}/devices/{device['token']}#secret={device['secret']}", wait_until="commit")
+    expect(rows(page)).to_have_count(1)
+    push(server, device, "background", BACKGROUND)
+    assert len(held) == 1, "app.js was held back until after the push"
+    held[0].continue_()
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(rows(page).locator(".push-type")).to_have_text(["background", "voip"])
+    context.close()
 
 
 def test_the_section_keeps_the_latest_twenty(server, browser, device):
