@@ -1,12 +1,13 @@
 """Screenshots for the README: the demo center on a phone and a desktop, unlocked and locked, and the home
 page on a desktop (signed in with the admin token, so that it lists the server's devices), and the provider
-request inspector after a few pushes.
+request inspector after a few pushes, and the demo center on a desktop with a few pushes that showed nothing in
+its background activity.
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
-docs/home-desktop.png and docs/inspector-desktop.png.
+docs/home-desktop.png, docs/inspector-desktop.png and docs/center-events-desktop.png.
 """
 import argparse
 import json
@@ -62,6 +63,20 @@ def push_examples(address):
     push(token, "{not json")
 
 
+def push_events(address):
+    """Pushes that show nothing (a background refresh, a VoIP call, a widget reload) to the demo device's Messages."""
+    base, token = re.match(r"(.*)/devices/([0-9a-f]{64})", address).groups()
+    topic = "com.apple.MobileSMS"
+    for push_type, suffix, priority, payload in [
+        ("background", "", 5, {"aps": {"content-available": 1}, "sync": "inbox"}),
+        ("voip", ".voip", 10, {"aps": {}, "caller": "Teja", "handle": "+1 555 0100"}),
+        ("widgets", ".push-type.widgets", 10, {"aps": {"content-changed": True}}),
+    ]:
+        request = urllib.request.Request(f"{base}/3/device/{token}", data=json.dumps(payload).encode(), method="POST",
+                                         headers={"apns-topic": topic + suffix, "apns-push-type": push_type, "apns-priority": str(priority)})
+        urllib.request.urlopen(request)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--huddle", default=str(ROOT / ".build" / "debug" / "huddle"))
@@ -88,6 +103,17 @@ def main():
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(out / f"center-{name}-locked.png"), full_page=True)
                 context.close()
+            # The desktop center again, after three pushes that showed nothing: its background activity, one
+            # payload open.
+            context = browser.new_context(viewport=SIZES["desktop"], locale="en-US", reduced_motion="reduce")
+            page = context.new_page()
+            page.goto(address)
+            page.wait_for_function("document.getElementById('connection').textContent === 'live'")
+            push_events(address)
+            page.wait_for_selector("#activity .event:nth-child(3)")
+            page.locator("#activity .event summary").nth(1).click()
+            page.screenshot(path=str(out / "center-events-desktop.png"), full_page=True)
+            context.close()
             context = browser.new_context(viewport=SIZES["desktop"], locale="en-US", reduced_motion="reduce")
             page = context.new_page()
             page.goto(address.split("/devices/")[0] + "/")

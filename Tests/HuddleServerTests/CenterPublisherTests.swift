@@ -179,6 +179,40 @@ import Testing
         #expect(try await beforeStart.require().name == "center")
     }
 
+    @Test func aResumingStreamGetsTheDeviceEventsItMissedThenTheGroupsChanged() async throws {
+        var fixture = Fixture()
+        func event(_ type: String) -> DeviceChange.Kind {
+            .event(DeviceEvent(
+                app: CenterPublisherTests.app, pushType: type, apnsID: type, date: CenterPublisherTests.start, priority: 10,
+                action: "did \(type)", payload: .object(JSONObject())))
+        }
+        fixture.apply(event("voip"))  // 2
+        fixture.deliver("a", thread: "one")  // 3
+        fixture.apply(event("background"))  // 4
+        fixture.apply(event("widgets"))  // 5
+
+        // Missed since 2: the two later events, oldest first, then the change, whose number the client keeps.
+        var sinceTwo = fixture.subscribe(after: 2)
+        let missed = [try await sinceTwo.require(), try await sinceTwo.require(), try await sinceTwo.require()]
+        #expect(missed.map(\.name) == ["device-event", "device-event", "change"])
+        #expect(missed.map(\.id) == ["4", "5", "5"])
+        #expect(missed[0].data["pushType"] == "background" && missed[1].data["change"] == 5)
+        #expect(missed[2].data["groups"]?.arrayValue?.count == 1)
+
+        // Only an event missed: it alone, and the (empty) change that says where the client is.
+        var sinceFour = fixture.subscribe(after: 4)
+        #expect(try await sinceFour.require().data["pushType"] == "widgets")
+        #expect(try await sinceFour.require().name == "change")
+
+        // A new stream, or one up to date, hears of no event again; later ones come live.
+        var fresh = fixture.subscribe()
+        #expect(try await fresh.require().name == "center")
+        var upToDate = fixture.subscribe(after: 5)
+        fixture.apply(event("mdm"))
+        #expect(try await fresh.require().data["pushType"] == "mdm")
+        #expect(try await upToDate.require().data["pushType"] == "mdm")
+    }
+
     @Test func aStreamThatJoinsBetweenChangesSeesEachLaterChangeOnce() async throws {
         var fixture = Fixture()
         var streams: [Events] = []

@@ -39,6 +39,9 @@ public struct PageWords: Sendable, Equatable {
     public var developmentHint: String
     /// Before the push commands of a device with no app, which a push could not reach; `%@` is `$SECRET`.
     public var installFirst: String
+    /// The heading of what the device did with the pushes that showed nothing (``DeviceEvent``): woke an app,
+    /// handed it a call, reloaded its widgets.
+    public var backgroundActivity: String
 
     // MARK: Unlocking a device's page
     public var deviceSecret: String

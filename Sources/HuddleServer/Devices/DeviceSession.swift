@@ -304,10 +304,14 @@ actor DeviceSession {
     }
 
     /// What the web page of the center shows for a viewer, taken at one moment: its stacks' HTML, the change
-    /// it is at, and the device's apps.
-    func page(for viewer: Viewer) -> (groupsHTML: String, change: UInt64, apps: [String]) {
+    /// it is at, the device's apps, and its latest events (newest first), so that the page's stream, resuming
+    /// after that change, sends just the later ones.
+    func page(for viewer: Viewer) -> (groupsHTML: String, change: UInt64, apps: [String], events: [RecordedEvent]) {
         let view = CenterView(viewer: viewer, format: .html, notificationLimit: WebPages.notificationLimit)
-        return (String(buffer: publisher.document(view)), appliedChange, publisher.center.registeredApps)
+        return (
+            String(buffer: publisher.document(view)), appliedChange, publisher.center.registeredApps,
+            events(limit: WebPages.eventLimit)
+        )
     }
 
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then

@@ -7,6 +7,8 @@ import Mustache
 struct WebPages: Sendable {
     /// An expanded stack shows this many of its newest notifications, and says how many more it holds.
     static let notificationLimit = 25
+    /// The page lists this many of the device's latest events (``DeviceEvent``), newest first.
+    static let eventLimit = 20
 
     /// The templates of this build, read once.
     static let shared = WebPages()
@@ -117,6 +119,16 @@ struct WebPages: Sendable {
         ]
     }
 
+    /// One row of the page's background activity: the push type, the app, what the device did, when, and the
+    /// payload as the app got it, indented. The page's script builds the same row from a stream's `device-event`.
+    static func context(_ recorded: RecordedEvent) -> [String: Any] {
+        let event = recorded.event
+        return [
+            "change": String(recorded.number), "pushType": event.pushType, "app": event.app, "action": event.action,
+            "date": ISO8601.string(from: event.date), "time": clockTime(event.date), "payload": event.payload.jsonText(pretty: true),
+        ]
+    }
+
     /// An element id for a group: its text id with everything but letters and digits escaped, so it is a
     /// valid id and a valid CSS selector.
     static func domID(_ groupID: String) -> String {
@@ -153,6 +165,8 @@ struct CenterPage {
     var change: UInt64
     /// The first-push commands of the empty center.
     var commands: PushCommands
+    /// The device's latest events, newest first, as of ``change``.
+    var events: [RecordedEvent] = []
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
@@ -164,6 +178,7 @@ struct CenterPage {
             "orWithCurlHTML": WebPages.html(words.orWith, code: "curl"),
             "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
+            "events": events.prefix(WebPages.eventLimit).map(WebPages.context), "eventLimit": WebPages.eventLimit,
         ]
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {

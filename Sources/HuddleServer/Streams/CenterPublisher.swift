@@ -13,7 +13,7 @@ import NIOCore
 /// Events are Server-Sent Events. A center stream gets `center` (the whole center) when it starts or after
 /// a change that touches everything, then one `change` per change, each with the change's number as its id,
 /// so that a client can resume with `Last-Event-ID`, and one `device-event` per push that showed nothing
-/// (``DeviceEvent``). A group stream gets `leading`, then `delivered` and `removed`.
+/// (``DeviceEvent``), which a resuming client gets again if it missed it and it is still kept. A group stream gets `leading`, then `delivered` and `removed`.
 struct CenterPublisher {
     private(set) var center: Center
     /// The number of the last change applied.
@@ -80,8 +80,11 @@ struct CenterPublisher {
     private mutating func keep(_ recorded: RecordedEvent) {
         events.append(recorded)
         if events.count > DeviceEvent.keptPerDevice { events.removeFirst(events.count - DeviceEvent.keptPerDevice) }
-        publishToCenterStreams(
-            ServerSentEvent.event(id: recorded.number, name: "device-event", data: recorded.event.json(number: recorded.number).jsonText()))
+        publishToCenterStreams(Self.deviceEvent(recorded))
+    }
+
+    private static func deviceEvent(_ recorded: RecordedEvent) -> String {
+        ServerSentEvent.event(id: recorded.number, name: "device-event", data: recorded.event.json(number: recorded.number).jsonText())
     }
 
     /// Replaces the whole center (read again from storage, when the changes that led to it are no longer
@@ -117,18 +120,30 @@ struct CenterPublisher {
     // MARK: Subscribing
 
     /// Opens a center stream. It starts with the whole center, or with the groups changed since the client's
-    /// number (`resumingAfter`, its `Last-Event-ID`), or with nothing when the client is up to date.
+    /// number (`resumingAfter`, its `Last-Event-ID`), or with nothing when the client is up to date. A client
+    /// that resumes gets first the `device-event`s it missed that are still kept, oldest first: they are not
+    /// part of the center, so neither the groups changed nor the whole center would tell it of them.
     /// - Parameter byteLimit: how many bytes may wait for the stream's client before the stream is ended.
     mutating func subscribe(_ view: CenterView, resumingAfter: UInt64?, byteLimit: Int) -> Subscription {
-        var prelude: ByteBuffer?
+        var missed = ""
+        if let resumingAfter {
+            for recorded in events where recorded.number > resumingAfter { missed += Self.deviceEvent(recorded) }
+        }
+        var state: ByteBuffer?
         if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {
             if resumingAfter < lastChange {
                 var update = CenterUpdate(number: lastChange)
                 update.groups = changed
-                prelude = changeEvent(update, view: view)
+                state = changeEvent(update, view: view)
             }
         } else {
-            prelude = centerEvent(view)
+            state = centerEvent(view)
+        }
+        var prelude = state
+        if !missed.isEmpty {
+            var both = ByteBuffer(string: missed)
+            if var state { both.writeBuffer(&state) }
+            prelude = both
         }
         return Subscription(topic: .center(view), prelude: prelude, byteLimit: byteLimit, subscribers: subscribers)
     }

@@ -37,11 +37,12 @@ struct WebController {
             return unlockPage(request, token: token, failed: false)
         }
         let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
-        let (groups, change, apps) = await session.page(for: viewer)
+        let (groups, change, apps, events) = await session.page(for: viewer)
         let commands = PushCommands(
             origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
             topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
-        let page = CenterPage(token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands)
+        let page = CenterPage(
+            token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands, events: events)
         return Self.html(pages.page(page, groupsHTML: groups))
     }
 

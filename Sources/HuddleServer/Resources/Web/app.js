@@ -8,6 +8,8 @@
   const empty = document.getElementById("empty");
   const connection = document.getElementById("connection");
   const lockButton = document.getElementById("lock");
+  const activity = document.getElementById("activity");
+  const eventList = document.getElementById("events");
   const languageMenu = document.getElementById("language");
   const expanded = new Set();
   let languages = body.dataset.languages;
@@ -103,6 +105,41 @@
     updateEmpty();
   }
 
+  // What the device did with a push that showed nothing, as the server renders it at page load (page.mustache):
+  // built node by node, so that the event's text (an app's payload) only ever becomes text. A stream that
+  // resumes may send an event again: its change number keeps it once, in its place among the newest first.
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function showDeviceEvent(data) {
+    const change = Number(data.change);
+    const rows = [...eventList.children];
+    if (rows.some((row) => Number(row.dataset.change) === change)) return;
+    const row = element("li", "event arriving");
+    row.dataset.change = String(change);
+    const head = element("div", "event-head");
+    const type = element("span", "push-type", data.pushType);
+    type.dataset.type = data.pushType;
+    const time = element("time");
+    time.setAttribute("datetime", data.receivedAt);
+    head.append(type, element("span", "event-app", data.app), time);
+    const payload = element("details", "event-payload");
+    const code = element("code", null, JSON.stringify(data.payload, null, 2));
+    const pre = element("pre");
+    pre.append(code);
+    payload.append(element("summary", null, activity.dataset.payload), pre);
+    row.append(head, element("p", "event-action", data.action), payload);
+    eventList.insertBefore(row, rows.find((other) => Number(other.dataset.change) < change) ?? null);
+    const limit = Number(activity.dataset.limit) || 20;
+    while (eventList.children.length > limit) eventList.lastElementChild.remove();
+    refreshTimes(row);
+    activity.hidden = false;
+  }
+
   // A stack re-rendered under the keyboard focus gets the focus back on the same card or button.
   function keepFocus(focused, stack) {
     const id = focused.closest(".card")?.dataset.id;
@@ -127,6 +164,7 @@
     source = new EventSource(`/v1/devices/${token}/stream?${query}`);
     source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
     source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
+    source.addEventListener("device-event", (event) => showDeviceEvent(JSON.parse(event.data)));
     source.addEventListener("open", () => setConnection("live"));
     source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
