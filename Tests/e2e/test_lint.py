@@ -17,7 +17,9 @@ RULE_IDS = sorted(path.name for path in RULES.iterdir() if path.is_dir())
 ERROR_RULES = {
     "unreadable-file", "invalid-scenario", "invalid-payload", "payload-too-large", "summary-arg-count", "unknown-category",
     "unknown-loc-key", "loc-args-count", "plural-missing-category", "plural-missing-other", "undefined-plural-variable",
-    "format-mismatch", "invalid-format",
+    "format-mismatch", "invalid-format", "live-activity-payload", "live-activity-content-state",
+    # A warning rule whose bad fixture has its error case too: a background push without content-available.
+    "push-type-payload",
 }
 
 CLANG_LINE = re.compile(r"^(?P<file>[^:]+)(:(?P<line>\d+)(:(?P<column>\d+))?)?: (?P<severity>error|warning|note): (?P<message>.+) \[(?P<rule>[a-z-]+)\]$")
@@ -146,3 +148,18 @@ def test_an_app_file_with_a_simulator_push(tmp_path):
         f"push.apns:1:{key_column}: warning: `thread_id` is not a key of aps, so APNs accepts the push and ignores it: "
         "did you mean `thread-id`? [unknown-key]",
     ]
+
+
+def test_a_live_activity_payload_file_is_checked_against_the_declared_type(tmp_path):
+    """`--push-type liveactivity` lints a payload file as the device would apply it, with the types an --app-file declares."""
+    (tmp_path / "app.json").write_text(json.dumps({"apps": {"com.example.delivery": {"liveActivities": {"types": [
+        {"name": "DeliveryAttributes", "contentState": {"eta": "date"}}]}}}}))
+    (tmp_path / "update.json").write_text(json.dumps(
+        {"aps": {"timestamp": 1528304460, "event": "update", "content-state": {"eta": 1528305000}, "dismissal-date": 1, "relevance-score": 100}}))
+    (tmp_path / "late.json").write_text(json.dumps({"aps": {"timestamp": 1528304460, "event": "update", "content-state": {}}}))
+    run = lint("--push-type", "liveactivity", "--app-file", "app.json", "--app", "com.example.delivery", "update.json", "late.json", cwd=tmp_path)
+    findings = sorted((m["file"], m["rule"]) for m in map(CLANG_LINE.match, run.stdout.splitlines()))
+    assert findings == [("late.json", "live-activity-content-state"), ("update.json", "live-activity-date"), ("update.json", "live-activity-key")]
+    assert run.returncode == 1
+    # relevance-score is a relative number on an activity (100 is fine there), unlike a notification's 0…1.
+    assert "relevance-score" not in run.stdout

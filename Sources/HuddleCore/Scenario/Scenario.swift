@@ -139,7 +139,9 @@ public struct Scenario: Sendable {
             }
             switch name {
             case "deliver":
-                try event.rejectUnknownMembers(["app", "id", "date", "payload", "content"])
+                // `pushType`, the apns-push-type the payload goes with, is for the linter (push-type-payload).
+                try event.rejectUnknownMembers(["app", "id", "date", "payload", "content", "pushType"])
+                _ = try event.optionalMember("pushType")?.string()
                 let identifier = try event.optionalMember("id")?.string() ?? "event-\(index)"
                 let content: NotificationContent
                 switch (try event.optionalMember("payload"), try event.optionalMember("content")) {

@@ -15,6 +15,12 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case unknownLocKey = "unknown-loc-key"
     case locArgsCount = "loc-args-count"
     case threadIdMix = "thread-id-mix"
+    case pushTypePayload = "push-type-payload"
+    // Live Activity payloads
+    case liveActivityPayload = "live-activity-payload"
+    case liveActivityContentState = "live-activity-content-state"
+    case liveActivityDate = "live-activity-date"
+    case liveActivityKey = "live-activity-key"
     // Catalogs
     case pluralMissingCategory = "plural-missing-category"
     case pluralUnusedCategory = "plural-unused-category"
@@ -39,10 +45,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .unreadableFile, .invalidScenario, .invalidPayload, .payloadTooLarge, .summaryArgCount, .unknownCategory,
             .unknownLocKey, .locArgsCount, .pluralMissingCategory, .pluralMissingOther, .undefinedPluralVariable,
-            .formatMismatch, .invalidFormat:
+            .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState:
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
-            .duplicateKey, .needsReview, .newTranslation, .staleEntry:
+            .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey:
             .warning
         case .catalogOutsideLproj:
             .note
@@ -64,6 +70,11 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .unknownLocKey: "A loc-key that no catalog of the app has, so iOS shows the key itself."
         case .locArgsCount: "loc-args whose count does not match the conversions of the format they fill."
         case .threadIdMix: "Some of an app's pushes carry a thread-id and others do not, so they stack apart."
+        case .pushTypePayload: "A payload that does not do what its push type is for (a background push with an alert, or without content-available)."
+        case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
+        case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."
+        case .liveActivityDate: "A date iOS reads otherwise than meant: a declared Date sent since 1970, a stale-date not after the timestamp."
+        case .liveActivityKey: "A key iOS ignores for this event (dismissal-date on update), one the type lacks, start without alert, end without content-state."
         case .pluralMissingCategory: "A plural variable without a category its language needs under CLDR."
         case .pluralUnusedCategory: "A plural variable with a category its language never uses (zero excepted)."
         case .pluralMissingOther: "A plural variable without the required other form."

@@ -17,6 +17,8 @@ struct LintApp {
     /// `nil` when no description of the app was given: then nothing can be said about its categories.
     var categories: [String: DeclaredCategory]?
     var catalogs: [CatalogFile] = []
+    /// Its Live Activity types, from its description.
+    var liveActivities = ActivityDeclarations()
     /// Where the app is described, for messages.
     var describedIn: String?
 

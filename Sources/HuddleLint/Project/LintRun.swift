@@ -175,6 +175,7 @@ struct LintRun {
                 category: category, document: document, path: appPath + [.key("categories"), .index(index)])
         }
         lintApp.categories = categories
+        if lintApp.liveActivities.types.isEmpty { lintApp.liveActivities = app.liveActivities }
         if let folder = app.localizationsPath {
             localizationFolders.append((id, document, folder))
         }

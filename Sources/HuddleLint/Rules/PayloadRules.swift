@@ -44,8 +44,13 @@ struct PayloadRules {
 
     /// Lints a payload file for `app`.
     mutating func check(_ input: PayloadInput, app: LintApp) {
+        guard input.pushType != .liveactivity else {
+            LiveActivityRules.check(input.payload, in: input.document, at: [], declarations: app.liveActivities)
+            return
+        }
         let categories = app.categories?.mapValues(\.category)
         checkPayload(input.payload, in: input.document, at: [], pushType: input.pushType, app: app, categories: categories)
+        LiveActivityRules.checkPushType(input.payload, pushType: input.pushType, in: input.document, at: [])
     }
 
     /// Lints the payloads a scenario delivers, each against its app's categories as the events before it
@@ -56,17 +61,40 @@ struct PayloadRules {
             categories[app.bundleIdentifier] = Dictionary(app.categories.map { ($0.identifier, $0) }) { first, _ in first }
         }
         let rawEvents = document.json["events"]?.arrayValue ?? []
+        /// The type of each activity a start named, by app and name, for the updates and ends that follow.
+        var activityTypes: [String: String] = [:]
         for event in scenario.events {
             switch event.action {
+            case .liveActivity(let app, let activity, _, let payload):
+                let key = app + "\u{0}" + activity
+                if case .string("start")? = payload["aps"]?["event"], case .string(let type)? = payload["aps"]?["attributes-type"] {
+                    activityTypes[key] = type
+                }
+                let declarations = scenario.apps.first { $0.bundleIdentifier == app }?.liveActivities ?? ActivityDeclarations()
+                LiveActivityRules.check(
+                    payload, in: document, at: [.key("events"), .index(event.index), .key("liveActivity"), .key("payload")],
+                    declarations: declarations, typeName: activityTypes[key])
             case .setCategories(let app, let newCategories):
                 categories[app] = Dictionary(newCategories.map { ($0.identifier, $0) }) { first, _ in first }
             case .deliver(let app, _):
                 guard rawEvents.indices.contains(event.index), let payload = rawEvents[event.index]["deliver"]?["payload"] else {
                     continue
                 }
+                let eventPath: Path = [.key("events"), .index(event.index), .key("deliver")]
+                var pushType = PushType.alert
+                if case .string(let name)? = rawEvents[event.index]["deliver"]?["pushType"] {
+                    guard let named = PushType(rawValue: name), named != .liveactivity else {
+                        document.report(
+                            .invalidScenario, at: eventPath + [.key("pushType")],
+                            "\"\(name)\" is not a push type a deliver event takes (\(PushType.allCases.filter { $0 != .liveactivity }.map(\.rawValue).joined(separator: ", ")); Live Activity pushes are liveActivity events)")
+                        continue
+                    }
+                    pushType = named
+                }
                 checkPayload(
-                    payload, in: document, at: [.key("events"), .index(event.index), .key("deliver"), .key("payload")],
-                    pushType: .alert, app: apps[app] ?? LintApp(bundleIdentifier: app), categories: categories[app])
+                    payload, in: document, at: eventPath + [.key("payload")],
+                    pushType: pushType, app: apps[app] ?? LintApp(bundleIdentifier: app), categories: categories[app])
+                LiveActivityRules.checkPushType(payload, pushType: pushType, in: document, at: eventPath + [.key("payload")])
             default:
                 continue
             }
