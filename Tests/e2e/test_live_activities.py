@@ -234,3 +234,45 @@ def test_aioapns_starts_an_activity_over_tls(tls_server, keys):
     result = asyncio.run(send())
     assert result.is_successful, result.description
     assert [a["attributes"] for a in activities(tls_server, device)["activities"]] == [{"order": "9"}]
+
+
+def test_two_servers_sharing_postgresql_apply_one_device_s_activities_in_turn(tmp_path, postgres_database):
+    """Pushes to one activity through two servers: each applies them in the database's transaction, under the
+    device's lock, so none is lost and both servers show the same activity; the other server's stream hears it."""
+    first = Server(str(tmp_path), tls=False, database=postgres_database, extra=("--development",))
+    second = Server(str(tmp_path), tls=False, database=postgres_database, extra=("--development",))
+    try:
+        device = register_device(first)
+        install(first, device)
+        start_token = activities(second, device)["pushToStartTokens"][0]["token"]
+        now = int(time.time())
+        with httpx.Client() as client:
+            assert push(client, second, start_token, {
+                "timestamp": now, "event": "start", "attributes-type": "DeliveryAttributes", "attributes": {"order": "5"},
+                "content-state": {"eta": eta(30)}, "alert": {"title": "Order 5", "body": "Confirmed"}}).status_code == 200
+            token = activities(first, device)["activities"][0]["updateToken"]
+
+            def update(index):
+                server = first if index % 2 else second
+                with httpx.Client() as own:
+                    return push(own, server, token, {"timestamp": now + index, "event": "update",
+                                                     "content-state": {"eta": eta(30 - index), "driver": f"d{index}"}}, priority=5).status_code
+
+            import concurrent.futures
+            with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+                assert list(pool.map(update, range(1, 21))) == [200] * 20
+        # Whatever order they committed in, the newest timestamp is what both servers show (each follows the
+        # other's changes through PostgreSQL's notices: read until it shows, with a deadline), and every push is an event.
+        for server in (first, second):
+            deadline = time.monotonic() + 10
+            while (drivers := [a["contentState"].get("driver") for a in activities(server, device)["activities"]]) != ["d20"]:
+                assert time.monotonic() < deadline, f"{server.url} shows {drivers}"
+                time.sleep(0.1)
+            deadline = time.monotonic() + 10
+            while len(events := httpx.get(f"{server.url}/v1/devices/{device['token']}/events",
+                                          headers={"authorization": f"Bearer {device['secret']}"}).json()["events"]) != 21:
+                assert time.monotonic() < deadline, f"{server.url} has {len(events)} events"
+                time.sleep(0.1)
+    finally:
+        first.stop()
+        second.stop()
