@@ -32,6 +32,7 @@ struct RequestsCommand: AsyncParsableCommand {
     @Option(help: "Only this APNs reason, e.g. BadDeviceToken.") var reason: String?
     @Option(help: "Only this apns-push-type (alert when none was sent).") var pushType: String?
     @Option(help: "Only this apns-id.") var apnsId: String?
+    @Option(help: "Only the request answered with this apns-unique-id.") var uniqueId: String?
     @Option(help: "How many past requests to print first (newest last).") var last = 20
     @Flag(help: "Wait until --count requests match the filters; exit 1 if they do not within --timeout.") var wait = false
     @Option(help: "With --wait: how many requests to wait for.") var count = 1
@@ -70,7 +71,7 @@ struct RequestsCommand: AsyncParsableCommand {
         var query = [("limit", String(max(1, min(wait ? max(last, count) : last, 1000))))]
         let filters = [
             ("device", device), ("topic", topic), ("status", status.map(String.init)), ("reason", reason), ("push-type", pushType),
-            ("apns-id", apnsId),
+            ("apns-id", apnsId), ("unique-id", uniqueId),
         ]
         for (name, value) in filters {
             if let value { query.append((name, value)) }

@@ -54,7 +54,8 @@ def test_aioapns_pushes_are_recorded_with_their_answers(tls_server, keys):
     assert [result.is_successful for result in results] == [True, False]
 
     accepted = requests_of(tls_server, device=device["token"])[0]
-    assert accepted["answer"] == {"status": 200, "apnsID": accepted_id}
+    assert accepted["answer"] == {"status": 200, "apnsID": accepted_id, "uniqueID": accepted["answer"]["uniqueID"]}
+    assert uuid.UUID(accepted["answer"]["uniqueID"])
     assert accepted["topic"] == TOPIC and accepted["headers"]["apns-id"] == accepted_id
     assert accepted["connection"]["httpVersion"] == "HTTP/2" and accepted["connection"]["tls"] is True
     assert accepted["connection"]["client"].startswith("127.0.0.1:")
@@ -270,5 +271,27 @@ def test_a_stream_resuming_from_before_a_restart_gets_the_whole_history_in_order
                 if len(received) == 2:
                     break
         assert received == [1, 3]
+    finally:
+        server.stop()
+
+
+def test_an_accepted_push_is_answered_an_apns_unique_id_that_finds_its_request(tmp_path):
+    """Apple answers apns-unique-id in development; the inspector and huddle requests find the request by it."""
+    server = Server(tmp_path, tls=False, extra=("--development",))
+    try:
+        device = register_device(server)
+        accepted = httpx.post(f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC},
+                              json={"aps": {"alert": {"title": "Teja", "body": "hi"}}})
+        unique_id = accepted.headers["apns-unique-id"]
+        assert accepted.status_code == 200 and uuid.UUID(unique_id).hex and unique_id == unique_id.lower()
+        refused = httpx.post(f"{server.url}/3/device/{'0' * 64}", headers={"apns-topic": TOPIC}, json={"aps": {"alert": "x"}})
+        assert refused.status_code == 400 and "apns-unique-id" not in refused.headers
+        admin = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+        found = httpx.get(f"{server.url}/v1/admin/requests", headers=admin, params={"unique-id": unique_id.upper()}).json()["requests"]
+        assert [(r["answer"]["uniqueID"], r["answer"]["apnsID"]) for r in found] == [(unique_id, accepted.headers["apns-id"])]
+        printed = subprocess.run([str(HUDDLE), "requests", "--server", server.url, "--admin-token", ADMIN_TOKEN, "--unique-id", unique_id,
+                                  "--format", "json"], capture_output=True, text=True, timeout=60)
+        assert printed.returncode == 0, printed.stderr
+        assert [json.loads(line)["answer"]["uniqueID"] for line in printed.stdout.splitlines()] == [unique_id]
     finally:
         server.stop()

@@ -25,6 +25,9 @@ public struct ProviderRequestRecord: Sendable {
     public var status: Int = 0
     public var reason: String?
     public var apnsID: String = ""
+    /// The `apns-unique-id` an accepted push was answered with (Apple answers one in development, for its
+    /// Push Notifications Console's delivery log), lowercase.
+    public var uniqueID: String?
     public var description: String?
     /// What a fault asked for by an admin did to the request (``apns.md``'s faults on demand), if one caught it.
     public var fault: String?
@@ -90,6 +93,7 @@ public struct ProviderRequestRecord: Sendable {
             if let value = try? JSONParser.parse(payload) { object["payload"] = value } else { object["payloadText"] = .string(text) }
         }
         var answer = JSONObject([("status", .integer(Int64(status))), ("apnsID", .string(apnsID))])
+        if let uniqueID { answer["uniqueID"] = .string(uniqueID) }
         if let reason { answer["reason"] = .string(reason) }
         if let description { answer["description"] = .string(description) }
         // No status: a fault cut the request off unanswered.

@@ -46,7 +46,7 @@ struct InspectorController {
             body: .init(byteBuffer: ByteBuffer(string: pages.requests(page))))
     }
 
-    /// `GET /v1/admin/requests?device=&topic=&status=&reason=&push-type=&apns-id=&since=&until=&after=&limit=`:
+    /// `GET /v1/admin/requests?device=&topic=&status=&reason=&push-type=&apns-id=&unique-id=&since=&until=&after=&limit=`:
     /// newest first. With `wait=<seconds>`, answers as soon as `count` requests (default 1) match, or when the
     /// time is up; `wait` then says which: `{"count", "found", "timedOut"}`. An assertion in CI that waits
     /// for what it checks instead of sleeping.
@@ -182,7 +182,7 @@ struct InspectorController {
             device: try text("device")?.lowercased(), topic: try text("topic"), status: try request.number("status", in: 100...599),
             reason: try text("reason"), since: try date("since"), until: try date("until"),
             after: try request.number("after", in: 0...Int.max).map(UInt64.init), pushType: try text("push-type"),
-            apnsID: try text("apns-id")?.lowercased())
+            apnsID: try text("apns-id")?.lowercased(), uniqueID: try text("unique-id")?.lowercased())
     }
 
 }

@@ -29,6 +29,8 @@ final class ProviderRequestLog: Sendable {
         var pushType: String?
         /// Lowercase: ids are compared without regard to case.
         var apnsID: String?
+        /// Lowercase, as ``apnsID``.
+        var uniqueID: String?
 
         private static func lowercased(_ byte: UInt8) -> UInt8 {
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
@@ -40,6 +42,8 @@ final class ProviderRequestLog: Sendable {
             if let pushType, (record.apnsHeaders.first { $0.name == "apns-push-type" }?.value ?? "alert") != pushType { return false }
             // `apnsID` is lowercased where the filter is read; ids are ASCII, so this compares without copying.
             if let apnsID, !record.apnsID.utf8.elementsEqual(apnsID.utf8, by: { Self.lowercased($0) == $1 }) { return false }
+            // Unique ids are stored lowercase.
+            if let uniqueID, record.uniqueID != uniqueID { return false }
             if let status, record.status != status { return false }
             if let reason, record.reason != reason { return false }
             if let since, record.receivedAt < since { return false }

@@ -66,8 +66,12 @@ struct ProviderEndpoint: RouterMiddleware {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
         }
+        // Apple answers an accepted push with an apns-unique-id in its development environment, the one a
+        // test double stands in for; the request inspector finds the request by it.
+        if case .success = outcome { record.uniqueID = UUID().uuidString.lowercased() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         var response = respond(outcome, apnsID: apnsID)
+        if let uniqueID = record.uniqueID { response.headers[HTTPField.Name("apns-unique-id")!] = uniqueID }
         // An HTTP/1.1 client told to go away is told to close its connection.
         if record.fault != nil, case .failure(let refusal) = outcome, refusal.goesAway, !context.isHTTP2 {
             response.headers[.connection] = "close"
