@@ -122,6 +122,11 @@ public enum PostgresMigrations {
             "ALTER TABLE devices ADD COLUMN activities TEXT",
             "ALTER TABLE apps ADD COLUMN activity_types TEXT",
         ]),
+        Migration(identifier: "006 environments of devices and keys", statements: [
+            // As SQLite's 006 says: devices registered before were development ones; older keys serve both.
+            "ALTER TABLE devices ADD COLUMN environment TEXT NOT NULL DEFAULT 'development'",
+            "ALTER TABLE signing_keys ADD COLUMN environments TEXT",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

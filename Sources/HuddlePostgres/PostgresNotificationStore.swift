@@ -124,8 +124,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             let inserted = try await connection.firstRow(
                 """
-                INSERT INTO devices (token, secret_hash, name, created_at)
-                VALUES (\(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds))
+                INSERT INTO devices (token, secret_hash, name, created_at, environment)
+                VALUES (\(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds), \(device.environment.rawValue))
                 ON CONFLICT (token) DO NOTHING RETURNING token
                 """, logger: logger)
             guard inserted != nil else { throw StoreError(.conflict, "device \(device.token) exists") }
@@ -136,13 +136,13 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func device(token: String) async throws -> DeviceRecord? {
         try await client.rows(
-            "SELECT token, secret_hash, name, created_at FROM devices WHERE token = \(token)", logger: logger, Self.device
+            "SELECT token, secret_hash, name, created_at, environment FROM devices WHERE token = \(token)", logger: logger, Self.device
         ).first
     }
 
     public func devices(newestFirst limit: Int) async throws -> [DeviceRecord] {
         try await client.rows(
-            "SELECT token, secret_hash, name, created_at FROM devices ORDER BY created_at DESC, token DESC LIMIT \(limit)",
+            "SELECT token, secret_hash, name, created_at, environment FROM devices ORDER BY created_at DESC, token DESC LIMIT \(limit)",
             logger: logger, Self.device)
     }
 
@@ -458,7 +458,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     public func snapshot(device token: String) async throws -> DeviceSnapshot? {
         try await client.read(logger: logger) { connection in
             guard let row = try await connection.firstRow(
-                "SELECT token, secret_hash, name, created_at, last_change FROM devices WHERE token = \(token)", logger: logger)
+                "SELECT token, secret_hash, name, created_at, environment, last_change FROM devices WHERE token = \(token)", logger: logger)
             else { return nil }
             let (device, lastChange) = try Self.deviceAndLastChange(row)
             let notifications = try await connection.rows(
@@ -541,25 +541,26 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func saveSigningKey(_ key: SigningKeyRecord) async throws {
         let topics = RowCodec.topicsText(key)
+        let environments = RowCodec.environmentsText(key)
         _ = try await client.rows(
             """
-            INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at)
-            VALUES (\(key.keyID), \(key.teamID), \(key.publicKeyPEM), \(topics), \(key.createdAt.milliseconds))
+            INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at, environments)
+            VALUES (\(key.keyID), \(key.teamID), \(key.publicKeyPEM), \(topics), \(key.createdAt.milliseconds), \(environments))
             ON CONFLICT (key_id) DO UPDATE SET team_id = excluded.team_id, public_key = excluded.public_key,
-                topics = excluded.topics, created_at = excluded.created_at
+                topics = excluded.topics, created_at = excluded.created_at, environments = excluded.environments
             """, logger: logger) { _ in }
     }
 
     public func signingKey(id: String) async throws -> SigningKeyRecord? {
         try await client.rows(
-            "SELECT key_id, team_id, public_key, topics, created_at FROM signing_keys WHERE key_id = \(id)", logger: logger,
+            "SELECT key_id, team_id, public_key, topics, created_at, environments FROM signing_keys WHERE key_id = \(id)", logger: logger,
             Self.signingKey
         ).first
     }
 
     public func signingKeys() async throws -> [SigningKeyRecord] {
         try await client.rows(
-            "SELECT key_id, team_id, public_key, topics, created_at FROM signing_keys ORDER BY key_id", logger: logger, Self.signingKey)
+            "SELECT key_id, team_id, public_key, topics, created_at, environments FROM signing_keys ORDER BY key_id", logger: logger, Self.signingKey)
     }
 
     public func deleteSigningKey(id: String) async throws -> Bool {
@@ -718,18 +719,19 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     }
 
     private static func device(_ row: PostgresRow) throws -> DeviceRecord {
-        let (token, secretHash, name, createdAt) = try row.decode((String, String, String, Int64).self)
-        return RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt)
+        let (token, secretHash, name, createdAt, environment) = try row.decode((String, String, String, Int64, String).self)
+        return try RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment)
     }
 
     /// A device and its last change number, from a row that has `last_change` after the device's columns.
     private static func deviceAndLastChange(_ row: PostgresRow) throws -> (DeviceRecord, Int64) {
-        let (token, secretHash, name, createdAt, lastChange) = try row.decode((String, String, String, Int64, Int64).self)
-        return (RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt), lastChange)
+        let (token, secretHash, name, createdAt, environment, lastChange) = try row.decode((String, String, String, Int64, String, Int64).self)
+        return (try RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment), lastChange)
     }
 
     private static func signingKey(_ row: PostgresRow) throws -> SigningKeyRecord {
-        let (keyID, teamID, publicKey, topicsText, createdAt) = try row.decode((String, String, String, String, Int64).self)
-        return try RowCodec.signingKey(keyID: keyID, teamID: teamID, publicKeyPEM: publicKey, topicsText: topicsText, createdAt: createdAt)
+        let (keyID, teamID, publicKey, topicsText, createdAt, environments) = try row.decode((String, String, String, String, Int64, String?).self)
+        return try RowCodec.signingKey(
+            keyID: keyID, teamID: teamID, publicKeyPEM: publicKey, topicsText: topicsText, createdAt: createdAt, environmentsText: environments)
     }
 }

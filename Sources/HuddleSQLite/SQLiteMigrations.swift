@@ -103,6 +103,14 @@ public enum SQLiteMigrations {
                 ALTER TABLE apps ADD COLUMN activity_types TEXT;
                 """)
         }
+        migrator.registerMigration("006 environments of devices and keys") { db in
+            // Every device registered before was a development one, as Xcode's builds are; keys made before
+            // may be used in both environments (NULL).
+            try db.execute(sql: """
+                ALTER TABLE devices ADD COLUMN environment TEXT NOT NULL DEFAULT 'development';
+                ALTER TABLE signing_keys ADD COLUMN environments TEXT;
+                """)
+        }
         return migrator
     }
 

@@ -53,8 +53,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0
             guard count < maximumDevices else { throw UpdateRefusal.tooManyDevices(count) }
             try db.execute(
-                sql: "INSERT INTO devices (token, secret_hash, name, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds])
+                sql: "INSERT INTO devices (token, secret_hash, name, created_at, environment) VALUES (?, ?, ?, ?, ?)",
+                arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds, device.environment.rawValue])
             try db.execute(sql: "DELETE FROM unregistered_devices WHERE token = ?", arguments: [device.token])
         }
     }
@@ -429,7 +429,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                     number: UInt64(number), event: try DeviceEvent(app: row["topic"], number: UInt64(number), detailText: row["detail"] ?? ""))
             }
             return DeviceSnapshot(
-                device: Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
+                device: try Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
                 lastChange: UInt64(lastChange), events: events, activities: try LiveActivity.stored(row["activities"], device: token))
         }
     }
@@ -473,13 +473,13 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO signing_keys (key_id, team_id, public_key, topics, created_at, environments) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (key_id) DO UPDATE SET team_id = excluded.team_id, public_key = excluded.public_key,
-                        topics = excluded.topics, created_at = excluded.created_at
+                        topics = excluded.topics, created_at = excluded.created_at, environments = excluded.environments
                     """,
                 arguments: [
                     key.keyID, key.teamID, key.publicKeyPEM, RowCodec.topicsText(key),
-                    key.createdAt.milliseconds,
+                    key.createdAt.milliseconds, RowCodec.environmentsText(key),
                 ])
         }
     }
@@ -529,7 +529,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     private static func signingKey(_ row: Row) throws -> SigningKeyRecord {
         try RowCodec.signingKey(
             keyID: row["key_id"], teamID: row["team_id"], publicKeyPEM: row["public_key"], topicsText: row["topics"],
-            createdAt: row["created_at"])
+            createdAt: row["created_at"], environmentsText: row["environments"])
     }
 
     /// Takes the device's next change number, for a write that records one change.
@@ -554,8 +554,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    private static func device(_ row: Row) -> DeviceRecord {
-        RowCodec.device(token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"])
+    private static func device(_ row: Row) throws -> DeviceRecord {
+        try RowCodec.device(
+            token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"], environment: row["environment"])
     }
 
     /// The device's apps, or only the one of `topic`.

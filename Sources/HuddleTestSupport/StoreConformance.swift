@@ -624,6 +624,24 @@ public enum StoreConformance {
             #expect(Set(try await store.snapshot(device: token)?.activities.map(\.id) ?? []) == Set((0..<20).map { "a\($0)" }))
             #expect(try await store.snapshot(device: token)?.lastChange == 41)
         },
+        "a device keeps its environment, and a key the environments it may be used in": { store in
+            let production = DeviceRecord(token: token, secretHash: "h", name: "Release build", createdAt: start, environment: .production)
+            try await store.createDevice(production)
+            try await store.createDevice(device(String(repeating: "cd", count: 32)))
+            #expect(try await store.device(token: token)?.environment == .production)
+            #expect(try await store.device(token: String(repeating: "cd", count: 32))?.environment == .development)
+            #expect(try await store.snapshot(device: token)?.device == production)
+            #expect(Set(try await store.devices(newestFirst: 5).map(\.environment)) == [.production, .development])
+            let restricted = SigningKeyRecord(
+                keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKeyPEM: "pem", topics: ["com.example.app"], createdAt: start,
+                environments: [.development])
+            try await store.saveSigningKey(restricted)
+            #expect(try await store.signingKey(id: "ABC123DEFG") == restricted)
+            var both = restricted
+            both.environments = [.development, .production]
+            try await store.saveSigningKey(both)
+            #expect(try await store.signingKeys() == [both])
+        },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)

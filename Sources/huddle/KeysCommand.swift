@@ -63,6 +63,19 @@ struct KeysCommand: AsyncParsableCommand {
         var publicKey: String
         @Option(name: .customLong("topic"), help: "A bundle identifier the key may push to (repeat; none means any).")
         var topics: [String] = []
+        @Option(name: .customLong("environment"), help: "development or production: the only environment the key may be used in (default: both).")
+        var environment: String?
+
+        func validate() throws {
+            if let environment, APNsEnvironment(rawValue: environment) == nil {
+                throw ValidationError("--environment: development or production")
+            }
+        }
+
+        /// The environments the key may be used in.
+        private var environments: Set<APNsEnvironment> {
+            environment.flatMap(APNsEnvironment.init(rawValue:)).map { [$0] } ?? Set(APNsEnvironment.allCases)
+        }
 
         func run() async throws {
             try await reportingFailures(as: "keys add") {
@@ -71,7 +84,7 @@ struct KeysCommand: AsyncParsableCommand {
                 do {
                     key = SigningKeyRecord(
                         keyID: keyId, teamID: teamId, publicKeyPEM: try SigningKeys.publicKeyPEM(from: pem), topics: topics,
-                        createdAt: Date())
+                        createdAt: Date(), environments: environments)
                     try SigningKeys.validate(key)
                 } catch let error as SigningKeyError {
                     throw CommandFailure(.badInput, "the public key \(publicKey): \(error)")
@@ -79,12 +92,15 @@ struct KeysCommand: AsyncParsableCommand {
                 if let api = try target.adminAPI() {
                     let body = JSONValue.object(JSONObject([
                         ("teamID", .string(teamId)), ("publicKey", .string(key.publicKeyPEM)), ("topics", .array(topics.map(JSONValue.string))),
+                        ("environments", .array(key.environments.sorted().map { .string($0.rawValue) })),
                     ]))
                     _ = try await api.send(.PUT, "/v1/admin/keys/\(keyId)", json: body)
                 } else {
                     try await target.withExistingStore { store in try await store.saveSigningKey(key) }
                 }
-                print("registered key \(keyId) of team \(teamId) for \(topics.isEmpty ? "every topic" : topics.joined(separator: ", "))")
+                print(
+                    "registered key \(keyId) of team \(teamId) for \(topics.isEmpty ? "every topic" : topics.joined(separator: ", "))"
+                        + (environment.map { ", in \($0) only" } ?? ""))
             }
         }
     }

@@ -20,6 +20,10 @@ public enum APNsReason: String, Sendable, Hashable, CaseIterable, Error {
     case badPayload = "BadPayload"
     case badCertificate = "BadCertificate"
     case badCertificateEnvironment = "BadCertificateEnvironment"
+    /// A provider token signed with a key restricted to the other environment (keys may be restricted since
+    /// February 2025; Apple's stored reason table predates it, so the reason and its 403 are from APNs'
+    /// answers as clients record them: docs/environments.md).
+    case badEnvironmentKeyInToken = "BadEnvironmentKeyInToken"
     case expiredProviderToken = "ExpiredProviderToken"
     case forbidden = "Forbidden"
     case invalidProviderToken = "InvalidProviderToken"

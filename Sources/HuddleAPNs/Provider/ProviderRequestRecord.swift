@@ -12,6 +12,8 @@ public struct ProviderRequestRecord: Sendable {
     public var client: String?
     public var httpVersion: String
     public var tls: Bool
+    /// The environment the request went to (by its `:authority`).
+    public var environment: APNsEnvironment = .development
     public var method: String
     public var path: String
     public var deviceToken: String?
@@ -75,6 +77,7 @@ public struct ProviderRequestRecord: Sendable {
             ("durationMicroseconds", .integer(microseconds)),
             ("connection", .object(JSONObject([
                 ("client", client.map(JSONValue.string) ?? .null), ("httpVersion", .string(httpVersion)), ("tls", .bool(tls)),
+                ("environment", .string(environment.rawValue)),
             ]))),
             ("method", .string(method)),
             ("path", .string(path)),

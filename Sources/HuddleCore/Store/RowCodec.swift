@@ -32,8 +32,16 @@ public enum RowCodec {
 
     // MARK: Reading
 
-    public static func device(token: String, secretHash: String, name: String, createdAt: Int64) -> DeviceRecord {
-        DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt))
+    public static func device(token: String, secretHash: String, name: String, createdAt: Int64, environment: String) throws(StoreError) -> DeviceRecord {
+        guard let environment = APNsEnvironment(rawValue: environment) else {
+            throw StoreError(.corrupt, "stored device \(token) has an unknown environment \"\(environment)\"")
+        }
+        return DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt), environment: environment)
+    }
+
+    /// A key's environments as stored: `nil` for both (every key made before keys could be restricted).
+    public static func environmentsText(_ key: SigningKeyRecord) -> String? {
+        key.environments == Set(APNsEnvironment.allCases) ? nil : JSONValue.array(key.environments.sorted().map { .string($0.rawValue) }).jsonText()
     }
 
     /// An app from its row, with its localization files (by path) read from theirs.
@@ -82,8 +90,24 @@ public enum RowCodec {
     }
 
     public static func signingKey(
-        keyID: String, teamID: String, publicKeyPEM: String, topicsText: String, createdAt: Int64
+        keyID: String, teamID: String, publicKeyPEM: String, topicsText: String, createdAt: Int64, environmentsText: String?
     ) throws(StoreError) -> SigningKeyRecord {
+        var environments = Set(APNsEnvironment.allCases)
+        if let environmentsText {
+            let names = try parse(environmentsText, what: "environments of key \(keyID)")
+            let read: [APNsEnvironment]
+            do {
+                read = try JSONReader(names).array().map { element throws(JSONReadError) in
+                    let name = try element.string()
+                    guard let environment = APNsEnvironment(rawValue: name) else { throw element.failure("unknown environment \"\(name)\"") }
+                    return environment
+                }
+            } catch {
+                throw StoreError(.corrupt, "stored environments of key \(keyID) cannot be read: \(error)")
+            }
+            guard !read.isEmpty else { throw StoreError(.corrupt, "stored key \(keyID) may be used in no environment") }
+            environments = Set(read)
+        }
         let topicsJSON = try parse(topicsText, what: "topics of key \(keyID)")
         let topics: [String]
         do {
@@ -91,7 +115,9 @@ public enum RowCodec {
         } catch {
             throw StoreError(.corrupt, "stored topics of key \(keyID) cannot be read: \(error)")
         }
-        return SigningKeyRecord(keyID: keyID, teamID: teamID, publicKeyPEM: publicKeyPEM, topics: topics, createdAt: Date(milliseconds: createdAt))
+        return SigningKeyRecord(
+            keyID: keyID, teamID: teamID, publicKeyPEM: publicKeyPEM, topics: topics, createdAt: Date(milliseconds: createdAt),
+            environments: environments)
     }
 
     /// Stored JSON text.

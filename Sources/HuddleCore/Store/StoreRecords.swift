@@ -1,5 +1,22 @@
 public import Foundation
 
+/// Apple's two push environments: development (`api.sandbox.push.apple.com`, what a build run from Xcode
+/// registers with) and production (`api.push.apple.com`, TestFlight and App Store builds). A device token
+/// belongs to one of them; the other answers it `BadDeviceToken`.
+public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Comparable {
+    case development, production
+
+    public static func < (lhs: APNsEnvironment, rhs: APNsEnvironment) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Apple's provider API host of the environment.
+    public var host: String {
+        switch self {
+        case .development: "api.sandbox.push.apple.com"
+        case .production: "api.push.apple.com"
+        }
+    }
+}
+
 /// A device registered with a server: its push token and the hash of the secret its owner uses.
 public struct DeviceRecord: Sendable, Hashable {
     /// 64 lowercase hexadecimal characters, like an APNs device token.
@@ -8,12 +25,15 @@ public struct DeviceRecord: Sendable, Hashable {
     public var secretHash: String
     public var name: String
     public var createdAt: Date
+    /// The environment its token belongs to.
+    public var environment: APNsEnvironment
 
-    public init(token: String, secretHash: String, name: String, createdAt: Date) {
+    public init(token: String, secretHash: String, name: String, createdAt: Date, environment: APNsEnvironment = .development) {
         self.token = token
         self.secretHash = secretHash
         self.name = name
         self.createdAt = createdAt
+        self.environment = environment
     }
 }
 
@@ -57,13 +77,19 @@ public struct SigningKeyRecord: Sendable, Hashable {
     /// Topics the key may send to; empty for any.
     public var topics: [String]
     public var createdAt: Date
+    /// The environments the key may be used in (Apple lets a key be restricted to one); both by default.
+    public var environments: Set<APNsEnvironment>
 
-    public init(keyID: String, teamID: String, publicKeyPEM: String, topics: [String], createdAt: Date) {
+    public init(
+        keyID: String, teamID: String, publicKeyPEM: String, topics: [String], createdAt: Date,
+        environments: Set<APNsEnvironment> = Set(APNsEnvironment.allCases)
+    ) {
         self.keyID = keyID
         self.teamID = teamID
         self.publicKeyPEM = publicKeyPEM
         self.topics = topics
         self.createdAt = createdAt
+        self.environments = environments
     }
 }
 

@@ -54,14 +54,24 @@ struct AdminController {
         try access.authorize(request, context: context, acceptingCookie: false)
         let keyID = try context.parameters.require("keyID")
         let body = try await request.jsonBody()
-        try body.rejectUnknownMembers(["teamID", "publicKey", "topics"])
+        try body.rejectUnknownMembers(["teamID", "publicKey", "topics", "environments"])
+        var environments = Set(APNsEnvironment.allCases)
+        if let member = try body.optionalMember("environments") {
+            environments = Set(try member.array().map { element throws(JSONReadError) in
+                guard let environment = APNsEnvironment(rawValue: try element.string()) else {
+                    throw element.failure("expected development or production")
+                }
+                return environment
+            })
+            guard !environments.isEmpty else { throw member.failure("a key must be usable in one environment at least") }
+        }
         let key: SigningKeyRecord
         do {
             key = SigningKeyRecord(
                 keyID: keyID, teamID: try body.member("teamID").string(),
                 publicKeyPEM: try SigningKeys.publicKeyPEM(from: try body.member("publicKey").string()),
                 topics: try body.optionalMember("topics")?.array().map { element throws(JSONReadError) in try element.string() } ?? [],
-                createdAt: clock())
+                createdAt: clock(), environments: environments)
             try SigningKeys.validate(key)
         } catch let error as SigningKeyError {
             throw APIError(.badRequest, error.description)
@@ -86,6 +96,7 @@ struct AdminController {
         .object(JSONObject([
             ("keyID", .string(key.keyID)), ("teamID", .string(key.teamID)), ("publicKey", .string(key.publicKeyPEM)),
             ("topics", .array(key.topics.map(JSONValue.string))), ("createdAt", .string(ISO8601.string(from: key.createdAt))),
+            ("environments", .array(key.environments.sorted().map { .string($0.rawValue) })),
         ]))
     }
 }

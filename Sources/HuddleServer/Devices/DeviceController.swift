@@ -55,15 +55,25 @@ struct DeviceController {
                 .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
         }
         var name = DeviceRegistration.defaultName
+        var environment = APNsEnvironment.development
         if request.headers[.contentLength].map({ $0 != "0" }) ?? false {
-            // A name is all a registration says: anyone may call this, so it reads little.
+            // A name and an environment are all a registration says: anyone may call this, so it reads little.
             let body = try await request.jsonBody(limit: 4096)
-            try body.rejectUnknownMembers(["name"])
+            try body.rejectUnknownMembers(["name", "environment"])
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")
+            if let member = try body.optionalMember("environment") {
+                guard let named = APNsEnvironment(rawValue: try member.string()) else {
+                    throw member.failure("expected development (a build run from Xcode) or production (TestFlight, the App Store)")
+                }
+                environment = named
+            }
         }
-        let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices).register(name: name)
-        return .json(["token": .string(device.token), "secret": .string(secret), "name": .string(name)], status: .created)
+        let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices)
+            .register(name: name, environment: environment)
+        return .json(
+            ["token": .string(device.token), "secret": .string(secret), "name": .string(name), "environment": .string(environment.rawValue)],
+            status: .created)
     }
 
     @Sendable func describe(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -71,7 +81,7 @@ struct DeviceController {
         let apps = try await store.apps(device: device.token)
         return .json(.object(JSONObject([
             ("token", .string(device.token)), ("name", .string(device.name)),
-            ("createdAt", .string(ISO8601.string(from: device.createdAt))),
+            ("createdAt", .string(ISO8601.string(from: device.createdAt))), ("environment", .string(device.environment.rawValue)),
             ("apps", .array(apps.map { .string($0.topic) })),
         ])))
     }

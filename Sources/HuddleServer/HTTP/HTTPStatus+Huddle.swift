@@ -18,7 +18,7 @@ extension APNsReason {
             .missingTopic, .payloadEmpty, .topicDisallowed, .badPayload:
             .badRequest
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
-            .missingProviderToken, .unrelatedKeyIdInToken:
+            .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken:
             .forbidden
         case .badPath: .notFound
         case .methodNotAllowed: .methodNotAllowed

@@ -50,6 +50,7 @@ struct ProviderEndpoint: RouterMiddleware {
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let (apnsID, checked) = ProviderRequestCheck.check(providerRequest)
         var record = startRecord(providerRequest, context: context)
+        record.environment = Self.environment(of: request.head.authority)
         let outcome: Result<Void, ProviderRefusal>
         do {
             try await deliver(try checked.get(), request: request, context: context, stores: stores, record: &record)
@@ -66,9 +67,9 @@ struct ProviderEndpoint: RouterMiddleware {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
         }
-        // Apple answers an accepted push with an apns-unique-id in its development environment, the one a
-        // test double stands in for; the request inspector finds the request by it.
-        if case .success = outcome { record.uniqueID = UUID().uuidString.lowercased() }
+        // Apple answers an accepted push with an apns-unique-id in its development environment; the request
+        // inspector finds the request by it.
+        if case .success = outcome, record.environment == .development { record.uniqueID = UUID().uuidString.lowercased() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         var response = respond(outcome, apnsID: apnsID)
         if let uniqueID = record.uniqueID { response.headers[HTTPField.Name("apns-unique-id")!] = uniqueID }
@@ -90,6 +91,11 @@ struct ProviderEndpoint: RouterMiddleware {
                 push.providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures,
                 lookUpKey: { try await keys.key(id: $0) })
             try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
+            guard key.environments.contains(record.environment) else {
+                throw ProviderRefusal(
+                    reason: .badEnvironmentKeyInToken,
+                    description: "key \(key.keyID) may be used in \(key.environments.sorted().map(\.rawValue).joined(separator: " and ")) only; this request went to \(record.environment.rawValue) (\(record.environment.host))")
+            }
         }
         if !faults.isEmpty, let effect = faults.take(device: push.deviceToken, topic: push.bundleIdentifier, pushType: push.pushType, now: clock()) {
             record.fault = effect.summary
@@ -168,6 +174,13 @@ struct ProviderEndpoint: RouterMiddleware {
         guard let session = try await centers.session(for: device) else {
             throw try await refusalForUnknownDevice(device)
         }
+        // A device token belongs to one environment; the other does not know it (Apple: BadDeviceToken).
+        guard session.device.environment == record.environment else {
+            throw ProviderRefusal(
+                reason: .badDeviceToken,
+                description: "this device's token is a \(session.device.environment.rawValue) one (\(session.device.environment.host)); "
+                    + "this request went to \(record.environment.rawValue) (\(record.environment.host))")
+        }
         guard try await session.knowsApp(push.bundleIdentifier) else {
             throw APNsReason.deviceTokenNotForTopic
         }
@@ -229,6 +242,15 @@ struct ProviderEndpoint: RouterMiddleware {
         if let reason = effect.reason {
             throw ProviderRefusal(reason: reason, timestamp: effect.timestamp, goesAway: effect.connection == .goAway)
         }
+    }
+
+    /// The environment a request goes to: production when it names Apple's production host, as a client set up
+    /// for production does; development otherwise (Apple's sandbox host, or any other name a client is pointed
+    /// at Huddle by), the environment of a build run from Xcode. docs/environments.md.
+    static func environment(of authority: String?) -> APNsEnvironment {
+        guard let authority else { return .development }
+        let host = authority.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return host == APNsEnvironment.production.host ? .production : .development
     }
 
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
