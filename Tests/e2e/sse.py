@@ -48,3 +48,38 @@ def events(response, parser=None):
         event = parser.feed(line)
         if event:
             yield event
+
+
+class DeviceStream:
+    """A device's center stream, read on a thread of its own until an event named `until` comes.
+
+    `start()` returns once the stream is open (its first event, the whole center, has come), so that what a
+    test does next happens while the stream listens; `received` holds every event so far, and `join()` waits
+    for the stream to end."""
+
+    def __init__(self, server, device, until):
+        import threading
+        import httpx
+
+        self.received = []
+        self._opened = threading.Event()
+
+        def listen():
+            with httpx.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream",
+                              headers={"authorization": f"Bearer {device['secret']}"}, timeout=30) as stream:
+                for event in events(stream):
+                    self.received.append(event)
+                    self._opened.set()
+                    if event.name == until:
+                        return
+
+        self._thread = threading.Thread(target=listen, daemon=True)
+
+    def start(self, timeout=10):
+        self._thread.start()
+        assert self._opened.wait(timeout), "the device's stream did not open"
+        return self
+
+    def join(self, timeout=20):
+        self._thread.join(timeout)
+        return self.received

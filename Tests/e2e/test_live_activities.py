@@ -6,7 +6,6 @@ outlive a restart, on SQLite and PostgreSQL. Real clients: httpx over HTTP/2, ai
 import asyncio
 import json
 import ssl
-import threading
 import time
 import uuid
 
@@ -69,22 +68,7 @@ def test_an_activity_is_started_updated_and_ended_as_an_iphone_does(server):
     start_token = tokens[0]["token"]
     assert len(start_token) == 128 and start_token.startswith(device["token"])
     now = int(time.time())
-    received = []
-
-    def listen():
-        with httpx.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream",
-                          headers={"authorization": f"Bearer {device['secret']}"}, timeout=30) as stream:
-            for event in sse.events(stream):
-                received.append(event)
-                if event.name == "activities":
-                    return
-
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
-    for _ in range(200):
-        if received:
-            break
-        time.sleep(0.05)
+    stream = sse.DeviceStream(server, device, until="activities").start()
 
     with httpx.Client(http1=False, http2=True, timeout=30) as client:
         # Started by its push-to-start token, with an alert and a request for its update token.
@@ -100,7 +84,7 @@ def test_an_activity_is_started_updated_and_ended_as_an_iphone_does(server):
         assert f"the app reports its update token {update_token}" in started and "its alert lit the screen (Order 42: On its way)" in started
         # The alert lit the screen; it is not a notification in the center.
         assert read_center(server, device)["groups"] == []
-        listener.join(20)
+        received = stream.join()
         assert received[-1].name == "activities" and received[-1].json()["activities"][0]["id"] == activity["id"]
 
         # An update no newer than the activity is ignored, and said to be.

@@ -3,7 +3,6 @@ that shows nothing (background, voip, widgets, …; Live Activities have test_li
 visible in the device API, its live stream and the request inspector, and kept across a restart."""
 
 import json
-import threading
 import uuid
 
 import httpx
@@ -100,27 +99,10 @@ def test_what_apns_checks_for_each_type_is_checked(server, push_type, suffix, pr
 
 def test_events_come_live_on_the_device_stream(server):
     device = register_device(server)
-    received = []
-
-    def listen():
-        with httpx.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream",
-                          headers={"authorization": f"Bearer {device['secret']}"}, timeout=30) as stream:
-            for event in sse.events(stream):
-                received.append(event)
-                if event.name == "device-event":
-                    return
-
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
-    # The stream's first event (the whole center) says it is open.
-    for _ in range(200):
-        if received:
-            break
-        threading.Event().wait(0.05)
-    assert received and received[0].name == "center"
+    stream = sse.DeviceStream(server, device, until="device-event").start()
+    assert stream.received[0].name == "center"
     assert push(server, device, "widgets", ".push-type.widgets", payload={"aps": {"content-changed": True}}).status_code == 200
-    listener.join(20)
-    event = received[-1]
+    event = stream.join()[-1]
     assert event.name == "device-event"
     data = event.json()
     assert data["pushType"] == "widgets" and event.id == str(data["change"])
