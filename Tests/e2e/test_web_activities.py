@@ -249,11 +249,11 @@ def test_activity_texts_are_readable(server, browser, device):
     start(server, device, clock, "8", "On its way", relevance=0, alert={"title": "Order 8", "body": "Soon"})
     expect(cards(page)).to_have_count(1)
     expect(page.locator("#activity-banner")).to_be_visible()
-    assert_readable(page, ".activity-card", [".activity-app", ".activity-line", ".activity-line time"])
+    assert_readable(page, ".activity-card", [".activity-card .activity-app", ".activity-card .activity-line", ".activity-card time"])
     assert_readable(page, "#activity-banner", ["#activity-banner .title", "#activity-banner .body", "#activity-banner .activity-app"])
     ids = activity_ids(server, device)
     push_activity(server, ids["8"]["updateToken"], {"timestamp": clock.next(), "event": "update", "stale-date": int(time.time()) - 5,
                                                     "content-state": {"status": "Late", "eta": eta(3)}})
     expect(cards(page).first).to_have_attribute("data-state", "stale")
-    assert_readable(page, ".activity-card", [".activity-state", ".activity-line"])
+    assert_readable(page, ".activity-card", [".activity-card .activity-state", ".activity-card .activity-line"])
     page.context.close()
