@@ -1,13 +1,14 @@
 """Screenshots for the README: the demo center on a phone and a desktop, unlocked and locked, and the home
 page on a desktop (signed in with the admin token, so that it lists the server's devices), and the provider
 request inspector after a few pushes, and the demo center on a desktop with a few pushes that showed nothing in
-its background activity.
+its background activity, and the demo center locked on a phone with two Live Activities above its stacks.
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
-docs/home-desktop.png, docs/inspector-desktop.png and docs/center-events-desktop.png.
+docs/home-desktop.png, docs/inspector-desktop.png, docs/center-events-desktop.png and
+docs/lock-screen-activities.png.
 """
 import argparse
 import json
@@ -77,6 +78,51 @@ def push_events(address):
         urllib.request.urlopen(request)
 
 
+# Two apps with an activity type each, drawn with a template; content-state dates are seconds since 2001, as
+# ActivityKit decodes them.
+ACTIVITY_APPS = [
+    ("com.example.pizza", "Pizza Place", {"name": "DeliveryAttributes", "attributes": {"order": "string"},
+                                          "contentState": {"status": "string", "driver": "string", "eta": "date"},
+                                          "template": "Order {{attributes.order}} · {{contentState.status}}\n"
+                                                      "{{contentState.driver}} arrives {{contentState.eta|relative}} ({{contentState.eta|time}})"}),
+    ("com.example.match", "Match Day", {"name": "ScoreAttributes", "attributes": {"home": "string", "away": "string"},
+                                        "contentState": {"homeScore": "integer", "awayScore": "integer", "minute": "integer"},
+                                        "template": "{{attributes.home}} {{contentState.homeScore}} – {{contentState.awayScore}} {{attributes.away}}\n"
+                                                    "{{contentState.minute}}′ · second half"}),
+]
+
+
+def push_activities(address):
+    """Installs two apps with Live Activity types on the demo device and starts one activity of each by its
+    push-to-start token; the delivery's start carries an alert, which the page shows as a banner."""
+    base, token, secret = re.match(r"(.*)/devices/([0-9a-f]{64}).*#secret=([0-9a-f]+)", address).groups()
+
+    def call(method, path, body=None, headers=None):
+        request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None, method=method,
+                                         headers={"content-type": "application/json", **(headers or {})})
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+    auth = {"authorization": f"Bearer {secret}"}
+    for topic, name, declaration in ACTIVITY_APPS:
+        call("PUT", f"/v1/devices/{token}/apps/{topic}", {"name": name, "liveActivities": {"types": [declaration]}}, auth)
+    tokens = {entry["app"]: entry["token"] for entry in call("GET", f"/v1/devices/{token}/activities", headers=auth)["pushToStartTokens"]}
+    now = int(time.time())
+    since_2001 = time.time() - 978_307_200
+    starts = [
+        ("com.example.match", {"event": "start", "timestamp": now, "attributes-type": "ScoreAttributes",
+                               "attributes": {"home": "Lyon", "away": "Porto"},
+                               "content-state": {"homeScore": 2, "awayScore": 1, "minute": 67}, "relevance-score": 20}),
+        ("com.example.pizza", {"event": "start", "timestamp": now, "attributes-type": "DeliveryAttributes", "attributes": {"order": "#4127"},
+                               "content-state": {"status": "On its way", "driver": "Ana", "eta": since_2001 + 12 * 60},
+                               "relevance-score": 80, "alert": {"title": "Your pizza is on its way", "body": "Ana picked up order #4127"}}),
+    ]
+    for topic, aps in starts:
+        call("POST", f"/3/device/{tokens[topic]}", {"aps": aps},
+             {"apns-topic": topic + ".push-type.liveactivity", "apns-push-type": "liveactivity", "apns-priority": "10"})
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--huddle", default=str(ROOT / ".build" / "debug" / "huddle"))
@@ -113,6 +159,22 @@ def main():
             page.wait_for_selector("#activity .event:nth-child(3)")
             page.locator("#activity .event summary").nth(1).click()
             page.screenshot(path=str(out / "center-events-desktop.png"), full_page=True)
+            context.close()
+            # The lock screen on a phone: the demo center locked, two Live Activities above its stacks, and the
+            # delivery's alert passing as a banner.
+            context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, locale="en-US", reduced_motion="reduce")
+            page = context.new_page()
+            page.goto(address)
+            # A selector, not wait_for_function: a wait that polls evaluates a string, which the page's policy refuses.
+            page.wait_for_selector("#connection:text-is('live')")
+            page.click("#lock")
+            page.wait_for_selector(".stack.locked")
+            page.wait_for_selector("#connection:text-is('live')")
+            push_activities(address)
+            page.wait_for_selector("#live-activities .activity-card:nth-child(2)")
+            page.wait_for_selector("#activity-banner:not([hidden])")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(out / "lock-screen-activities.png"))
             context.close()
             context = browser.new_context(viewport=SIZES["desktop"], locale="en-US", reduced_motion="reduce")
             page = context.new_page()

@@ -99,7 +99,8 @@ func buildRouter(
     ).addRoutes(to: router)
     WebController(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
-        developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens
+        developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens,
+        clock: configuration.clock
     ).addRoutes(to: router)
     HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(store: store, centers: centers, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)

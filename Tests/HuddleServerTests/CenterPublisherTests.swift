@@ -213,6 +213,46 @@ import Testing
         #expect(try await upToDate.require().data["pushType"] == "mdm")
     }
 
+    @Test func aResumingStreamGetsTheActivitiesWhenTheyChangedAfterItsNumber() async throws {
+        var fixture = Fixture()
+        func activity(_ id: String, relevance: Double) -> LiveActivity {
+            LiveActivity(
+                id: id, app: CenterPublisherTests.app, typeName: "Delivery", attributes: ["order": .string(id)], contentState: ["eta": 1],
+                timestamp: CenterPublisherTests.start, startedAt: CenterPublisherTests.start, relevanceScore: relevance)
+        }
+        var live = fixture.subscribe(after: 1)
+        fixture.apply(.activities([activity("a", relevance: 0), activity("b", relevance: 5)]))  // 2
+        // Live: all of them as started, and the cards in the Lock Screen's order, drawn without a template.
+        let event = try await live.require()
+        #expect(event.name == "activities" && event.id == "2" && event.data["change"] == 2)
+        #expect(event.data["activities"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["a", "b"])
+        let cards = try #require(event.data["lockScreen"]?.arrayValue)
+        #expect(cards.compactMap { $0["id"]?.stringValue } == ["b", "a"])
+        #expect(cards[0]["appName"] == "chat" && cards[0]["state"] == "active")
+        #expect(cards[0]["lines"]?.arrayValue?.first?.jsonText() == #"{"label":"order","pieces":[{"text":"b"}]}"#)
+
+        fixture.deliver("n", thread: "one")  // 3
+        // Missed since 1: the activities as they are now, then the change; since 2 they did not change.
+        var sinceOne = fixture.subscribe(after: 1)
+        let missed = [try await sinceOne.require(), try await sinceOne.require()]
+        #expect(missed.map(\.name) == ["activities", "change"])
+        #expect(missed.map(\.id) == ["2", "3"])
+        var sinceTwo = fixture.subscribe(after: 2)
+        #expect(try await sinceTwo.require().name == "change")
+
+        // A template saved with the app draws them anew, on every stream.
+        let type = try ActivityType(name: "Delivery", template: "Order {{attributes.order}}")
+        fixture.apply(.appSaved(AppRecord(topic: CenterPublisherTests.app, displayName: "Chat", activities: try ActivityDeclarations(types: [type]))))  // 4
+        // After what the new name changed in the stacks.
+        var redrawn = try await sinceTwo.require()
+        while redrawn.name != "activities" { redrawn = try await sinceTwo.require() }
+        #expect(redrawn.id == "4")
+        #expect(redrawn.data["lockScreen"]?.arrayValue?.first?["appName"] == "Chat")
+        #expect(redrawn.data["lockScreen"]?.arrayValue?.first?["lines"]?.jsonText() == #"[{"pieces":[{"text":"Order "},{"text":"b"}]}]"#)
+        let cardsNow = fixture.publisher.activityCards(at: CenterPublisherTests.start)
+        #expect(cardsNow.map(\.activity.id) == ["b", "a"])
+    }
+
     @Test func aStreamThatJoinsBetweenChangesSeesEachLaterChangeOnce() async throws {
         var fixture = Fixture()
         var streams: [Events] = []

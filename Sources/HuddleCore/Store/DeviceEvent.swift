@@ -19,8 +19,28 @@ public struct DeviceEvent: Sendable, Hashable {
     public var action: String
     /// The payload as the app receives it.
     public var payload: JSONValue
+    /// The alert that lit the screen, for a Live Activity push that carried one and was applied; it is
+    /// never a notification (docs/push-types.md §2), so the page shows it as a passing banner.
+    public var alert: Alert?
 
-    public init(app: String, pushType: String, apnsID: String, date: Date, priority: Int, action: String, payload: JSONValue) {
+    /// What an alert that lit the screen said: its title and body as sent (a `loc-key` when localized).
+    public struct Alert: Sendable, Hashable {
+        public var title: String
+        public var body: String
+
+        public init(title: String, body: String) {
+            self.title = title
+            self.body = body
+        }
+
+        var json: JSONValue {
+            .object(JSONObject([("title", .string(title)), ("body", .string(body))]))
+        }
+    }
+
+    public init(
+        app: String, pushType: String, apnsID: String, date: Date, priority: Int, action: String, payload: JSONValue, alert: Alert? = nil
+    ) {
         self.app = app
         self.pushType = pushType
         self.apnsID = apnsID
@@ -28,14 +48,17 @@ public struct DeviceEvent: Sendable, Hashable {
         self.priority = priority
         self.action = action
         self.payload = payload
+        self.alert = alert
     }
 
     /// The event as the change journal stores it (its app is the change's topic).
     public var detailText: String {
-        JSONValue.object(JSONObject([
+        var detail = JSONObject([
             ("pushType", .string(pushType)), ("apnsID", .string(apnsID)), ("date", .integer(date.milliseconds)),
             ("priority", .integer(Int64(priority))), ("action", .string(action)), ("payload", payload),
-        ])).jsonText()
+        ])
+        detail["alert"] = alert?.json
+        return JSONValue.object(detail).jsonText()
     }
 
     /// Reads a stored event back.
@@ -46,7 +69,10 @@ public struct DeviceEvent: Sendable, Hashable {
             self.init(
                 app: app, pushType: try detail.member("pushType").string(), apnsID: try detail.member("apnsID").string(),
                 date: Date(milliseconds: Int64(try detail.member("date").integer())), priority: try detail.member("priority").integer(),
-                action: try detail.member("action").string(), payload: try detail.member("payload").value)
+                action: try detail.member("action").string(), payload: try detail.member("payload").value,
+                alert: try detail.optionalMember("alert").map { alert throws(JSONReadError) in
+                    Alert(title: try alert.member("title").string(), body: try alert.member("body").string())
+                })
         } catch {
             throw StoreError(.corrupt, "change \(number) has an unreadable event: \(error)")
         }
@@ -54,11 +80,13 @@ public struct DeviceEvent: Sendable, Hashable {
 
     /// The event as the device API and its streams show it.
     public func json(number: UInt64) -> JSONValue {
-        .object(JSONObject([
+        var object = JSONObject([
             ("change", .integer(Int64(number))), ("app", .string(app)), ("pushType", .string(pushType)), ("apnsID", .string(apnsID)),
             ("receivedAt", .string(ISO8601.string(from: date))), ("priority", .integer(Int64(priority))), ("action", .string(action)),
             ("payload", payload),
-        ]))
+        ])
+        object["alert"] = alert?.json
+        return .object(object)
     }
 }
 

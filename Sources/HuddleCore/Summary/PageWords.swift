@@ -42,6 +42,18 @@ public struct PageWords: Sendable, Equatable {
     /// The heading of what the device did with the pushes that showed nothing (``DeviceEvent``): woke an app,
     /// handed it a call, reloaded its widgets.
     public var backgroundActivity: String
+    /// The label of the Live Activities the page shows above the stacks, as the Lock Screen shows them.
+    public var liveActivities: String
+    /// On a Live Activity whose stale date passed without an update (ActivityKit's `stale`).
+    public var notUpdated: String
+    /// On a Live Activity that ended and stays on the Lock Screen until it is dismissed.
+    public var ended: String
+    /// The mark of a `time-sensitive` notification, as iOS labels it.
+    public var timeSensitive: String
+    /// The mark of a `critical` notification.
+    public var critical: String
+    /// The mark of a `passive` notification, which arrived without lighting the screen.
+    public var deliveredQuietly: String
 
     // MARK: Unlocking a device's page
     public var deviceSecret: String

@@ -44,7 +44,8 @@ actor DeviceSession {
         let center = Self.center(from: snapshot, logger: logger)
         installedApps = Mutex(Set(center.registeredApps))
         publisher = CenterPublisher(
-            center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities, logger: logger)
+            center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
+            declarations: Self.declarations(in: snapshot), logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -66,6 +67,11 @@ actor DeviceSession {
         let (center, refused) = Center.loading(snapshot)
         for message in refused { logger.error("device \(snapshot.device.token): stored \(message)") }
         return center
+    }
+
+    /// Each app's declared activity types, by bundle identifier.
+    private static func declarations(in snapshot: DeviceSnapshot) -> [String: ActivityDeclarations] {
+        Dictionary(snapshot.apps.map { ($0.topic, $0.activities) }, uniquingKeysWith: { _, last in last })
     }
 
     /// The number of the last change applied.
@@ -266,7 +272,7 @@ actor DeviceSession {
         else { return }
         publisher.replace(
             with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events,
-            activities: snapshot.activities)
+            activities: snapshot.activities, declarations: Self.declarations(in: snapshot))
         noteInstalledApps()
     }
 
@@ -304,14 +310,14 @@ actor DeviceSession {
     }
 
     /// What the web page of the center shows for a viewer, taken at one moment: its stacks' HTML, the change
-    /// it is at, the device's apps, and its latest events (newest first), so that the page's stream, resuming
-    /// after that change, sends just the later ones.
-    func page(for viewer: Viewer) -> (groupsHTML: String, change: UInt64, apps: [String], events: [RecordedEvent]) {
+    /// it is at, the device's apps, its latest events (newest first) and its Live Activities as the Lock
+    /// Screen shows them at `now`, so that the page's stream, resuming after that change, sends just the
+    /// later ones.
+    func page(for viewer: Viewer, at now: Date) -> CenterPageContent {
         let view = CenterView(viewer: viewer, format: .html, notificationLimit: WebPages.notificationLimit)
-        return (
-            String(buffer: publisher.document(view)), appliedChange, publisher.center.registeredApps,
-            events(limit: WebPages.eventLimit)
-        )
+        return CenterPageContent(
+            groupsHTML: String(buffer: publisher.document(view)), change: appliedChange, apps: publisher.center.registeredApps,
+            events: events(limit: WebPages.eventLimit), activities: publisher.activityCards(at: now))
     }
 
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then

@@ -57,7 +57,8 @@ struct LiveActivityPush: Sendable {
                 newActivity: NewActivityIdentity(id: UUID().uuidString.lowercased(), updateToken: LiveActivityTokens.newUpdateToken(device: self.device)))
             activities = device.activities
             return DeviceEvent(
-                app: app, pushType: "liveactivity", apnsID: apnsID, date: now, priority: priority, action: result.summary, payload: payload)
+                app: app, pushType: "liveactivity", apnsID: apnsID, date: now, priority: priority, action: result.summary, payload: payload,
+                alert: result.alert.map { DeviceEvent.Alert(title: $0.title?.fallbackText ?? "", body: $0.body?.fallbackText ?? "") })
         }
     }
 

@@ -97,7 +97,8 @@ struct WebPages: Sendable {
         let notifications: [[String: Any]] = group.notifications.enumerated().map { index, notification in
             var item: [String: Any] = [
                 "id": notification.id, "date": ISO8601.string(from: notification.date), "time": clockTime(notification.date),
-                "leading": index == 0,
+                "leading": index == 0, "level": notification.interruptionLevel.apnsName,
+                "levelText": levelText(notification.interruptionLevel, words: words), "hasLevel": notification.interruptionLevel != .active,
             ]
             if let title = notification.title, !title.isEmpty { item["title"] = DisplayText.shown(title) }
             if let subtitle = notification.subtitle, !subtitle.isEmpty { item["subtitle"] = DisplayText.shown(subtitle) }
@@ -117,6 +118,16 @@ struct WebPages: Sendable {
             "peeks": (0..<min(group.count - 1, 2)).map { $0 + 1 }, "notifications": notifications,
             "notShown": notShown,
         ]
+    }
+
+    /// The mark a card carries for its interruption level, as iOS marks it; none for `active`.
+    static func levelText(_ level: InterruptionLevel, words: PageWords) -> String {
+        switch level {
+        case .active: ""
+        case .passive: words.deliveredQuietly
+        case .timeSensitive: words.timeSensitive
+        case .critical: words.critical
+        }
     }
 
     /// One row of the page's background activity: the push type, the app, what the device did, when, and the
@@ -154,6 +165,19 @@ struct WebPages: Sendable {
     }
 }
 
+/// A device's center as its page shows it, taken at one moment by the device's session.
+struct CenterPageContent {
+    /// The stacks, rendered.
+    var groupsHTML: String
+    /// The change it is at.
+    var change: UInt64
+    var apps: [String]
+    /// The latest events, newest first.
+    var events: [RecordedEvent]
+    /// The Live Activities, in the Lock Screen's order.
+    var activities: [ActivityCard]
+}
+
 /// What the page of a device's center shows around its stacks.
 struct CenterPage {
     var token: String
@@ -167,6 +191,8 @@ struct CenterPage {
     var commands: PushCommands
     /// The device's latest events, newest first, as of ``change``.
     var events: [RecordedEvent] = []
+    /// Its Live Activities as the Lock Screen shows them, as of ``change``.
+    var activities: [ActivityCard] = []
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
@@ -179,6 +205,7 @@ struct CenterPage {
             "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
             "events": events.prefix(WebPages.eventLimit).map(WebPages.context), "eventLimit": WebPages.eventLimit,
+            "activities": activities.map { $0.context(words: words) },
         ]
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {

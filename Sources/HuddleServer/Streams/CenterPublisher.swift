@@ -1,3 +1,4 @@
+import Foundation
 import HuddleCore
 import Logging
 import NIOCore
@@ -13,7 +14,9 @@ import NIOCore
 /// Events are Server-Sent Events. A center stream gets `center` (the whole center) when it starts or after
 /// a change that touches everything, then one `change` per change, each with the change's number as its id,
 /// so that a client can resume with `Last-Event-ID`, and one `device-event` per push that showed nothing
-/// (``DeviceEvent``), which a resuming client gets again if it missed it and it is still kept. A group stream gets `leading`, then `delivered` and `removed`.
+/// (``DeviceEvent``), which a resuming client gets again if it missed it and it is still kept, and
+/// `activities` when the device's Live Activities change, which a resuming client gets (as they are now) if
+/// it missed a change of them. A group stream gets `leading`, then `delivered` and `removed`.
 struct CenterPublisher {
     private(set) var center: Center
     /// The number of the last change applied.
@@ -22,19 +25,25 @@ struct CenterPublisher {
     private(set) var events: [RecordedEvent]
     /// Its Live Activities as last stored, in the order they started.
     private(set) var activities: [LiveActivity]
+    /// The number of the last change that changed them (0: none since the center was loaded); a stream
+    /// resuming from before it gets them again.
+    private var activitiesChange: UInt64 = 0
+    /// Each app's declared activity types, whose templates draw the activities' cards.
+    private var declarations: [String: ActivityDeclarations]
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
     private let pages: WebPages
 
     init(
-        center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [], pages: WebPages = .shared,
-        logger: Logger
+        center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
+        declarations: [String: ActivityDeclarations] = [:], pages: WebPages = .shared, logger: Logger
     ) {
         self.center = center
         self.lastChange = lastChange
         self.events = events.suffix(DeviceEvent.keptPerDevice)
         self.activities = activities
+        self.declarations = declarations
         self.pages = pages
         history = ChangeHistory(horizon: lastChange)
         cache = RenderCache(pages: pages, logger: logger)
@@ -52,21 +61,44 @@ struct CenterPublisher {
         switch change.kind {
         case .event(let event): keep(RecordedEvent(number: change.number, event: event))
         case .activities(let activities): show(activities, change: change.number)
-        case .appDeleted(let topic) where activities.contains { $0.app == topic }:
-            // The store removed them with the app, in the same change.
-            show(activities.filter { $0.app != topic }, change: change.number)
+        case .appDeleted(let topic):
+            declarations[topic] = nil
+            // The store removed its activities with the app, in the same change.
+            if activities.contains(where: { $0.app == topic }) { show(activities.filter { $0.app != topic }, change: change.number) }
+        case .appSaved(let app):
+            declarations[app.topic] = app.activities
+            // A new name or template draws its activities anew.
+            if activities.contains(where: { $0.app == app.topic }) { show(activities, change: change.number) }
         default: break
         }
         return update
     }
 
-    /// Keeps the activities as stored now and sends them to every center stream: `{"change", "activities"}`,
-    /// the activities as ``LiveActivity/json`` writes them.
+    /// Keeps the activities as stored now and sends them to every center stream (``activitiesEvent``).
     private mutating func show(_ newActivities: [LiveActivity], change number: UInt64) {
         activities = newActivities
-        publishToCenterStreams(ServerSentEvent.event(
-            id: number, name: "activities",
-            data: JSONValue.object(JSONObject([("change", .integer(Int64(number))), ("activities", .array(newActivities.map(\.json)))])).jsonText()))
+        activitiesChange = number
+        publishToCenterStreams(activitiesEvent())
+    }
+
+    /// `{"change", "activities", "lockScreen"}`: the activities as ``LiveActivity/json`` writes them, in the
+    /// order they started, and the cards the page draws for them, in the Lock Screen's order
+    /// (``ActivityCard/json``).
+    private func activitiesEvent() -> String {
+        let cards = ActivityCard.cards(DeviceActivities(activities: activities).lockScreenOrder, center: center, declarations: declarations)
+        return ServerSentEvent.event(
+            id: activitiesChange, name: "activities",
+            data: JSONValue.object(JSONObject([
+                ("change", .integer(Int64(activitiesChange))), ("activities", .array(activities.map(\.json))),
+                ("lockScreen", .array(cards.map(\.json))),
+            ])).jsonText())
+    }
+
+    /// The activities drawn as the page's Lock Screen shows them at `now`.
+    func activityCards(at now: Date) -> [ActivityCard] {
+        var lockScreen = DeviceActivities(activities: activities)
+        _ = lockScreen.advance(to: now)
+        return ActivityCard.cards(lockScreen.lockScreenOrder, center: center, declarations: declarations)
     }
 
     private func publishToCenterStreams(_ text: String) {
@@ -89,7 +121,10 @@ struct CenterPublisher {
 
     /// Replaces the whole center (read again from storage, when the changes that led to it are no longer
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
-    mutating func replace(with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity]) {
+    mutating func replace(
+        with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity],
+        declarations newDeclarations: [String: ActivityDeclarations]
+    ) {
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
@@ -100,10 +135,13 @@ struct CenterPublisher {
         center = newCenter
         lastChange = number
         events = newEvents.suffix(DeviceEvent.keptPerDevice)
-        activities = newActivities
+        let activitiesChanged = newActivities != activities || newDeclarations != declarations
+        declarations = newDeclarations
         history = ChangeHistory(horizon: number)
         cache.removeAll()
         publish(update)
+        // When they changed, or may have, in the changes not read: after the center, as a change would.
+        if activitiesChanged { show(newActivities, change: number) } else { activities = newActivities }
     }
 
     // MARK: Reading
@@ -121,13 +159,15 @@ struct CenterPublisher {
 
     /// Opens a center stream. It starts with the whole center, or with the groups changed since the client's
     /// number (`resumingAfter`, its `Last-Event-ID`), or with nothing when the client is up to date. A client
-    /// that resumes gets first the `device-event`s it missed that are still kept, oldest first: they are not
-    /// part of the center, so neither the groups changed nor the whole center would tell it of them.
+    /// that resumes gets first the `device-event`s it missed that are still kept, oldest first, then the
+    /// `activities` as they are now if they changed after its number: neither is part of the center, so
+    /// neither the groups changed nor the whole center would tell it of them.
     /// - Parameter byteLimit: how many bytes may wait for the stream's client before the stream is ended.
     mutating func subscribe(_ view: CenterView, resumingAfter: UInt64?, byteLimit: Int) -> Subscription {
         var missed = ""
         if let resumingAfter {
             for recorded in events where recorded.number > resumingAfter { missed += Self.deviceEvent(recorded) }
+            if activitiesChange > resumingAfter { missed += activitiesEvent() }
         }
         var state: ByteBuffer?
         if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {

@@ -17,6 +17,8 @@ struct WebController {
     /// The address the server listens on, for a request that does not say which host it asked for.
     let listeningAddress: String
     let formTokens: FormTokens
+    /// The device's time, which its Live Activities go stale and end by.
+    var clock: @Sendable () -> Date = { Date() }
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
@@ -37,13 +39,15 @@ struct WebController {
             return unlockPage(request, token: token, failed: false)
         }
         let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
-        let (groups, change, apps, events) = await session.page(for: viewer)
+        let content = await session.page(for: viewer, at: clock())
+        let apps = content.apps
         let commands = PushCommands(
             origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token,
             topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(
-            token: token, deviceName: device.name, viewer: viewer, isEmpty: groups.isEmpty, change: change, commands: commands, events: events)
-        return Self.html(pages.page(page, groupsHTML: groups))
+            token: token, deviceName: device.name, viewer: viewer, isEmpty: content.groupsHTML.isEmpty, change: content.change,
+            commands: commands, events: content.events, activities: content.activities)
+        return Self.html(pages.page(page, groupsHTML: content.groupsHTML))
     }
 
     /// The form that trades a device's secret for its cookie, at the address it posts to: a page of its own,

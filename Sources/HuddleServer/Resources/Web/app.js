@@ -10,6 +10,9 @@
   const lockButton = document.getElementById("lock");
   const activity = document.getElementById("activity");
   const eventList = document.getElementById("events");
+  const liveActivities = document.getElementById("live-activities");
+  const activityCards = document.getElementById("activity-cards");
+  const banner = document.getElementById("activity-banner");
   const languageMenu = document.getElementById("language");
   const expanded = new Set();
   let languages = body.dataset.languages;
@@ -32,18 +35,31 @@
     return date.toLocaleDateString(pageLanguage, { month: "short", day: "numeric" });
   }
 
+  // A date a Live Activity shows (data-style): its time of day, its day, or how long until or since it.
+  function activityTime(date, style, now) {
+    if (style === "time") return date.toLocaleTimeString(pageLanguage, { hour: "numeric", minute: "2-digit" });
+    if (style === "date") return date.toLocaleDateString(pageLanguage, { month: "short", day: "numeric" });
+    const minutes = Math.round((date - now) / 60_000);
+    if (Math.abs(minutes) < 60) return relative.format(minutes, "minute");
+    const hours = Math.round(minutes / 60);
+    if (Math.abs(hours) < 24) return relative.format(hours, "hour");
+    return relative.format(Math.round(hours / 24), "day");
+  }
+
   // Each app's hue comes as data-hue: the page's policy allows no inline style attribute, and a property set
   // from this script is not one.
   function paintHues(root) {
-    const stacks = root.matches?.(".stack[data-hue]") ? [root] : root.querySelectorAll(".stack[data-hue]");
-    for (const stack of stacks) stack.style.setProperty("--app-hue", stack.dataset.hue);
+    const selector = ".stack[data-hue], .activity-card[data-hue]";
+    const painted = root.matches?.(selector) ? [root] : root.querySelectorAll(selector);
+    for (const element of painted) element.style.setProperty("--app-hue", element.dataset.hue);
   }
 
   function refreshTimes(root = document) {
     const now = Date.now();
     for (const time of root.querySelectorAll("time[datetime]")) {
       const date = new Date(time.getAttribute("datetime"));
-      time.textContent = relativeTime(date, now);
+      const style = time.dataset.style;
+      time.textContent = style ? activityTime(date, style, now) : relativeTime(date, now);
       time.title = date.toLocaleString(pageLanguage);
     }
   }
@@ -94,8 +110,9 @@
       const wasOpen = expanded.has(group.id);
       if (old) old.remove();
       if (wasOpen) setExpanded(stack, true);
-      const leadingID = stack.querySelector(".card.leading")?.dataset.id;
-      if (leadingID && delivered.has(leadingID)) stack.classList.add("arriving");
+      // A passive notification arrives quietly, as on iOS: it is added to the list without lighting the screen.
+      const leading = stack.querySelector(".card.leading");
+      if (leading && delivered.has(leading.dataset.id) && leading.dataset.level !== "passive") stack.classList.add("arriving");
       const present = [...stacks.children].filter((element) => !element.classList.contains("leaving"));
       stacks.insertBefore(stack, present[group.position] ?? null);
       if (old && old.contains(document.activeElement)) keepFocus(document.activeElement, stack);
@@ -118,7 +135,7 @@
   function showDeviceEvent(data) {
     const change = Number(data.change);
     const rows = [...eventList.children];
-    if (rows.some((row) => Number(row.dataset.change) === change)) return;
+    if (rows.some((row) => Number(row.dataset.change) === change)) return false;
     const row = element("li", "event arriving");
     row.dataset.change = String(change);
     const head = element("div", "event-head");
@@ -138,6 +155,111 @@
     while (eventList.children.length > limit) eventList.lastElementChild.remove();
     refreshTimes(row);
     activity.hidden = false;
+    return true;
+  }
+
+  // The Live Activities as the Lock Screen shows them, from the stream's `activities` event (its `lockScreen`
+  // cards, in the Lock Screen's order): each card is built node by node, every text of the activity's
+  // template or content state set as text, never as markup. A card already shown is kept and refilled in
+  // place, so that an update changes the card rather than replacing it.
+  function fillActivity(card, data) {
+    card.dataset.id = data.id;
+    card.dataset.app = data.app;
+    card.dataset.hue = String(data.hue);
+    card.dataset.state = data.state;
+    card.dataset.staleDate = data.staleDate ?? "";
+    card.dataset.dismissalDate = data.dismissalDate ?? "";
+    const head = element("div", "activity-head");
+    const badge = element("span", "badge", initials(data.appName));
+    badge.setAttribute("aria-hidden", "true");
+    head.append(badge, element("span", "activity-app", data.appName), element("span", "activity-state"));
+    const lines = element("div", "activity-lines");
+    for (const line of data.lines) {
+      const paragraph = element("p", "activity-line");
+      if (line.label !== undefined) paragraph.append(element("span", "activity-label", line.label), " ");
+      const value = element("span", "activity-value");
+      for (const piece of line.pieces) {
+        if (piece.date === undefined) {
+          value.append(document.createTextNode(piece.text));
+        } else {
+          const time = element("time");
+          time.setAttribute("datetime", piece.date);
+          time.dataset.style = piece.style;
+          value.append(time);
+        }
+      }
+      paragraph.append(value);
+      lines.append(paragraph);
+    }
+    card.replaceChildren(head, lines);
+    paintHues(card);
+    refreshTimes(card);
+  }
+
+  // The badge's letters, as the server writes them (WebPages.initials).
+  function initials(name) {
+    const words = name.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (words.length >= 2) return (Array.from(words[0])[0] + Array.from(words[1])[0]).toUpperCase();
+    if (words.length === 0) return "?";
+    const letters = Array.from(words[0]);
+    return letters[0].toUpperCase() + (letters[1] ?? "").toLowerCase();
+  }
+
+  function showActivities(data) {
+    const shown = new Map([...activityCards.children].map((card) => [card.dataset.id, card]));
+    const cards = data.lockScreen.map((item) => {
+      const card = shown.get(item.id) ?? element("li", "activity-card");
+      shown.delete(item.id);
+      fillActivity(card, item);
+      return card;
+    });
+    for (const gone of shown.values()) gone.remove();
+    // In the Lock Screen's order; a card already in its place stays put.
+    cards.forEach((card, index) => {
+      if (activityCards.children[index] !== card) activityCards.insertBefore(card, activityCards.children[index] ?? null);
+    });
+    refreshActivities();
+  }
+
+  // What time does to the cards between two events: past its stale date a card is not updated, past its
+  // dismissal date an ended card leaves (the server's rules, docs/push-types.md §2).
+  function refreshActivities() {
+    const now = Date.now();
+    for (const card of [...activityCards.children]) {
+      const staleDate = card.dataset.staleDate ? Date.parse(card.dataset.staleDate) : NaN;
+      const dismissalDate = card.dataset.dismissalDate ? Date.parse(card.dataset.dismissalDate) : NaN;
+      if (card.dataset.state === "active" && staleDate <= now) card.dataset.state = "stale";
+      if ((card.dataset.state === "ended" || card.dataset.state === "dismissed") && dismissalDate <= now) {
+        card.remove();
+        continue;
+      }
+      const state = card.querySelector(".activity-state");
+      const words = { stale: liveActivities.dataset.notUpdated, ended: liveActivities.dataset.ended, dismissed: liveActivities.dataset.ended };
+      if (state) state.textContent = words[card.dataset.state] ?? "";
+    }
+    liveActivities.hidden = activityCards.children.length === 0;
+  }
+
+  // An activity's alert lights the screen and is never a notification: a banner that passes.
+  let bannerTimer = null;
+  function showBanner(data) {
+    const card = activityCards.querySelector(`.activity-card[data-id][data-app="${CSS.escape(data.app)}"]`);
+    const name = card?.querySelector(".activity-app")?.textContent ?? data.app;
+    const head = element("div", "activity-head");
+    const badge = element("span", "badge", initials(name));
+    badge.setAttribute("aria-hidden", "true");
+    head.append(badge, element("span", "activity-app", name));
+    banner.replaceChildren(head);
+    if (data.alert.title) banner.append(element("p", "title", data.alert.title));
+    if (data.alert.body) banner.append(element("p", "body", data.alert.body));
+    banner.dataset.hue = String(card?.dataset.hue ?? 0);
+    banner.style.setProperty("--app-hue", banner.dataset.hue);
+    banner.hidden = false;
+    banner.classList.remove("arriving");
+    void banner.offsetWidth;
+    banner.classList.add("arriving");
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => { banner.hidden = true; }, 8000);
   }
 
   // A stack re-rendered under the keyboard focus gets the focus back on the same card or button.
@@ -164,7 +286,12 @@
     source = new EventSource(`/v1/devices/${token}/stream?${query}`);
     source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
     source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
-    source.addEventListener("device-event", (event) => showDeviceEvent(JSON.parse(event.data)));
+    source.addEventListener("device-event", (event) => {
+      const data = JSON.parse(event.data);
+      // An event sent again to a resuming stream is shown once, and lights the screen once.
+      if (showDeviceEvent(data) && data.alert) showBanner(data);
+    });
+    source.addEventListener("activities", (event) => showActivities(JSON.parse(event.data)));
     source.addEventListener("open", () => setConnection("live"));
     source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
@@ -229,8 +356,10 @@
     return;
   }
 
+  banner.addEventListener("click", () => { banner.hidden = true; });
   paintHues(document);
   refreshTimes();
-  setInterval(refreshTimes, 30_000);
+  refreshActivities();
+  setInterval(() => { refreshTimes(); refreshActivities(); }, 30_000);
   connect(body.dataset.change);
 })();
