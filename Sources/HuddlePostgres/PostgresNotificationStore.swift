@@ -368,26 +368,37 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 guard let number = try await takeNextNumber(device: token, connection) else {
                     throw StoreError(.notFound, "unknown device \(token)")
                 }
-                guard let app = try await apps(device: token, topic: topic, connection).first else {
-                    throw StoreError(.notFound, "device \(token) has no app \(topic)")
-                }
+                guard let typesRow = try await connection.firstRow(
+                    "SELECT activity_types FROM apps WHERE device_token = \(token) AND topic = \(topic)", logger: logger)
+                else { throw StoreError(.notFound, "device \(token) has no app \(topic)") }
+                let declarations = try RowCodec.activityDeclarations(try typesRow.decode(String?.self), app: topic)
                 let stored = try await activities(device: token, connection)
                 var activities = stored
-                let event = try UpdateRefusal.check(update, &activities, app)
-                var eventNumber = number
+                let event = try UpdateRefusal.check(update, &activities, declarations)
+                // The number taken first is the first change's; a second change takes the next.
+                var nextNumber: UInt64? = number
+                func takeNumber() async throws -> UInt64 {
+                    if let taken = nextNumber {
+                        nextNumber = nil
+                        return taken
+                    }
+                    guard let next = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
+                    return next
+                }
                 var changes: [DeviceChange] = []
                 if activities != stored {
                     try await saveActivities(activities, device: token, connection)
-                    try await record(.activities, topic: topic, number: number, device: token, connection)
-                    changes.append(DeviceChange(number: number, kind: .activities(activities)))
-                    guard let next = try await takeNextNumber(device: token, connection) else {
-                        throw StoreError(.notFound, "unknown device \(token)")
-                    }
-                    eventNumber = next
+                    let changeNumber = try await takeNumber()
+                    try await record(.activities, topic: topic, number: changeNumber, device: token, connection)
+                    changes.append(DeviceChange(number: changeNumber, kind: .activities(activities)))
                 }
-                try await record(.event, topic: topic, number: eventNumber, device: token, event: event, connection)
-                changes.append(DeviceChange(number: eventNumber, kind: .event(event)))
-                return .commit(changes)
+                if let event {
+                    let eventNumber = try await takeNumber()
+                    try await record(.event, topic: topic, number: eventNumber, device: token, event: event, connection)
+                    changes.append(DeviceChange(number: eventNumber, kind: .event(event)))
+                }
+                // Nothing changed and nothing happened: the number taken is given back with the transaction.
+                return changes.isEmpty ? .rollBack([]) : .commit(changes)
             }
         }
     }

@@ -326,12 +326,13 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await UpdateRefusal.unwrapping {
             try await write { db in
                 try Self.requireDevice(token, db)
-                guard let app = try Self.apps(device: token, topic: topic, db).first else {
-                    throw StoreError(.notFound, "device \(token) has no app \(topic)")
-                }
+                guard let typesRow = try Row.fetchOne(
+                    db, sql: "SELECT activity_types FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, topic])
+                else { throw StoreError(.notFound, "device \(token) has no app \(topic)") }
+                let declarations = try RowCodec.activityDeclarations(typesRow["activity_types"], app: topic)
                 let stored = try Self.activities(device: token, db)
                 var activities = stored
-                let event = try UpdateRefusal.check(update, &activities, app)
+                let event = try UpdateRefusal.check(update, &activities, declarations)
                 var batch = Batch()
                 var changes: [DeviceChange] = []
                 if activities != stored {
@@ -340,7 +341,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                     try self.record(.activities, topic: topic, number: number, device: token, db)
                     changes.append(DeviceChange(number: number, kind: .activities(activities)))
                 }
-                changes.append(try self.recordEvent(event, device: token, &batch, db))
+                if let event { changes.append(try self.recordEvent(event, device: token, &batch, db)) }
                 try batch.saveNumbers(db)
                 return changes
             }

@@ -572,8 +572,8 @@ public enum StoreConformance {
             @Sendable func event(_ action: String) -> DeviceEvent {
                 DeviceEvent(app: "com.example.app", pushType: "liveactivity", apnsID: action, date: start, priority: 10, action: action, payload: [:])
             }
-            let started = try await store.updateActivities(device: token, app: "com.example.app") { activities, app in
-                #expect(app.activities.supportsFrequentUpdates)
+            let started = try await store.updateActivities(device: token, app: "com.example.app") { activities, declared in
+                #expect(declared == declarations)
                 activities.append(activity("a"))
                 return event("started")
             }
@@ -600,6 +600,19 @@ public enum StoreConformance {
             #expect(try await store.changes(device: token, after: 2)?.first?.kind == .activities([activity("a"), activity("b", app: "com.example.other")]))
             await #expect { try await store.updateActivities(device: token, app: "com.example.missing") { _, _ in event("x") } } throws: {
                 ($0 as? StoreError)?.code == .notFound
+            }
+            // No event (a person's doing): the change alone; nothing at all: no change, no number taken.
+            let dismissed = try await store.updateActivities(device: token, app: "com.example.other") { activities, _ in
+                activities.removeAll { $0.id == "b" }
+                return nil
+            }
+            #expect(dismissed.map(\.kind) == [.activities([activity("a")])])
+            let last = try await store.snapshot(device: token)?.lastChange
+            #expect(try await store.updateActivities(device: token, app: "com.example.other") { _, _ in nil }.isEmpty)
+            #expect(try await store.snapshot(device: token)?.lastChange == last)
+            _ = try await store.updateActivities(device: token, app: "com.example.other") { activities, _ in
+                activities.append(activity("b", app: "com.example.other"))
+                return nil
             }
             _ = try await store.deleteApp(topic: "com.example.other", device: token)
             #expect(try await store.snapshot(device: token)?.activities == [activity("a")])

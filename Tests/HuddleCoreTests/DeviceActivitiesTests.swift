@@ -53,6 +53,25 @@ import Testing
 
     // MARK: Start
 
+    @Test func aDeviceHoldsAtMostItsBoundOfActivitiesAcrossApps() {
+        var device = DeviceActivities(configuration: .init(maximumHeldActivitiesPerDevice: 3))
+        func start(_ app: String, id: String, at date: Date) -> ActivityOutcome {
+            device.apply(
+                payload: Self.payload("start", at: date), to: .pushToStart(app: app, typeName: "DeliveryAttributes"), priority: 10,
+                declarations: Self.declarations, at: date, newActivity: NewActivityIdentity(id: id, updateToken: "token-\(id)")).outcome
+        }
+        for (index, app) in ["a.one", "a.two", "a.three"].enumerated() {
+            guard case .started = start(app, id: "\(index)", at: Self.t0) else { Issue.record("not started"); return }
+        }
+        #expect(start("a.four", id: "3", at: Self.t0) == .dropped(.tooManyActivitiesOnDevice(limit: 3)))
+        // An ended one makes room: the oldest ended goes.
+        _ = device.apply(
+            payload: Self.payload("end", at: Self.t0 + 1), to: .activity(id: "1"), priority: 10, declarations: Self.declarations,
+            at: Self.t0 + 1, newActivity: NewActivityIdentity(id: "unused", updateToken: "unused"))
+        guard case .started = start("a.four", id: "3", at: Self.t0 + 2) else { Issue.record("not started after an end"); return }
+        #expect(device.activities.map(\.id) == ["0", "2", "3"])
+    }
+
     @Test func aPushToStartTokenStartsAnActivityWithAnUpdateTokenAndItsAlertLightsTheScreen() {
         let (device, activity, result) = Self.started()
         #expect(activity.state == .active)

@@ -77,6 +77,8 @@ public enum ActivityDroppedReason: Sendable, Hashable, CustomStringConvertible {
     case attributesTypeDoesNotMatchToken(payload: String, token: String)
     /// The app already shows as many activities as a device lets it.
     case tooManyActivities(app: String, limit: Int)
+    /// The device holds as many live activities, of all its apps, as it may.
+    case tooManyActivitiesOnDevice(limit: Int)
     /// Attributes and content state together exceed what an activity may hold.
     case tooLarge(bytes: Int, limit: Int)
 
@@ -87,6 +89,7 @@ public enum ActivityDroppedReason: Sendable, Hashable, CustomStringConvertible {
         case .unknownAttributesType(let name): "the app declares no activity type named \(name)"
         case .attributesTypeDoesNotMatchToken(let payload, let token): "attributes-type \(payload) is not \(token), the type this push-to-start token starts"
         case .tooManyActivities(let app, let limit): "\(app) already has \(limit) activities running, as many as the device allows"
+        case .tooManyActivitiesOnDevice(let limit): "the device already holds \(limit) activities of its apps, as many as Huddle keeps for one device"
         case .tooLarge(let bytes, let limit): "attributes and content state are \(bytes) bytes, more than the \(limit) an activity may hold"
         }
     }

@@ -16,6 +16,9 @@ public struct DeviceActivities: Sendable, Hashable {
         /// Activities one app may hold, ended ones included; past it the oldest ended one is removed
         /// first. Bounds memory, since ended activities linger four hours.
         public var maximumHeldActivitiesPerApp: Int
+        /// Activities one device may hold, every app's and ended ones included: bounds what one device's
+        /// activities weigh (each push reads and writes them whole, each change streams them whole).
+        public var maximumHeldActivitiesPerDevice: Int
         /// Bytes of attributes and content state together, as compact JSON (Apple: 4 KB).
         public var maximumContentSize: Int
         /// How long an activity stays active before the system ends it (Apple: eight hours).
@@ -30,12 +33,14 @@ public struct DeviceActivities: Sendable, Hashable {
         public var budgetWindow: TimeInterval
 
         public init(
-            maximumLiveActivitiesPerApp: Int = 5, maximumHeldActivitiesPerApp: Int = 16, maximumContentSize: Int = 4096,
+            maximumLiveActivitiesPerApp: Int = 5, maximumHeldActivitiesPerApp: Int = 16, maximumHeldActivitiesPerDevice: Int = 64,
+            maximumContentSize: Int = 4096,
             activeLifetime: TimeInterval = 8 * 3600, endedLifetime: TimeInterval = 4 * 3600,
             priority10UpdatesPerWindow: Int = 10, frequentPriority10UpdatesPerWindow: Int = 60, budgetWindow: TimeInterval = 3600
         ) {
             self.maximumLiveActivitiesPerApp = maximumLiveActivitiesPerApp
             self.maximumHeldActivitiesPerApp = max(maximumHeldActivitiesPerApp, maximumLiveActivitiesPerApp)
+            self.maximumHeldActivitiesPerDevice = maximumHeldActivitiesPerDevice
             self.maximumContentSize = maximumContentSize
             self.activeLifetime = activeLifetime
             self.endedLifetime = endedLifetime
@@ -184,6 +189,9 @@ public struct DeviceActivities: Sendable, Hashable {
             return .dropped(.tooManyActivities(app: app, limit: configuration.maximumLiveActivitiesPerApp))
         }
         makeRoomForOneMore(in: app)
+        guard makeRoomOnTheDevice() else {
+            return .dropped(.tooManyActivitiesOnDevice(limit: configuration.maximumHeldActivitiesPerDevice))
+        }
         var activity = LiveActivity(
             id: newActivity.id, app: app, typeName: typeName, attributes: attributes, contentState: contentState,
             timestamp: push.timestamp, startedAt: now, staleDate: push.staleDate, relevanceScore: push.relevanceScore ?? 0,
@@ -257,6 +265,18 @@ public struct DeviceActivities: Sendable, Hashable {
     private func sizeProblem(attributes: JSONValue, contentState: JSONValue) -> ActivityDroppedReason? {
         let bytes = attributes.jsonUTF8().count + contentState.jsonUTF8().count
         return bytes > configuration.maximumContentSize ? .tooLarge(bytes: bytes, limit: configuration.maximumContentSize) : nil
+    }
+
+    /// Removes the device's oldest ended activity when it holds as many as it may.
+    /// - Returns: whether there is room for one more (false when all it holds are live).
+    private mutating func makeRoomOnTheDevice() -> Bool {
+        guard activities.count >= configuration.maximumHeldActivitiesPerDevice else { return true }
+        let ended = activities.indices.filter { activities[$0].state == .ended }
+        guard let oldest = ended.min(by: { (activities[$0].endedAt ?? .distantPast) < (activities[$1].endedAt ?? .distantPast) }) else {
+            return false
+        }
+        activities.remove(at: oldest)
+        return activities.count < configuration.maximumHeldActivitiesPerDevice
     }
 
     /// Removes the app's oldest ended activity when it holds as many as it may; live ones are counted

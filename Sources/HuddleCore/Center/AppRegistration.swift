@@ -11,6 +11,8 @@ public struct AppRegistration: Sendable {
     /// Categories by identifier. Set them through ``Center/setCategories(_:for:)``, which validates them.
     public internal(set) var categories: [String: NotificationCategory]
     public var localizations: LocalizationBundle
+    /// Its Live Activity types.
+    public var liveActivities = ActivityDeclarations()
 
     public init(
         bundleIdentifier: String,

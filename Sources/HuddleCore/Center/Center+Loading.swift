@@ -13,6 +13,7 @@ extension AppRegistration {
         let bundle = try LocalizationLoader(developmentLanguage: record.developmentLanguage).load(files: files).bundle
         self.init(bundleIdentifier: record.topic, settings: record.settings, localizations: bundle)
         displayName = record.displayName
+        liveActivities = record.activities
         for category in record.categories { categories[category.identifier] = category }
     }
 }

@@ -91,13 +91,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
         guard let app = device.apps[topic] else { throw StoreError(.notFound, "device \(token) has no app \(topic)") }
         var activities = device.activities
-        let event = try update(&activities, app)
+        let event = try update(&activities, app.activities)
         var changes: [DeviceChange] = []
         if activities != device.activities {
             devices[token]?.activities = activities
             changes.append(DeviceChange(number: record(token, .activities, topic: topic), kind: .activities(activities)))
         }
-        changes.append(try recordEvent(event, device: token))
+        if let event { changes.append(try recordEvent(event, device: token)) }
         return changes
     }
 

@@ -56,9 +56,10 @@ public protocol NotificationStore: Sendable {
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String
     ) async throws -> DeviceChange?
     /// Changes a device's Live Activities in one transaction, decided against them as stored then (under the
-    /// device's lock where servers share the store): `update` gets them with the app's record, changes them,
-    /// and gives the event that says what the device did. When the activities changed, they are one change
-    /// (`.activities`), and the event is the next.
+    /// device's lock where servers share the store): `update` gets them with the app's declared types (read
+    /// without the app's strings, which can be large), changes them, and gives the event that says what the
+    /// device did. When the activities changed, they are one change (`.activities`), and the event, if any, the
+    /// next.
     /// - Returns: the changes, in number order.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app; what `update` throws, as it threw it
     ///   (nothing is stored then).
@@ -124,8 +125,9 @@ public typealias AppUpdate = @Sendable (AppRecord?) throws -> AppRecord
 public typealias AppPrecondition = @Sendable (AppRecord) throws -> Void
 
 /// What ``NotificationStore/updateActivities(device:app:_:)`` runs in its transaction: changes the device's
-/// activities, given the app, and says what the device did.
-public typealias ActivitiesUpdate = @Sendable (_ activities: inout [LiveActivity], _ app: AppRecord) throws -> DeviceEvent
+/// activities, given the app's declared types, and says what the device did with a push (`nil` for a change
+/// no push made, a person's dismissal).
+public typealias ActivitiesUpdate = @Sendable (_ activities: inout [LiveActivity], _ declarations: ActivityDeclarations) throws -> DeviceEvent?
 
 /// Carries what an ``AppUpdate`` threw through a store's transaction (which rolls back, and whose own error
 /// mapping lets it pass) back to the caller, who gets the update's own error.
@@ -177,9 +179,11 @@ public struct UpdateRefusal: Error {
     }
 
     /// `update` run on the activities as stored, its error wrapped.
-    public static func check(_ update: ActivitiesUpdate, _ activities: inout [LiveActivity], _ app: AppRecord) throws -> DeviceEvent {
+    public static func check(
+        _ update: ActivitiesUpdate, _ activities: inout [LiveActivity], _ declarations: ActivityDeclarations
+    ) throws -> DeviceEvent? {
         do {
-            return try update(&activities, app)
+            return try update(&activities, declarations)
         } catch {
             throw UpdateRefusal(error: error)
         }

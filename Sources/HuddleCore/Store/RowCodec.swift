@@ -22,6 +22,18 @@ public enum RowCodec {
         app.activities == ActivityDeclarations() ? nil : app.activities.json.jsonText()
     }
 
+    /// An app's declared Live Activity types as stored (`nil`: none).
+    public static func activityDeclarations(_ text: String?, app topic: String) throws(StoreError) -> ActivityDeclarations {
+        guard let text else { return ActivityDeclarations() }
+        do {
+            return try ActivityDeclarations(json: JSONReader(try parse(text, what: "activity types of \(topic)")))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, "stored activity types of \(topic) cannot be read: \(error)")
+        }
+    }
+
     public static func contentText(_ content: NotificationContent) -> String {
         content.json.jsonText()
     }
@@ -49,16 +61,7 @@ public enum RowCodec {
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
         activityTypesText: String?, localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
-        var activities = ActivityDeclarations()
-        if let activityTypesText {
-            do {
-                activities = try ActivityDeclarations(json: JSONReader(try parse(activityTypesText, what: "activity types of \(topic)")))
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw StoreError(.corrupt, "stored activity types of \(topic) cannot be read: \(error)")
-            }
-        }
+        let activities = try activityDeclarations(activityTypesText, app: topic)
         let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
         let categoriesJSON = try parse(categoriesText, what: "categories of \(topic)")
         var settings = AppSettings()

@@ -112,12 +112,15 @@ struct DeviceController {
     /// each with its update token.
     @Sendable func activities(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (device, session) = try await authorize(request, context)
-        let apps = try await store.apps(device: device.token)
-        let pushToStart = apps.flatMap { app in
-            app.activities.types.map { type in
+        // The declarations from the session's center: no app's strings are read for them.
+        let declared = await session.read { center in
+            center.registeredApps.compactMap { center.registration(for: $0) }.map { ($0.bundleIdentifier, $0.liveActivities.types.map(\.name)) }
+        }
+        let pushToStart = declared.flatMap { app, types in
+            types.map { type in
                 JSONValue.object(JSONObject([
-                    ("app", .string(app.topic)), ("type", .string(type.name)),
-                    ("token", .string(LiveActivityTokens.pushToStart(device: device.token, app: app.topic, type: type.name))),
+                    ("app", .string(app)), ("type", .string(type)),
+                    ("token", .string(LiveActivityTokens.pushToStart(device: device.token, app: app, type: type))),
                 ]))
             }
         }
@@ -138,9 +141,8 @@ struct DeviceController {
                 var device = DeviceActivities(activities: activities)
                 guard device.dismiss(id: id, at: now) != nil else { throw APIError(.notFound, "no Live Activity \(id) on the device") }
                 activities = device.activities
-                return DeviceEvent(
-                    app: app, pushType: "liveactivity", apnsID: "", date: now, priority: 0, action: "the person removed Live Activity \(id)",
-                    payload: .null)
+                // A person's doing, not a push's: no event (the activities change says it).
+                return nil
             }
         } catch DeliveryRefusal.unknownApp {
             throw APIError(.notFound, "no Live Activity \(id) on the device")

@@ -102,17 +102,24 @@ actor DeviceSession {
 
     /// Changes the device's Live Activities in the store's transaction (a push applied to them, a person
     /// dismissing one), then applies the changes here.
-    /// - Returns: the event that says what the device did.
+    /// - Returns: the event that says what the device did, if `update` gave one.
     /// - Throws: ``DeliveryRefusal`` when the device or the app is gone; what `update` throws.
-    func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent {
+    @discardableResult
+    func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent? {
         let changes: [DeviceChange]
         do {
             changes = try await ServerMetrics.timeStore("update_activities") { try await store.updateActivities(device: token, app: app, update) }
         } catch let error as StoreError where error.code == .notFound {
             throw try await refusal()
         }
-        for change in changes { try await apply(change) }
-        guard case .event(let event)? = changes.last?.kind else { throw StoreError(.corrupt, "changing activities recorded no event") }
+        do {
+            for change in changes { try await apply(change) }
+        } catch {
+            // Committed all the same, and answered so (a push answered 500 would be sent again, and a start
+            // start a second activity): the session catches up with its next change.
+            logger.error("device \(token): cannot apply committed changes: \(error)")
+        }
+        guard case .event(let event)? = changes.last?.kind else { return nil }
         return event
     }
 

@@ -49,11 +49,11 @@ struct LiveActivityPush: Sendable {
 
     /// What ``NotificationStore/updateActivities(device:app:_:)`` runs in its transaction.
     var update: ActivitiesUpdate {
-        { [self] activities, appRecord in
+        { [self] activities, declarations in
             var device = DeviceActivities(activities: activities, configuration: configuration)
             let result = device.apply(
-                payload: payload, to: target(in: device, declarations: appRecord.activities), priority: priority,
-                declarations: appRecord.activities, at: now,
+                payload: payload, to: target(in: device, declarations: declarations), priority: priority,
+                declarations: declarations, at: now,
                 newActivity: NewActivityIdentity(id: UUID().uuidString.lowercased(), updateToken: LiveActivityTokens.newUpdateToken(device: self.device)))
             activities = device.activities
             return DeviceEvent(

@@ -162,7 +162,7 @@ struct ProviderEndpoint: RouterMiddleware {
             token: push.deviceToken, device: device, app: push.bundleIdentifier, apnsID: push.apnsID, priority: push.priority,
             payload: payload, now: clock(), configuration: DeviceActivities.Configuration())
         try await storing(on: device) {
-            record.eventAction = try await session.updateActivities(app: push.bundleIdentifier, activityPush.update).action
+            record.eventAction = try await session.updateActivities(app: push.bundleIdentifier, activityPush.update)?.action
         }
     }
 
