@@ -52,6 +52,13 @@ import Testing
         }
     }
 
+    @Test func twoStartsMayNotNameOneActivity() {
+        let start = Self.push(#"{"timestamp": 1528304400, "event": "start", "attributes-type": "Delivery", "attributes": {}, "content-state": {"eta": 1}}"#)
+        #expect { try Self.scenario([start, start].joined(separator: ",")) } throws: { error in
+            (error as? ScenarioError)?.path == "events[1].liveActivity.activity" && "\(error)".contains("an earlier start named an activity \"a\"")
+        }
+    }
+
     @Test func aWrongDeclarationIsRefusedWithItsPath() {
         #expect { try Self.scenario("", declaration: #"{"types": [{"name": ""}]}"#) } throws: { error in
             "\(error)".contains("apps.com.example.app.liveActivities.types[0].name")

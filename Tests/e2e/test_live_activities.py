@@ -152,7 +152,7 @@ def test_the_priority_10_budget_throttles_and_5_does_not(server):
         token = activities(server, device)["activities"][0]["updateToken"]
         actions = []
         for index in range(1, 13):
-            push(client, server, token, {"timestamp": now + index, "event": "update", "content-state": {"eta": eta(9)}})
+            assert push(client, server, token, {"timestamp": now + index, "event": "update", "content-state": {"eta": eta(9)}}).status_code == 200
             actions.append(last_event(server, device)["action"])
         assert actions.count("throttled: the activity used 10 of its 10 priority-10 updates this hour; "
                              "send apns-priority 5, or declare NSSupportsLiveActivitiesFrequentUpdates") == 2
@@ -234,7 +234,7 @@ def test_two_servers_sharing_postgresql_apply_one_device_s_activities_in_turn(tm
             assert push(client, second, start_token, {
                 "timestamp": now, "event": "start", "attributes-type": "DeliveryAttributes", "attributes": {"order": "5"},
                 "content-state": {"eta": eta(30)}, "alert": {"title": "Order 5", "body": "Confirmed"}}).status_code == 200
-            token = activities(first, device)["activities"][0]["updateToken"]
+            token = activities(second, device)["activities"][0]["updateToken"]
 
             def update(index):
                 server = first if index % 2 else second

@@ -76,8 +76,17 @@ public struct Scenario: Sendable {
         } catch {
             throw ScenarioError(eventIndex: nil, message: error.description, path: error.path)
         }
+        /// The Live Activities started so far, by app and name: a name is an activity's for the whole scenario.
+        var startedActivities: Set<[String]> = []
         for (index, reader) in eventReaders.enumerated() {
             var event = try Self.readEvent(reader, index: index, knownApps: knownApps, decodePayload: decodePayload)
+            if case .liveActivity(let app, let activity, _, let payload) = event.action, case .string("start")? = payload["aps"]?["event"],
+                !startedActivities.insert([app, activity]).inserted
+            {
+                throw ScenarioError(
+                    eventIndex: index, kind: "liveActivity", message: "an earlier start named an activity \"\(activity)\": give each start a name of its own",
+                    path: "events[\(index)].liveActivity.activity")
+            }
             clock = event.date ?? clock.addingTimeInterval(1)
             event.date = clock
             events.append(Event(index: index, date: clock, action: event.action))

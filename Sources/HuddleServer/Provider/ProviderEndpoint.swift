@@ -59,10 +59,12 @@ struct ProviderEndpoint: RouterMiddleware {
             outcome = .failure(ProviderRefusal(reason: reason))
         } catch let refusal as ProviderRefusal {
             outcome = .failure(refusal)
-        } catch is FaultCutOff {
-            // Nothing is answered: the stream or the connection is gone. The inspector still shows the request.
+        } catch let cut as FaultCutOff {
+            // Nothing is answered. The inspector shows the request before its stream or connection goes, so a
+            // client that looks at once finds it; the answer returned is written to a closed channel, nowhere.
             finish(&record, outcome: .success(()), apnsID: apnsID, started: started, answered: false)
-            throw FaultCutOff()
+            cut.closing.close(promise: nil)
+            return Response(status: .ok)
         } catch {
             context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
@@ -72,10 +74,11 @@ struct ProviderEndpoint: RouterMiddleware {
         if case .success = outcome, record.environment == .development { record.uniqueID = UUID().uuidString.lowercased() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         var response = respond(outcome, apnsID: apnsID)
-        if let uniqueID = record.uniqueID { response.headers[HTTPField.Name("apns-unique-id")!] = uniqueID }
-        // An HTTP/1.1 client told to go away is told to close its connection.
-        if record.fault != nil, case .failure(let refusal) = outcome, refusal.goesAway, !context.isHTTP2 {
+        if let uniqueID = record.uniqueID { response.headers[Self.uniqueIDField] = uniqueID }
+        // An HTTP/1.1 connection told to go away closes once this answer is written, and says so.
+        if case .failure(let refusal) = outcome, refusal.goesAway, !context.isHTTP2 {
             response.headers[.connection] = "close"
+            context.connectionChannel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         return response
     }
@@ -97,7 +100,9 @@ struct ProviderEndpoint: RouterMiddleware {
                     description: "key \(key.keyID) may be used in \(key.environments.sorted().map(\.rawValue).joined(separator: " and ")) only; this request went to \(record.environment.rawValue) (\(record.environment.host))")
             }
         }
-        if !faults.isEmpty, let effect = faults.take(device: push.deviceToken, topic: push.bundleIdentifier, pushType: push.pushType, now: clock()) {
+        // A fault for a device catches the pushes to its Live Activities' tokens too.
+        let device = LiveActivityTokens.device(of: push.deviceToken) ?? push.deviceToken
+        if !faults.isEmpty, let effect = faults.take(device: device, topic: push.bundleIdentifier, pushType: push.pushType, now: clock()) {
             record.fault = effect.summary
             try await apply(effect, context: context)
         }
@@ -216,11 +221,9 @@ struct ProviderEndpoint: RouterMiddleware {
         case .resetStream:
             // An HTTP/2 stream's channel closed before its answer is a reset stream (RST_STREAM, CANCEL); an
             // HTTP/1.1 request's channel is its connection.
-            context.channel.close(promise: nil)
-            throw FaultCutOff()
+            throw FaultCutOff(closing: context.channel)
         case .close:
-            context.connectionChannel.close(promise: nil)
-            throw FaultCutOff()
+            throw FaultCutOff(closing: context.connectionChannel)
         case .goAway where context.isHTTP2:
             let reason = effect.reason ?? .shutdown
             let connection = context.connectionChannel
@@ -243,6 +246,8 @@ struct ProviderEndpoint: RouterMiddleware {
             throw ProviderRefusal(reason: reason, timestamp: effect.timestamp, goesAway: effect.connection == .goAway)
         }
     }
+
+    private static let uniqueIDField = HTTPField.Name("apns-unique-id")!
 
     /// The environment a request goes to: production when it names Apple's production host, as a client set up
     /// for production does; development otherwise (Apple's sandbox host, or any other name a client is pointed
@@ -336,5 +341,8 @@ struct ProviderRefusal: Error {
     var goesAway = false
 }
 
-/// A request a fault cut off: its stream reset or its connection closed, nothing answered.
-struct FaultCutOff: Error {}
+/// A request a fault cuts off: the channel to close (its stream, resetting it, or its connection), nothing
+/// answered.
+struct FaultCutOff: Error {
+    let closing: any Channel
+}

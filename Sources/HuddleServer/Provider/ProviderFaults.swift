@@ -185,8 +185,9 @@ final class ProviderFaults: Sendable {
     private struct State {
         var faults: [ProviderFault] = []
         var nextID = 1
-        /// Per rate fault and device: the second counted, and the pushes in it.
-        var windows: [RateWindowKey: (second: Int64, pushes: Int)] = [:]
+        /// The second the rate faults count pushes in, and per fault and device the pushes in it.
+        var windowSecond: Int64 = 0
+        var windows: [RateWindowKey: Int] = [:]
     }
 
     private struct RateWindowKey: Hashable {
@@ -262,19 +263,22 @@ final class ProviderFaults: Sendable {
         }
     }
 
-    /// Counts a push in its device's current second: whether it is past `limit`.
+    /// Counts a push in its device's current second: whether it is past `limit`. Constant time, under the
+    /// lock every push takes: a new second forgets the last one's counts, and past the bound of devices in one
+    /// second, further devices are not counted (and not refused) until the next.
     private static func exceeds(_ limit: Int, faultID: Int, device: String, now: Date, _ state: inout State) -> Bool {
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
-        let key = RateWindowKey(faultID: faultID, device: device)
-        if state.windows[key] == nil, state.windows.count >= maximumRateWindows {
-            state.windows = state.windows.filter { $0.value.second == second }
-            // Every window is of this second: the oldest device loses its count rather than memory growing.
-            if state.windows.count >= maximumRateWindows, let any = state.windows.keys.first { state.windows[any] = nil }
+        if second != state.windowSecond {
+            state.windowSecond = second
+            state.windows.removeAll(keepingCapacity: true)
         }
-        var window = state.windows[key] ?? (second, 0)
-        if window.second != second { window = (second, 0) }
-        window.pushes += 1
-        state.windows[key] = window
-        return window.pushes > limit
+        let key = RateWindowKey(faultID: faultID, device: device)
+        guard let pushes = state.windows[key] else {
+            guard state.windows.count < maximumRateWindows else { return false }
+            state.windows[key] = 1
+            return 1 > limit
+        }
+        state.windows[key] = pushes + 1
+        return pushes + 1 > limit
     }
 }
