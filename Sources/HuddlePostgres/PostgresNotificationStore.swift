@@ -265,21 +265,39 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return change
     }
 
-    /// Deliveries alone, the provider endpoint's writes, are one statement: one round trip and one commit for
-    /// the whole batch. A batch with removals is committed one write at a time (removals are rare).
+    /// Deliveries, the provider endpoint's writes, are one statement: one round trip and one commit for a run
+    /// of them. Removals and events between them are committed one at a time.
     ///
     /// An app the batch took past its limit is trimmed after it, in a transaction of its own that counts
     /// again under the device's lock (so two servers cannot both trim it): until then it holds at most the
     /// batch's notifications more than its limit. A trim that fails leaves the app to the next delivery's;
     /// the batch's deliveries, committed, are answered as stored all the same.
     public func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
-        var deliveries: [Delivery] = []
-        deliveries.reserveCapacity(writes.count)
-        for write in writes {
-            guard case .deliver(let request, let app, let date, let device, let limit) = write else { return try await commitEach(writes) }
-            deliveries.append(Delivery(request: request, app: app, date: date, device: device, notificationsPerApp: limit))
+        // Each run of deliveries is one statement; a removal or an event between runs commits on its own, in
+        // its place, so every device's writes keep their order.
+        // Apps past their limits are trimmed once, after the whole batch, as every store trims them.
+        var results: [Result<[DeviceChange], StoreError>] = []
+        results.reserveCapacity(writes.count)
+        var pastLimit: [NotificationLimit.StoredDelivery] = []
+        var run: [Delivery] = []
+        func storeRun() async throws {
+            guard !run.isEmpty else { return }
+            let stored = try await store(run, from: results.count)
+            results += stored.results
+            pastLimit += stored.pastLimit
+            run = []
         }
-        return try await deliver(deliveries)
+        for write in writes {
+            if case .deliver(let request, let app, let date, let device, let limit) = write {
+                run.append(Delivery(request: request, app: app, date: date, device: device, notificationsPerApp: limit))
+                continue
+            }
+            try await storeRun()
+            results += try await commitEach([write])
+        }
+        try await storeRun()
+        await trim(pastLimit, into: &results)
+        return results
     }
 
     public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
@@ -304,10 +322,21 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     private typealias Delivery = DeliveryBatchStatement.Delivery
 
-    /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then forgets the
-    /// changes the retention no longer keeps, trims the apps past their limits, and says why each delivery
-    /// the statement left out was refused.
+    /// Stores deliveries to any devices in one statement (``DeliveryBatchStatement``), then trims the apps it
+    /// took past their limits.
     private func deliver(_ deliveries: [Delivery]) async throws -> [Result<[DeviceChange], StoreError>] {
+        var (results, pastLimit) = try await store(deliveries, from: 0)
+        await trim(pastLimit, into: &results)
+        return results
+    }
+
+    /// Stores deliveries in one statement, forgets the changes the retention no longer keeps, and says why
+    /// each delivery the statement left out was refused.
+    /// - Parameter offset: the position of the first delivery in its batch, which `pastLimit` counts from.
+    /// - Returns: each delivery's result, and the deliveries that took their apps past their limits.
+    private func store(
+        _ deliveries: [Delivery], from offset: Int
+    ) async throws -> (results: [Result<[DeviceChange], StoreError>], pastLimit: [NotificationLimit.StoredDelivery]) {
         let numbered = try await client.rows(DeliveryBatchStatement(deliveries: deliveries, serverID: instanceID), logger: logger)
         var changes: [Int: [DeviceChange]] = [:]
         var oldestKept: [String: UInt64] = [:]
@@ -322,7 +351,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             if let appCount, appCount > delivery.notificationsPerApp {
                 pastLimit.append(.init(
-                    position: index, app: DeviceApp(device: delivery.device, topic: delivery.app), limit: delivery.notificationsPerApp))
+                    position: offset + index, app: DeviceApp(device: delivery.device, topic: delivery.app), limit: delivery.notificationsPerApp))
             }
         }
         // The batch has committed: what follows keeps the database tidy, and a failure of it is logged, not
@@ -332,17 +361,6 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 try await forgetChanges(before: oldest, device: device)
             } catch {
                 logger.warning("could not forget old changes after a delivery", metadata: ["device": "\(device)", "error": "\(error)"])
-            }
-        }
-        for delivery in NotificationLimit.lastDeliveryPerApp(pastLimit.sorted { $0.position < $1.position }) {
-            do {
-                if let trim = try await trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
-                    changes[delivery.position, default: []].append(trim)
-                }
-            } catch {
-                logger.warning(
-                    "could not trim an app past its notification limit",
-                    metadata: ["device": "\(delivery.app.device)", "app": "\(delivery.app.topic)", "error": "\(error)"])
             }
         }
         var results: [Result<[DeviceChange], StoreError>] = []
@@ -357,7 +375,24 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 results.append(.failure(StoreError(.notFound, "unknown device \(delivery.device)")))
             }
         }
-        return results
+        return (results, pastLimit.sorted { $0.position < $1.position })
+    }
+
+    /// Trims each app that deliveries took past its limit, once, counting again under the device's lock (the
+    /// batch's removals since count); the trim joins the changes of the app's last delivery. A trim that fails
+    /// is logged: its deliveries are stored, and the app's next delivery trims again.
+    private func trim(_ pastLimit: [NotificationLimit.StoredDelivery], into results: inout [Result<[DeviceChange], StoreError>]) async {
+        for delivery in NotificationLimit.lastDeliveryPerApp(pastLimit) {
+            do {
+                if let trim = try await trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
+                    results[delivery.position] = results[delivery.position].map { $0 + [trim] }
+                }
+            } catch {
+                logger.warning(
+                    "could not trim an app past its notification limit",
+                    metadata: ["device": "\(delivery.app.device)", "app": "\(delivery.app.topic)", "error": "\(error)"])
+            }
+        }
     }
 
     public func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange] {
