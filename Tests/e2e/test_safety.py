@@ -705,11 +705,16 @@ def test_only_the_servers_own_host_names_are_answered(tmp_path):
                         problems.append(f"{method} {path} Host {host}: 421 {error_of(response)!r} does not name --public-host")
         assert not problems, "\n".join(problems)
 
-        # The provider endpoint answers APNs whatever the Host or :authority: clients send Apple's names.
+        # The provider endpoint answers APNs whatever the Host or :authority: clients send Apple's names. Apple's
+        # production host is the production environment, whose tokens a development device's is not
+        # (docs/environments.md): a device registered for production takes those pushes.
         device = register_device(server, categories=CATEGORIES)
-        for host in ["api.sandbox.push.apple.com", "api.push.apple.com:443", "rebind.attacker.example"]:
+        release = httpx.post(f"{server.url}/v1/devices", json={"environment": "production"}, timeout=TIMEOUT).json()
+        assert httpx.put(f"{server.url}/v1/devices/{release['token']}/apps/{TOPIC}", json={"categories": CATEGORIES},
+                         headers={"authorization": f"Bearer {release['secret']}"}, timeout=TIMEOUT).status_code == 200
+        for target, host in [(device, "api.sandbox.push.apple.com"), (release, "api.push.apple.com:443"), (device, "rebind.attacker.example")]:
             for http2 in (False, True):
-                pushed = push(server, device, {"alert": "hello"}, headers={"host": host}, http2=http2)
+                pushed = push(server, target, {"alert": "hello"}, headers={"host": host}, http2=http2)
                 assert pushed.status_code == 200 and pushed.headers.get("apns-id"), (host, http2, pushed.status_code, pushed.text)
         refused = httpx.post(f"{public.url}/3/device/{'ab' * 32}", content=b'{"aps":{"alert":"x"}}',
                              headers={"host": "api.sandbox.push.apple.com", "apns-topic": TOPIC}, timeout=TIMEOUT)
