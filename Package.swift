@@ -53,15 +53,15 @@ let package = Package(
         .executableTarget(
             name: "huddle-lint", dependencies: ["HuddleLintCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // A build command (not a prebuild command, which SwiftPM allows only for binary targets' tools), so
-        // that the tool can be built from source here.
+        // Runs huddle-lint as a build command: SwiftPM allows a prebuild command only a binary target's tool,
+        // not one built from source.
         .plugin(name: "HuddleLintBuildPlugin", capability: .buildTool(), dependencies: ["huddle-lint"]),
+        // Builds huddle-lint itself when it runs (see the plugin for why it declares no dependency).
         .plugin(
             name: "HuddleLintCommandPlugin",
             capability: .command(
                 intent: .custom(verb: "huddle-lint", description: "Lint the package's payloads and localization catalogs with huddle lint")
-            ),
-            dependencies: ["huddle-lint"]
+            )
         ),
         .target(
             name: "HuddleSQLite",

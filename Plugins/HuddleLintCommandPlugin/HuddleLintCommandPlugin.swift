@@ -7,7 +7,8 @@ import PackagePlugin
 /// `huddle lint`. Paths in the arguments are taken from the package's folder, where the tool runs; findings name
 /// files from there too.
 ///
-/// The exit status follows the tool's: `swift package` fails when a finding reaches `--fail-on` (errors, by
+/// The report is the only thing on standard output (`--format sarif > huddle.sarif` works); the build's progress
+/// and the summary go to standard error. `swift package` fails when a finding reaches `--fail-on` (errors, by
 /// default) or an input cannot be read. The tool only reads, so the plugin asks for no write permission.
 @main
 struct HuddleLintCommandPlugin: CommandPlugin {
@@ -19,16 +20,36 @@ struct HuddleLintCommandPlugin: CommandPlugin {
         let folders = targets.compactMap { ($0 as? any SourceModuleTarget)?.directoryURL }.map { relativePath(of: $0, in: packageFolder) }
 
         let process = Process()
-        process.executableURL = try context.tool(named: "huddle-lint").url
+        process.executableURL = try buildTool()
         process.arguments = folders + extractor.remainingArguments
         process.currentDirectoryURL = packageFolder
+        // Whatever a plugin prints lands on SwiftPM's standard output, so the tool's standard error (its summary,
+        // a usage error) is passed on as a diagnostic instead, which SwiftPM writes to standard error.
+        let said = Pipe()
+        process.standardError = said
         try process.run()
+        let summary = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            // The findings and the summary are already printed; this only makes `swift package` fail.
-            Diagnostics.error("huddle-lint exited with status \(process.terminationStatus)")
-            return
+        if process.terminationReason == .exit, process.terminationStatus == 0 {
+            if !summary.isEmpty { Diagnostics.progress(summary) }
+        } else {
+            // An error diagnostic is what makes `swift package` exit with a failure.
+            Diagnostics.error(summary.isEmpty ? "huddle-lint exited with status \(process.terminationStatus)" : summary, file: nil, line: nil)
         }
+    }
+
+    /// Builds `huddle-lint` through SwiftPM's own build and returns its path. The plugin does not declare the
+    /// tool as a dependency because SwiftPM 6.3 then rebuilds a command plugin's tools and everything under
+    /// them (swift-crypto's C sources included) at every run (swiftlang/swift-package-manager#7210): here that
+    /// was 75 to 110 seconds each time, against about 10 seconds for an up-to-date build this way.
+    private func buildTool() throws -> URL {
+        let result = try packageManager.build(.product("huddle-lint"), parameters: .init(configuration: .debug, echoLogs: true))
+        guard result.succeeded else { throw HuddleLintPluginError("huddle-lint did not build (the log is above)") }
+        guard let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "huddle-lint" }) else {
+            throw HuddleLintPluginError("the build of huddle-lint named no huddle-lint executable among \(result.builtArtifacts.map(\.url.path))")
+        }
+        return tool.url
     }
 
     /// `Sources/App` for a folder inside the package, so that findings read as a developer would write
@@ -41,4 +62,10 @@ struct HuddleLintCommandPlugin: CommandPlugin {
         }
         return folderComponents.dropFirst(packageComponents.count).joined(separator: "/")
     }
+}
+
+struct HuddleLintPluginError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
 }
