@@ -56,12 +56,12 @@ let package = Package(
         // Runs huddle-lint as a build command: SwiftPM allows a prebuild command only a binary target's tool,
         // not one built from source.
         .plugin(name: "HuddleLintBuildPlugin", capability: .buildTool(), dependencies: ["huddle-lint"]),
-        // Builds huddle-lint itself when it runs (see the plugin for why it declares no dependency).
         .plugin(
             name: "HuddleLintCommandPlugin",
             capability: .command(
                 intent: .custom(verb: "huddle-lint", description: "Lint the package's payloads and localization catalogs with huddle lint")
-            )
+            ),
+            dependencies: ["huddle-lint"]
         ),
         .target(
             name: "HuddleSQLite",

@@ -10,6 +10,11 @@ import PackagePlugin
 /// The report is the only thing on standard output (`--format sarif > huddle.sarif` works); the build's progress
 /// and the summary go to standard error. `swift package` fails when a finding reaches `--fail-on` (errors, by
 /// default) or an input cannot be read. The tool only reads, so the plugin asks for no write permission.
+///
+/// SwiftPM 6.3 builds a command plugin's tool again, whole, at every run (swiftlang/swift-package-manager#7210):
+/// about a minute and a half on two cores, swift-crypto's C sources most of it. Building the tool through
+/// `packageManager.build` instead was quick when repeated, but it and `swift build` then rebuilt each other's
+/// copy of the tool at every switch, which costs the developer's build loop more.
 @main
 struct HuddleLintCommandPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -20,7 +25,7 @@ struct HuddleLintCommandPlugin: CommandPlugin {
         let folders = targets.compactMap { ($0 as? any SourceModuleTarget)?.directoryURL }.map { relativePath(of: $0, in: packageFolder) }
 
         let process = Process()
-        process.executableURL = try buildTool()
+        process.executableURL = try context.tool(named: "huddle-lint").url
         process.arguments = folders + extractor.remainingArguments
         process.currentDirectoryURL = packageFolder
         // Whatever a plugin prints lands on SwiftPM's standard output, so the tool's standard error (its summary,
@@ -39,19 +44,6 @@ struct HuddleLintCommandPlugin: CommandPlugin {
         }
     }
 
-    /// Builds `huddle-lint` through SwiftPM's own build and returns its path. The plugin does not declare the
-    /// tool as a dependency because SwiftPM 6.3 then rebuilds a command plugin's tools and everything under
-    /// them (swift-crypto's C sources included) at every run (swiftlang/swift-package-manager#7210): here that
-    /// was 75 to 110 seconds each time, against about 10 seconds for an up-to-date build this way.
-    private func buildTool() throws -> URL {
-        let result = try packageManager.build(.product("huddle-lint"), parameters: .init(configuration: .debug, echoLogs: true))
-        guard result.succeeded else { throw HuddleLintPluginError("huddle-lint did not build (the log is above)") }
-        guard let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "huddle-lint" }) else {
-            throw HuddleLintPluginError("the build of huddle-lint named no huddle-lint executable among \(result.builtArtifacts.map(\.url.path))")
-        }
-        return tool.url
-    }
-
     /// `Sources/App` for a folder inside the package, so that findings read as a developer would write
     /// them; the absolute path otherwise.
     private func relativePath(of folder: URL, in packageFolder: URL) -> String {
@@ -62,10 +54,4 @@ struct HuddleLintCommandPlugin: CommandPlugin {
         }
         return folderComponents.dropFirst(packageComponents.count).joined(separator: "/")
     }
-}
-
-struct HuddleLintPluginError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) { self.description = description }
 }
