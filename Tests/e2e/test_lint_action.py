@@ -146,3 +146,22 @@ def test_without_any_way_to_get_huddle_it_says_what_to_give(tmp_path):
     assert result.returncode == 1
     assert result.stdout == "::error::huddle lint needs archive-url, binary, or a runner with Swift to build huddle-lint\n"
     assert "lint" not in outputs
+
+
+def test_the_readmes_step_works_as_typed(tmp_path):
+    section = (ROOT / "README.md").read_text().split("### Use it in CI\n", 1)[1].split("\n## ", 1)[0]
+    steps = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S)[1])
+    assert steps[0]["uses"] == "./huddle"
+    # A checkout with the folders and app file the step names; the binary is given since this runner has no
+    # archive to download (the README's step would build huddle-lint with Swift).
+    workspace = tmp_path / "checkout"
+    shutil.copytree(RULES / "plural-unused-category" / "bad", workspace / "MyApp" / "Resources")
+    shutil.copytree(RULES / "unknown-category" / "good", workspace / "Pushes")
+    shutil.move(workspace / "Pushes" / "app.json", workspace / "push-app.json")
+    inputs = {name.replace("-", "_"): value for name, value in steps[0]["with"].items()}
+    result, outputs = run_action(workspace, binary=str(HUDDLE), **inputs)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [ANNOTATION.match(line)["file"] for line in result.stdout.splitlines()] == ["MyApp/Resources/en.lproj/Localizable.stringsdict"]
+    # The upload step finds the report where the README says.
+    assert outputs["lint"]["report-file"] == steps[1]["with"]["sarif_file"]
+    assert json.loads((workspace / steps[1]["with"]["sarif_file"]).read_text())["runs"][0]["results"]

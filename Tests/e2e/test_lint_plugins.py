@@ -25,6 +25,20 @@ FINDING = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note): .*$", re.M)
 COLD_BUILD_SECONDS = 1200
 
 
+def readme_section():
+    readme = (ROOT / "README.md").read_text()
+    return readme.split("### Lint in Xcode and SwiftPM\n", 1)[1].split("\n### ", 1)[0]
+
+
+def test_the_readme_shows_the_plugin_as_the_sample_applies_it():
+    manifest = (SAMPLE / "Package.swift").read_text()
+    snippet = re.search(r"```swift\n(.*?)```", readme_section(), re.S)[1]
+    plugins = re.search(r"plugins: \[.*?\]", snippet)[0]
+    assert manifest.count(plugins) == 2
+    # The README's dependency differs only in its path: a clone beside the app instead of this repository.
+    assert '.package(name: "huddle", path: "../huddle")' in snippet and '.package(name: "huddle", path: "../..")' in manifest
+
+
 def swift(*arguments):
     """`swift build …` or `swift package … VERB …` on the sample, in its scratch folder."""
     command, rest = arguments[0], list(arguments[1:])
@@ -36,6 +50,8 @@ def swift(*arguments):
 def test_the_command_plugin_lints_every_target_and_passes_options_through():
     # One run, since SwiftPM rebuilds the plugin's tool at each (see HuddleLintCommandPlugin): the README's
     # invocation for where the package and its build are, every target by default, --format passed through.
+    typed = re.search(r"```sh\n(.*?)\n```", readme_section(), re.S)[1]
+    assert typed == "swift package huddle-lint --format sarif > huddle.sarif"
     run = swift("package", "huddle-lint", "--format", "sarif")
     assert run.returncode == 1, run.stdout + run.stderr
     # Only the report is on standard output, so it parses whole; files are named from the package's folder.
