@@ -14,6 +14,10 @@ let package = Package(
         .library(name: "HuddleServer", targets: ["HuddleServer"]),
         .library(name: "HuddleLint", targets: ["HuddleLint"]),
         .executable(name: "huddle", targets: ["huddle"]),
+        // The linter alone, and the SwiftPM plugins that run it (README: "Lint in Xcode and SwiftPM").
+        .executable(name: "huddle-lint", targets: ["huddle-lint"]),
+        .plugin(name: "HuddleLintBuildPlugin", targets: ["HuddleLintBuildPlugin"]),
+        .plugin(name: "HuddleLintCommandPlugin", targets: ["HuddleLintCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,6 +45,24 @@ let package = Package(
             dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
+        // The lint command's options and run, shared by `huddle lint` and `huddle-lint`.
+        .target(
+            name: "HuddleLintCommand",
+            dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "huddle-lint", dependencies: ["HuddleLintCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Runs huddle-lint as a build command: SwiftPM allows a prebuild command only a binary target's tool,
+        // not one built from source.
+        .plugin(name: "HuddleLintBuildPlugin", capability: .buildTool(), dependencies: ["huddle-lint"]),
+        .plugin(
+            name: "HuddleLintCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "huddle-lint", description: "Lint the package's payloads and localization catalogs with huddle lint")
+            ),
+            dependencies: ["huddle-lint"]
+        ),
         .target(
             name: "HuddleSQLite",
             dependencies: ["HuddleCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
@@ -83,7 +105,7 @@ let package = Package(
             dependencies: [
                 "HuddleAPNs",
                 "HuddleCore",
-                "HuddleLint",
+                "HuddleLintCommand",
                 "HuddleLocalization",
                 "HuddlePostgres",
                 "HuddleServer",

@@ -163,3 +163,23 @@ def test_a_live_activity_payload_file_is_checked_against_the_declared_type(tmp_p
     assert run.returncode == 1
     # relevance-score is a relative number on an activity (100 is fine there), unlike a notification's 0…1.
     assert "relevance-score" not in run.stdout
+
+
+def test_huddle_lint_alone_is_huddle_lint_and_keeps_a_stamp_only_while_passing(tmp_path):
+    # The executable the plugins and the action build: the same report and status as `huddle lint`.
+    alone = HUDDLE.parent / "huddle-lint"
+    bad = RULES / "plural-missing-category" / "bad"
+    as_subcommand = lint(".", cwd=bad)
+    by_itself = subprocess.run([str(alone), "."], capture_output=True, text=True, cwd=bad, timeout=120)
+    assert (by_itself.returncode, by_itself.stdout) == (as_subcommand.returncode, as_subcommand.stdout) == (1, (RULES / "plural-missing-category" / "expected.txt").read_text())
+    assert by_itself.stderr == as_subcommand.stderr.replace("huddle lint:", "huddle-lint:")
+
+    # The build plugin's output: written after a run that passes, removed after one that fails, so a build
+    # system runs the check again until it passes.
+    stamp = tmp_path / "Greetings-huddle-lint-stamp.swift"
+    passing = subprocess.run([str(alone), str(RULES / "plural-missing-category" / "good"), "--stamp-file", str(stamp)], capture_output=True, timeout=120)
+    assert passing.returncode == 0 and stamp.read_bytes() == b""
+    failing = subprocess.run([str(alone), str(bad), "--stamp-file", str(stamp)], capture_output=True, timeout=120)
+    assert failing.returncode == 1 and not stamp.exists()
+    unwritable = subprocess.run([str(alone), str(RULES / "plural-missing-category" / "good"), "--stamp-file", str(tmp_path / "no" / "stamp")], capture_output=True, text=True, timeout=120)
+    assert unwritable.returncode == 2 and f"cannot write --stamp-file {tmp_path}/no/stamp" in unwritable.stderr
