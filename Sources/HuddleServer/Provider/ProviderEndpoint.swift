@@ -101,8 +101,11 @@ struct ProviderEndpoint: RouterMiddleware {
             }
         }
         // A fault for a device catches the pushes to its Live Activities' tokens too.
-        let device = LiveActivityTokens.device(of: push.deviceToken) ?? push.deviceToken
-        if !faults.isEmpty, let effect = faults.take(device: device, topic: push.bundleIdentifier, pushType: push.pushType, now: clock()) {
+        if !faults.isEmpty,
+            let effect = faults.take(
+                device: LiveActivityTokens.device(of: push.deviceToken) ?? push.deviceToken, topic: push.bundleIdentifier,
+                pushType: push.pushType, now: clock())
+        {
             record.fault = effect.summary
             try await apply(effect, context: context)
         }
@@ -254,8 +257,13 @@ struct ProviderEndpoint: RouterMiddleware {
     /// at Huddle by), the environment of a build run from Xcode. docs/environments.md.
     static func environment(of authority: String?) -> APNsEnvironment {
         guard let authority else { return .development }
-        let host = authority.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        return host == APNsEnvironment.production.host ? .production : .development
+        // Every push asks: compared byte by byte (ASCII, without regard to case), nothing allocated.
+        let production = APNsEnvironment.production.host.utf8
+        let sent = authority.utf8
+        guard sent.count >= production.count, sent.prefix(production.count).elementsEqual(production, by: { ($0 | 0x20) == $1 })
+        else { return .development }
+        let rest = sent.dropFirst(production.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: ":") ? .production : .development
     }
 
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
