@@ -101,3 +101,21 @@ def test_http2_clients_choose_by_authority(tmp_path):
             assert answer.http_version == "HTTP/2" and answer.status_code == 200, answer.text
     finally:
         server.stop()
+
+
+def test_huddle_send_names_the_environment_it_pushes_to(tmp_path):
+    server = Server(tmp_path, tls=False, extra=("--development",))
+    try:
+        release, xcode = register(server, "production"), register(server)
+        (tmp_path / "push.json").write_text(json.dumps({"aps": {"alert": "hi"}}))
+
+        def send(device, environment):
+            return subprocess.run([str(HUDDLE), "send", str(tmp_path / "push.json"), "--url", server.url, "--device", device["token"],
+                                   "--topic", TOPIC, "--environment", environment], capture_output=True, text=True, timeout=60)
+
+        assert send(release, "production").stdout.startswith("200 ")
+        crossed = send(xcode, "production")
+        assert crossed.returncode == 1 and "BadDeviceToken" in crossed.stdout
+        assert send(xcode, "development").stdout.startswith("200 ")
+    finally:
+        server.stop()
