@@ -101,10 +101,12 @@ struct CenterPublisher {
         return ActivityCard.cards(lockScreen.lockScreenOrder, center: center, declarations: declarations)
     }
 
-    private func publishToCenterStreams(_ text: String) {
+    /// Sends an event to every center stream, whatever its view. The event is written only when one is open:
+    /// every background push and every activity change comes here, most with no one watching.
+    private func publishToCenterStreams(_ text: @autoclosure () -> String) {
         let centerTopics = subscribers.topics.filter { if case .center = $0 { true } else { false } }
         guard !centerTopics.isEmpty else { return }
-        let event = ByteBuffer(string: text)
+        let event = ByteBuffer(string: text())
         subscribers.publish(Dictionary(uniqueKeysWithValues: centerTopics.map { ($0, event) }))
     }
 
