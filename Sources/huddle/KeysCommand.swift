@@ -64,17 +64,11 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(name: .customLong("topic"), help: "A bundle identifier the key may push to (repeat; none means any).")
         var topics: [String] = []
         @Option(name: .customLong("environment"), help: "development or production: the only environment the key may be used in (default: both).")
-        var environment: String?
-
-        func validate() throws {
-            if let environment, APNsEnvironment(rawValue: environment) == nil {
-                throw ValidationError("--environment: development or production")
-            }
-        }
+        var environment: APNsEnvironment?
 
         /// The environments the key may be used in.
         private var environments: Set<APNsEnvironment> {
-            environment.flatMap(APNsEnvironment.init(rawValue:)).map { [$0] } ?? Set(APNsEnvironment.allCases)
+            environment.map { [$0] } ?? Set(APNsEnvironment.allCases)
         }
 
         func run() async throws {
@@ -100,7 +94,7 @@ struct KeysCommand: AsyncParsableCommand {
                 }
                 print(
                     "registered key \(keyId) of team \(teamId) for \(topics.isEmpty ? "every topic" : topics.joined(separator: ", "))"
-                        + (environment.map { ", in \($0) only" } ?? ""))
+                        + (environment.map { ", in \($0.rawValue) only" } ?? ""))
             }
         }
     }

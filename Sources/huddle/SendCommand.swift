@@ -37,13 +37,10 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "apns-id (a UUID).") var apnsId: String?
     @Option(help: "A PEM CA certificate to trust (a test server's self-signed certificate).") var caCertificate: String?
     @Option(help: "development or production: name Apple's host of that environment as the request's authority (Huddle picks the environment by it), whatever --url connects to.")
-    var environment: String?
+    var environment: APNsEnvironment?
 
     func validate() throws {
         if key != nil, teamId == nil { throw ValidationError("--key needs --team-id.") }
-        if let environment, APNsEnvironment(rawValue: environment) == nil {
-            throw ValidationError("--environment: development or production")
-        }
     }
 
     func run() async throws {
@@ -60,7 +57,7 @@ struct SendCommand: AsyncParsableCommand {
         if let collapseId { request.headers.add(name: "apns-collapse-id", value: collapseId) }
         if let expiration { request.headers.add(name: "apns-expiration", value: String(expiration)) }
         if let apnsId { request.headers.add(name: "apns-id", value: apnsId) }
-        if let environment = environment.flatMap(APNsEnvironment.init(rawValue:)) {
+        if let environment {
             request.headers.replaceOrAdd(name: "host", value: environment.host)
         }
         if let key, let teamId {

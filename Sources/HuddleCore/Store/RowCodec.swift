@@ -100,11 +100,7 @@ public enum RowCodec {
             let names = try parse(environmentsText, what: "environments of key \(keyID)")
             let read: [APNsEnvironment]
             do {
-                read = try JSONReader(names).array().map { element throws(JSONReadError) in
-                    let name = try element.string()
-                    guard let environment = APNsEnvironment(rawValue: name) else { throw element.failure("unknown environment \"\(name)\"") }
-                    return environment
-                }
+                read = try JSONReader(names).array().map { element throws(JSONReadError) in try element.apnsEnvironment() }
             } catch {
                 throw StoreError(.corrupt, "stored environments of key \(keyID) cannot be read: \(error)")
             }

@@ -17,6 +17,17 @@ public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Comparabl
     }
 }
 
+extension JSONReader {
+    /// An environment by its name, as a registration, a key or a stored record writes it.
+    public func apnsEnvironment() throws(JSONReadError) -> APNsEnvironment {
+        let name = try string()
+        guard let environment = APNsEnvironment(rawValue: name) else {
+            throw failure("expected development (a build run from Xcode) or production (TestFlight, the App Store), found \"\(name.prefix(40))\"")
+        }
+        return environment
+    }
+}
+
 /// A device registered with a server: its push token and the hash of the secret its owner uses.
 public struct DeviceRecord: Sendable, Hashable {
     /// 64 lowercase hexadecimal characters, like an APNs device token.

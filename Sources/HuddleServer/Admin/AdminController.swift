@@ -57,12 +57,7 @@ struct AdminController {
         try body.rejectUnknownMembers(["teamID", "publicKey", "topics", "environments"])
         var environments = Set(APNsEnvironment.allCases)
         if let member = try body.optionalMember("environments") {
-            environments = Set(try member.array().map { element throws(JSONReadError) in
-                guard let environment = APNsEnvironment(rawValue: try element.string()) else {
-                    throw element.failure("expected development or production")
-                }
-                return environment
-            })
+            environments = Set(try member.array().map { element throws(JSONReadError) in try element.apnsEnvironment() })
             guard !environments.isEmpty else { throw member.failure("a key must be usable in one environment at least") }
         }
         let key: SigningKeyRecord

@@ -62,12 +62,7 @@ struct DeviceController {
             try body.rejectUnknownMembers(["name", "environment"])
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")
-            if let member = try body.optionalMember("environment") {
-                guard let named = APNsEnvironment(rawValue: try member.string()) else {
-                    throw member.failure("expected development (a build run from Xcode) or production (TestFlight, the App Store)")
-                }
-                environment = named
-            }
+            environment = try body.optionalMember("environment")?.apnsEnvironment() ?? environment
         }
         let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices)
             .register(name: name, environment: environment)
