@@ -27,6 +27,25 @@ public struct ActivityError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(.invalidValue, error.message, path: error.path.isEmpty ? nil : error.path)
     }
 
+    /// The same error, its path under `prefix` (`types[0]` + `name`).
+    func under(_ prefix: String) -> ActivityError {
+        ActivityError(code, message, path: [prefix, path ?? ""].filter { !$0.isEmpty }.joined(separator: "."))
+    }
+
+    /// Runs a reading of JSON whose errors, a reader's or an activity's own, come out as activity errors at
+    /// their key path.
+    static func reading<Value>(_ body: () throws -> Value) throws(ActivityError) -> Value {
+        do {
+            return try body()
+        } catch let error as ActivityError {
+            throw error
+        } catch let error as JSONReadError {
+            throw ActivityError(error)
+        } catch {
+            throw ActivityError(.invalidValue, "\(error)")
+        }
+    }
+
     public var description: String {
         path.map { "\($0): \(message)" } ?? message
     }

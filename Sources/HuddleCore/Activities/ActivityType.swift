@@ -34,24 +34,24 @@ public struct ActivityType: Sendable, Hashable {
 
     /// Reads `{"name": …, "attributes": {…}, "contentState": {…}, "template": "…"}`, the schemas in
     /// ``ActivitySchema``'s notation.
-    public init(json: JSONValue) throws(ActivityError) {
-        let reader = JSONReader(json)
-        do {
+    /// - Parameter json: the declaration; its path is the one errors name (`types[0].contentState.eta`).
+    public init(json reader: JSONReader) throws(ActivityError) {
+        self = try ActivityError.reading {
             try reader.rejectUnknownMembers(["name", "attributes", "contentState", "template"])
             let name = try reader.member("name").string()
             let attributes = try reader.optionalMember("attributes")
             let contentState = try reader.optionalMember("contentState")
-            try self.init(
-                name: name,
+            let template = try reader.optionalMember("template")?.string()
+            let schemas = (
                 attributes: try attributes.map { reader throws(ActivityError) in try ActivitySchema(json: reader.value, path: reader.path) },
-                contentState: try contentState.map { reader throws(ActivityError) in try ActivitySchema(json: reader.value, path: reader.path) },
-                template: try reader.optionalMember("template")?.string())
-        } catch let error as JSONReadError {
-            throw ActivityError(error)
-        } catch let error as ActivityError {
-            throw error
-        } catch {
-            throw ActivityError(.invalidValue, "\(error)")
+                contentState: try contentState.map { reader throws(ActivityError) in try ActivitySchema(json: reader.value, path: reader.path) })
+            do throws(ActivityError) {
+                return try ActivityType(name: name, attributes: schemas.attributes, contentState: schemas.contentState, template: template)
+            } catch {
+                // The bounds of a name and a template are checked by the memberwise initializer, which names
+                // the member alone.
+                throw error.under(reader.path)
+            }
         }
     }
 

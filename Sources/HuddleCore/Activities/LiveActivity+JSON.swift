@@ -70,28 +70,15 @@ extension ActivityDeclarations {
     /// Reads what ``json`` wrote, or what a client sends when it installs an app.
     /// - Throws: ``ActivityError`` naming the declaration that is wrong.
     public init(json reader: JSONReader) throws(ActivityError) {
-        do {
+        self = try ActivityError.reading {
             try reader.rejectUnknownMembers(["types", "supportsFrequentUpdates"])
             let types = try reader.optionalMember("types")?.array() ?? []
             guard types.count <= Self.maximumTypes else {
                 throw ActivityError(.tooLarge, "\(types.count) activity types, more than the \(Self.maximumTypes) allowed", path: reader.path)
             }
-            try self.init(
-                types: types.map { element throws(ActivityError) in
-                    do throws(ActivityError) {
-                        return try ActivityType(json: element.value)
-                    } catch {
-                        // The type's own path (`attributes.eta`) under the element's (`types[0]`).
-                        throw ActivityError(error.code, error.message, path: [element.path, error.path ?? ""].filter { !$0.isEmpty }.joined(separator: "."))
-                    }
-                },
+            return try ActivityDeclarations(
+                types: types.map { element throws(ActivityError) in try ActivityType(json: element) },
                 supportsFrequentUpdates: try reader.optionalMember("supportsFrequentUpdates")?.bool() ?? false)
-        } catch let error as JSONReadError {
-            throw ActivityError(error)
-        } catch let error as ActivityError {
-            throw error
-        } catch {
-            throw ActivityError(.invalidValue, "\(error)")
         }
     }
 }
