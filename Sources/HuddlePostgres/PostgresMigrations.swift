@@ -127,6 +127,20 @@ public enum PostgresMigrations {
             "ALTER TABLE devices ADD COLUMN environment TEXT NOT NULL DEFAULT 'development'",
             "ALTER TABLE signing_keys ADD COLUMN environments TEXT",
         ]),
+        Migration(identifier: "007 broadcast channels", statements: [
+            // As SQLite's 007 says: a channel of an app in one environment, its latest broadcast beside it.
+            """
+            CREATE TABLE broadcast_channels (
+                id TEXT PRIMARY KEY,
+                app TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                storage_policy INTEGER NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_message TEXT
+            )
+            """,
+            "CREATE INDEX broadcast_channels_by_app ON broadcast_channels (app, environment, created_at)",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

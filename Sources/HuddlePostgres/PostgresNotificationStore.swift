@@ -176,6 +176,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     /// The advisory lock registrations take, so that they count devices one at a time (any fixed number).
     private static let registrationLock: Int64 = 0x4875_6464_6C65_0001
+    /// The first key of the two-key advisory locks that channel creations take per app and environment.
+    private static let channelLockClass: Int32 = 0x4875_6402
 
     public func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange {
         try await UpdateRefusal.unwrapping {
@@ -611,6 +613,69 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func deleteSigningKey(id: String) async throws -> Bool {
         try await !client.rows("DELETE FROM signing_keys WHERE key_id = \(id) RETURNING key_id", logger: logger) { _ in }.isEmpty
+    }
+
+    // MARK: Broadcast channels
+
+    public func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) async throws {
+        let app = channel.app
+        let environment = channel.environment.rawValue
+        try await client.write(logger: logger) { connection in
+            // Creations for one app and environment take turns, so that each counts the others' channels (as
+            // registrations do for devices).
+            try await connection.run(
+                "SELECT pg_advisory_xact_lock(\(Self.channelLockClass), hashtext(\(app + "/" + environment)))", logger: logger)
+            let count = try await connection.firstRow(
+                "SELECT count(*) FROM broadcast_channels WHERE app = \(app) AND environment = \(environment)", logger: logger
+            )?.decode(Int64.self) ?? 0
+            guard count < maximumPerApp else { throw UpdateRefusal.tooManyChannels(Int(count), app: app) }
+            try await connection.run(
+                """
+                INSERT INTO broadcast_channels (id, app, environment, storage_policy, created_at, last_message)
+                VALUES (\(channel.id), \(app), \(environment), \(Int64(channel.storagePolicy.rawValue)), \(channel.createdAt.milliseconds),
+                    \(channel.lastMessage?.storedText))
+                """, logger: logger)
+            return .commit(())
+        }
+    }
+
+    public func channel(id: String) async throws -> BroadcastChannel? {
+        try await client.rows(
+            "SELECT id, app, environment, storage_policy, created_at, last_message FROM broadcast_channels WHERE id = \(id)",
+            logger: logger
+        ) { row in
+            let (id, app, environment, policy, createdAt, lastMessage) = try row.decode((String, String, String, Int64, Int64, String?).self)
+            return try RowCodec.channel(
+                id: id, app: app, environment: environment, storagePolicy: policy, createdAt: createdAt, lastMessage: lastMessage)
+        }.first
+    }
+
+    public func channels(app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await client.rows(
+            "SELECT id FROM broadcast_channels WHERE app = \(app) AND environment = \(environment.rawValue) ORDER BY created_at, id",
+            logger: logger
+        ) { try $0.decode(String.self) }
+    }
+
+    public func deleteChannel(id: String) async throws -> Bool {
+        try await !client.rows("DELETE FROM broadcast_channels WHERE id = \(id) RETURNING id", logger: logger) { _ in }.isEmpty
+    }
+
+    public func storeBroadcast(_ message: StoredBroadcast, channel id: String) async throws -> Bool {
+        try await !client.rows(
+            "UPDATE broadcast_channels SET last_message = \(message.storedText) WHERE id = \(id) RETURNING id", logger: logger
+        ) { _ in }.isEmpty
+    }
+
+    public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
+        let listening = JSONValue.array([.object(JSONObject([("channelID", .string(channel)), ("app", .string(app))]))]).jsonText()
+        return try await client.rows(
+            """
+            SELECT token FROM devices
+            WHERE environment = \(environment.rawValue) AND activities IS NOT NULL AND activities::jsonb @> \(listening)::jsonb
+            ORDER BY token
+            """, logger: logger
+        ) { try $0.decode(String.self) }
     }
 
     // MARK: Changes

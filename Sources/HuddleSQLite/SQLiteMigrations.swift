@@ -111,6 +111,21 @@ public enum SQLiteMigrations {
                 ALTER TABLE signing_keys ADD COLUMN environments TEXT;
                 """)
         }
+        migrator.registerMigration("007 broadcast channels") { db in
+            // A channel belongs to an app in one environment; its latest broadcast, when its policy keeps one, is
+            // JSON beside it. Which activities listen on it is in their devices' activities, not here.
+            try db.execute(sql: """
+                CREATE TABLE broadcast_channels (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    storage_policy INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_message TEXT
+                );
+                CREATE INDEX broadcast_channels_by_app ON broadcast_channels (app, environment, created_at);
+                """)
+        }
         return migrator
     }
 

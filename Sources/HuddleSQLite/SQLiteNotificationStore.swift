@@ -504,6 +504,70 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    // MARK: Broadcast channels
+
+    public func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) async throws {
+        try await write { db in
+            // One writer at a time: the count is of every channel committed before this insert.
+            let count = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM broadcast_channels WHERE app = ? AND environment = ?",
+                arguments: [channel.app, channel.environment.rawValue]) ?? 0
+            guard count < maximumPerApp else { throw UpdateRefusal.tooManyChannels(count, app: channel.app) }
+            try db.execute(
+                sql: "INSERT INTO broadcast_channels (id, app, environment, storage_policy, created_at, last_message) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    channel.id, channel.app, channel.environment.rawValue, channel.storagePolicy.rawValue, channel.createdAt.milliseconds,
+                    channel.lastMessage?.storedText,
+                ])
+        }
+    }
+
+    public func channel(id: String) async throws -> BroadcastChannel? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM broadcast_channels WHERE id = ?", arguments: [id]).map { row in
+                try RowCodec.channel(
+                    id: row["id"], app: row["app"], environment: row["environment"], storagePolicy: row["storage_policy"],
+                    createdAt: row["created_at"], lastMessage: row["last_message"])
+            }
+        }
+    }
+
+    public func channels(app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM broadcast_channels WHERE app = ? AND environment = ? ORDER BY created_at, id",
+                arguments: [app, environment.rawValue])
+        }
+    }
+
+    public func deleteChannel(id: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM broadcast_channels WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func storeBroadcast(_ message: StoredBroadcast, channel id: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE broadcast_channels SET last_message = ? WHERE id = ?", arguments: [message.storedText, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT token FROM devices WHERE environment = ? AND activities IS NOT NULL AND EXISTS (
+                        SELECT 1 FROM json_each(devices.activities)
+                        WHERE json_extract(value, '$.channelID') = ? AND json_extract(value, '$.app') = ?)
+                    ORDER BY token
+                    """,
+                arguments: [environment.rawValue, channel, app])
+        }
+    }
+
     // MARK: Helpers
 
     /// A write transaction, its failures as ``StoreError``.

@@ -75,10 +75,12 @@ func buildRouter(
     let keys = SigningKeyCache(store: store)
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     let faults = ProviderFaults()
-    router.add(middleware: ProviderEndpoint(
+    let provider = ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
+        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock)
+    router.add(middleware: provider)
+    router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
     router.add(middleware: SiteGuard(

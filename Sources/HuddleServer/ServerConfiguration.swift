@@ -1,4 +1,5 @@
 public import Foundation
+import HuddleCore
 
 /// How `huddle serve` runs.
 public struct ServerConfiguration: Sendable {
@@ -79,6 +80,8 @@ extension ServerConfiguration {
         public var devices = 100_000
         /// Apps one device may install.
         public var appsPerDevice = 100
+        /// Broadcast channels one app may have in each environment (Apple's bound).
+        public var channelsPerApp = BroadcastChannel.maximumPerApp
         /// Notifications one app keeps on a device; past that, its oldest go (as removals, which streams and
         /// other servers see). Without a bound, a provider that keeps pushing would fill the server's memory.
         public var notificationsPerApp = 10_000

@@ -655,6 +655,59 @@ public enum StoreConformance {
             try await store.saveSigningKey(both)
             #expect(try await store.signingKeys() == [both])
         },
+        "broadcast channels: per app and environment, bounded under racing creations, their latest broadcast kept": { store in
+            func channel(_ id: String, app: String = "com.example.app", environment: APNsEnvironment = .development) -> BroadcastChannel {
+                BroadcastChannel(id: id, app: app, environment: environment, storagePolicy: .mostRecentMessageStored, createdAt: start)
+            }
+            try await store.createChannel(channel("AQ=="), maximumPerApp: 5)
+            try await store.createChannel(channel("Ag==", environment: .production), maximumPerApp: 5)
+            try await store.createChannel(channel("Aw==", app: "com.example.other"), maximumPerApp: 5)
+            #expect(try await store.channel(id: "AQ==") == channel("AQ=="))
+            #expect(try await store.channel(id: "BA==") == nil)
+            #expect(try await store.channels(app: "com.example.app", environment: .development) == ["AQ=="])
+            #expect(try await store.channels(app: "com.example.app", environment: .production) == ["Ag=="])
+            let message = StoredBroadcast(
+                payload: ["aps": ["event": "update"]], apnsID: "id", priority: 5, sentAt: start, expiresAt: start.addingTimeInterval(60))
+            #expect(try await store.storeBroadcast(message, channel: "AQ=="))
+            #expect(try await !store.storeBroadcast(message, channel: "BA=="))
+            #expect(try await store.channel(id: "AQ==")?.lastMessage == message)
+            // 20 at once against a limit of 5, one already there: exactly 4 more.
+            let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await store.createChannel(channel("r\(index)"), maximumPerApp: 5)
+                            return true
+                        } catch let error as StoreError where error.code == .full {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(created == 4)
+            #expect(try await store.channels(app: "com.example.app", environment: .development).count == 5)
+            #expect(try await store.deleteChannel(id: "AQ=="))
+            #expect(try await !store.deleteChannel(id: "AQ=="))
+            #expect(try await store.channel(id: "AQ==") == nil)
+            // Devices listening: an activity of the app on the channel, in the environment.
+            try await store.createDevice(device())
+            let production = String(repeating: "cd", count: 32)
+            try await store.createDevice(DeviceRecord(token: production, secretHash: "h", name: "p", createdAt: start, environment: .production))
+            for token in [token, production] {
+                _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+                _ = try await store.updateActivities(device: token, app: "com.example.app") { activities, _ in
+                    activities.append(LiveActivity(
+                        id: "a", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start, startedAt: start,
+                        channelID: "Ag=="))
+                    return nil
+                }
+            }
+            #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development) == [token])
+            #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .production) == [production])
+            #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.other", environment: .development) == [])
+            #expect(try await store.devices(listeningOn: "AQ==", app: "com.example.app", environment: .development) == [])
+        },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)

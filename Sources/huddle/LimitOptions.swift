@@ -30,6 +30,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Apps one device may install.")
     var maxAppsPerDevice = ServerConfiguration.Limits().appsPerDevice
 
+    @Option(help: "Broadcast channels one app may have in each environment (Apple: 10,000).")
+    var maxChannelsPerApp = ServerConfiguration.Limits().channelsPerApp
+
     @Option(help: "Notifications one app keeps on a device; past that, its first delivered are removed.")
     var maxNotificationsPerApp = ServerConfiguration.Limits().notificationsPerApp
 
@@ -45,7 +48,7 @@ struct LimitOptions: ParsableArguments {
     func validate() throws {
         let values = [
             maxConnections, requestTimeout, idleTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
-            maxAppsPerDevice, maxNotificationsPerApp, maxLocalizationBytes, requestHistory, requestHistoryBytes,
+            maxAppsPerDevice, maxChannelsPerApp, maxNotificationsPerApp, maxLocalizationBytes, requestHistory, requestHistoryBytes,
         ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
     }
@@ -61,6 +64,7 @@ struct LimitOptions: ParsableArguments {
         limits.streamWriteTimeout = .seconds(streamWriteTimeout)
         limits.devices = maxDevices
         limits.appsPerDevice = maxAppsPerDevice
+        limits.channelsPerApp = maxChannelsPerApp
         limits.notificationsPerApp = maxNotificationsPerApp
         limits.localizationBytesPerApp = maxLocalizationBytes
         limits.requestHistory = requestHistory

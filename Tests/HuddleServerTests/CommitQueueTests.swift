@@ -182,4 +182,18 @@ struct RecordingWrapper: NotificationStore {
     func signingKey(id: String) async throws -> SigningKeyRecord? { try await store.signingKey(id: id) }
     func signingKeys() async throws -> [SigningKeyRecord] { try await store.signingKeys() }
     func deleteSigningKey(id: String) async throws -> Bool { try await store.deleteSigningKey(id: id) }
+    func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) async throws {
+        try await store.createChannel(channel, maximumPerApp: maximumPerApp)
+    }
+    func channel(id: String) async throws -> BroadcastChannel? { try await store.channel(id: id) }
+    func channels(app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await store.channels(app: app, environment: environment)
+    }
+    func deleteChannel(id: String) async throws -> Bool { try await store.deleteChannel(id: id) }
+    func storeBroadcast(_ message: StoredBroadcast, channel id: String) async throws -> Bool {
+        try await store.storeBroadcast(message, channel: id)
+    }
+    func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await store.devices(listeningOn: channel, app: app, environment: environment)
+    }
 }

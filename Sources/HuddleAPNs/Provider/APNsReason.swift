@@ -39,4 +39,11 @@ public enum APNsReason: String, Sendable, Hashable, CaseIterable, Error {
     case internalServerError = "InternalServerError"
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
+    // Broadcast channels and broadcasts (iOS 18). Apple's stored pages end before their reason tables; the names
+    // are as the clients that implement the channel API report them (docs/broadcasts.md says which).
+    case missingChannelId = "MissingChannelId"
+    case badChannelId = "BadChannelId"
+    case channelNotRegistered = "ChannelNotRegistered"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case missingPushType = "MissingPushType"
 }

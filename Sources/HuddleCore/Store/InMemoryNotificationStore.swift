@@ -19,6 +19,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     private var devices: [String: Device] = [:]
     private var unregistered: [String: Date] = [:]
     private var keys: [String: SigningKeyRecord] = [:]
+    private var broadcastChannels: [String: BroadcastChannel] = [:]
     private let retention: ChangeRetention
 
     public init(retention: ChangeRetention = ChangeRetention()) {
@@ -191,6 +192,37 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func deleteSigningKey(id: String) -> Bool {
         keys.removeValue(forKey: id) != nil
+    }
+
+    public func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) throws {
+        let count = broadcastChannels.values.count { $0.app == channel.app && $0.environment == channel.environment }
+        guard count < maximumPerApp else { throw UpdateRefusal.tooManyChannels(count, app: channel.app) }
+        broadcastChannels[channel.id] = channel
+    }
+
+    public func channel(id: String) -> BroadcastChannel? {
+        broadcastChannels[id]
+    }
+
+    public func channels(app: String, environment: APNsEnvironment) -> [String] {
+        broadcastChannels.values.filter { $0.app == app && $0.environment == environment }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(\.id)
+    }
+
+    public func deleteChannel(id: String) -> Bool {
+        broadcastChannels.removeValue(forKey: id) != nil
+    }
+
+    public func storeBroadcast(_ message: StoredBroadcast, channel id: String) -> Bool {
+        guard broadcastChannels[id] != nil else { return false }
+        broadcastChannels[id]?.lastMessage = message
+        return true
+    }
+
+    public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) -> [String] {
+        devices.values.filter { device in
+            device.record.environment == environment && device.activities.contains { $0.app == app && $0.channelID == channel }
+        }.map(\.record.token).sorted()
     }
 
     /// Takes the device's next change number and records the change, forgetting old ones as the

@@ -104,6 +104,21 @@ public protocol NotificationStore: Sendable {
     func signingKey(id: String) async throws -> SigningKeyRecord?
     func signingKeys() async throws -> [SigningKeyRecord]
     func deleteSigningKey(id: String) async throws -> Bool
+
+    // MARK: Broadcast channels
+    /// Creates a channel, refusing it (`.full`) when its app already has `maximumPerApp` in its environment,
+    /// counted in the transaction that inserts it.
+    func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) async throws
+    func channel(id: String) async throws -> BroadcastChannel?
+    /// The identifiers of an app's channels in one environment, oldest first.
+    func channels(app: String, environment: APNsEnvironment) async throws -> [String]
+    func deleteChannel(id: String) async throws -> Bool
+    /// Keeps `message` as the channel's latest broadcast.
+    /// - Returns: false when there is no such channel.
+    func storeBroadcast(_ message: StoredBroadcast, channel id: String) async throws -> Bool
+    /// The devices of `environment` holding an activity of `app` that listens on `channel` (the fan-out of a
+    /// broadcast; each device's update then checks its activities again in its own transaction).
+    func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String]
 }
 
 extension AppRecord {
@@ -197,6 +212,11 @@ public struct UpdateRefusal: Error {
     /// The error of a new device past the limit, in every store's words.
     public static func tooManyDevices(_ count: Int) -> StoreError {
         StoreError(.full, "this server has \(count) devices, the most it keeps (--max-devices)")
+    }
+
+    /// The error of a new broadcast channel past the limit, in every store's words.
+    public static func tooManyChannels(_ count: Int, app: String) -> StoreError {
+        StoreError(.full, "\(app) has \(count) broadcast channels in this environment, the most it may have; delete one first")
     }
 }
 

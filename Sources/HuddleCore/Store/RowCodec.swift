@@ -92,6 +92,19 @@ public enum RowCodec {
             stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)))
     }
 
+    public static func channel(
+        id: String, app: String, environment: String, storagePolicy: Int64, createdAt: Int64, lastMessage: String?
+    ) throws(StoreError) -> BroadcastChannel {
+        guard let environment = APNsEnvironment(rawValue: environment),
+            let policy = BroadcastChannel.StoragePolicy(rawValue: Int(storagePolicy))
+        else {
+            throw StoreError(.corrupt, "stored channel \(id) has an unknown environment \"\(environment)\" or storage policy \(storagePolicy)")
+        }
+        return BroadcastChannel(
+            id: id, app: app, environment: environment, storagePolicy: policy, createdAt: Date(milliseconds: createdAt),
+            lastMessage: try StoredBroadcast.stored(lastMessage, channel: id))
+    }
+
     public static func signingKey(
         keyID: String, teamID: String, publicKeyPEM: String, topicsText: String, createdAt: Int64, environmentsText: String?
     ) throws(StoreError) -> SigningKeyRecord {

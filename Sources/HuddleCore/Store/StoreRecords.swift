@@ -15,6 +15,15 @@ public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Comparabl
         case .production: "api.push.apple.com"
         }
     }
+
+    /// Apple's channel-management host of the environment (broadcast channels; its port is 2195 in
+    /// development, 2196 in production).
+    public var channelHost: String {
+        switch self {
+        case .development: "api-manage-broadcast.sandbox.push.apple.com"
+        case .production: "api-manage-broadcast.push.apple.com"
+        }
+    }
 }
 
 extension JSONReader {

@@ -31,6 +31,7 @@ struct DeviceController {
         device.get("center", use: center)
         device.get("events", use: events)
         device.get("activities", use: activities)
+        device.post("activities", use: requestActivity)
         device.delete("activities/:id", use: dismissActivity)
         device.post("notifications/remove", use: removeNotifications)
         device.delete("notifications", use: clearAll)
@@ -121,6 +122,65 @@ struct DeviceController {
         }
         let activities = await session.activities(at: clock())
         return .json(.object(JSONObject([("pushToStartTokens", .array(pushToStart)), ("activities", .array(activities.map(\.json)))])))
+    }
+
+    /// `POST /v1/devices/{token}/activities`: the app starts a Live Activity itself, as
+    /// `Activity.request(attributes:content:pushType:)` does: `{"app", "type", "attributes", "contentState",
+    /// "pushType": null | "token" | {"channel": "<id>"}, "staleDate", "relevanceScore"}`. The same rules as a
+    /// push-to-start apply (declared types, limits); what iOS would throw is answered 400 or 409.
+    @Sendable func requestActivity(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (device, session) = try await authorize(request, context)
+        let body = try await request.jsonBody(limit: ActivityPush.maximumSize)
+        let now = clock()
+        let app: String
+        var push: ActivityPush
+        do {
+            try body.rejectUnknownMembers(["app", "type", "attributes", "contentState", "pushType", "staleDate", "relevanceScore"])
+            app = try body.member("app").string()
+            push = ActivityPush(
+                event: .start, timestamp: now, contentState: .object(try body.member("contentState").object()),
+                attributesType: try body.member("type").string(), attributes: .object(try body.optionalMember("attributes")?.object() ?? JSONObject()),
+                relevanceScore: try body.optionalMember("relevanceScore")?.number())
+            if let stale = try body.optionalMember("staleDate") {
+                guard let date = ISO8601.date(from: try stale.string()) else { throw stale.failure("expected an ISO 8601 date") }
+                push.staleDate = date
+            }
+            switch try body.optionalMember("pushType").map({ reader throws(JSONReadError) in reader.value }) {
+            case nil, .null?: break
+            case .string("token")?: push.inputPushToken = true
+            case .object?:
+                let channel = try body.member("pushType").member("channel")
+                guard BroadcastChannel.isWellFormedID(try channel.string()) else { throw channel.failure("expected a channel identifier (base64)") }
+                push.inputPushChannel = try channel.string()
+            default:
+                throw try body.member("pushType").failure("expected null, \"token\" or {\"channel\": \"<id>\"}")
+            }
+        } catch {
+            throw APIError(.badRequest, "\(error)")
+        }
+        try await requireApp(app, session)
+        let identity = NewActivityIdentity(id: UUID.randomLowercasedString(), updateToken: LiveActivityTokens.newUpdateToken(device: device.token))
+        _ = try await session.updateActivities(app: app) { [push] activities, declarations in
+            var activitiesOfDevice = DeviceActivities(activities: activities)
+            let result = activitiesOfDevice.apply(
+                push, to: .pushToStart(app: app, typeName: push.attributesType ?? ""), priority: 10, declarations: declarations, at: now,
+                newActivity: identity)
+            switch result.outcome {
+            case .started: break
+            case .dropped(.tooManyActivities), .dropped(.tooManyActivitiesOnDevice): throw APIError(.conflict, result.summary)
+            default: throw APIError(.badRequest, result.summary)
+            }
+            activities = activitiesOfDevice.activities
+            // The app's doing, not a push's: no event (the activities change says it).
+            return nil
+        }
+        if let channel = push.inputPushChannel {
+            try await ChannelBroadcast.catchUp(session, app: app, channel: channel, environment: device.environment, store: store, now: now)
+        }
+        guard let started = await session.activities(at: clock()).first(where: { $0.id == identity.id }) else {
+            throw APIError(.conflict, "the activity ended at once")
+        }
+        return .json(started.json, status: .created)
     }
 
     /// `DELETE /v1/devices/{token}/activities/{id}`: the person removes an activity from the Lock Screen.

@@ -15,7 +15,8 @@ extension APNsReason {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-            .missingTopic, .payloadEmpty, .topicDisallowed, .badPayload:
+            .missingTopic, .payloadEmpty, .topicDisallowed, .badPayload, .missingChannelId, .badChannelId, .channelNotRegistered,
+            .cannotCreateChannelConfig, .missingPushType:
             .badRequest
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
             .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken:

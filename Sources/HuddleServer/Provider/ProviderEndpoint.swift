@@ -87,19 +87,7 @@ struct ProviderEndpoint: RouterMiddleware {
         _ push: ProviderPush, request: Request, context: Context, stores: Bool, record: inout ProviderRequestRecord
     ) async throws {
         // Authentication first, as APNs does: a client without a valid token learns nothing about devices.
-        if requiresProviderToken {
-            let now = clock()
-            let state = connections.state(of: context.connection, closed: context.connectionClosed)
-            let (token, key) = try await ProviderAuthentication.verify(
-                push.providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures,
-                lookUpKey: { try await keys.key(id: $0) })
-            try connections.admit(token, key: key, bundleIdentifier: push.bundleIdentifier, now: now, on: context.connection)
-            guard key.environments.contains(record.environment) else {
-                throw ProviderRefusal(
-                    reason: .badEnvironmentKeyInToken,
-                    description: "key \(key.keyID) may be used in \(key.environments.sorted().map(\.rawValue).joined(separator: " and ")) only; this request went to \(record.environment.rawValue) (\(record.environment.host))")
-            }
-        }
+        try await authenticate(push.providerToken, bundleIdentifier: push.bundleIdentifier, environment: record.environment, context: context)
         // A fault for a device catches the pushes to its Live Activities' tokens too.
         if !faults.isEmpty,
             let effect = faults.take(
@@ -143,6 +131,22 @@ struct ProviderEndpoint: RouterMiddleware {
         }
     }
 
+    /// Checks a request's provider token for an app in an environment (when the server asks for tokens), and
+    /// admits it on the request's connection: what every request to the provider API passes first.
+    func authenticate(_ providerToken: String?, bundleIdentifier: String, environment: APNsEnvironment, context: Context) async throws {
+        guard requiresProviderToken else { return }
+        let now = clock()
+        let state = connections.state(of: context.connection, closed: context.connectionClosed)
+        let (token, key) = try await ProviderAuthentication.verify(
+            providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures, lookUpKey: { try await keys.key(id: $0) })
+        try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: context.connection)
+        guard key.environments.contains(environment) else {
+            throw ProviderRefusal(
+                reason: .badEnvironmentKeyInToken,
+                description: "key \(key.keyID) may be used in \(key.environments.sorted().map(\.rawValue).joined(separator: " and ")) only; this request went to \(environment.rawValue) (\(environment.host))")
+        }
+    }
+
     /// A Live Activity push goes to a token of the device's ActivityKit (``LiveActivityTokens``): a
     /// push-to-start token or an activity's update token. Its payload is the activity's, which the device
     /// judges (an `aps` it cannot apply is dropped there, and the push answered 200, as APNs answers it).
@@ -171,6 +175,11 @@ struct ProviderEndpoint: RouterMiddleware {
             payload: payload, now: clock(), configuration: DeviceActivities.Configuration())
         try await storing(on: device) {
             record.eventAction = try await session.updateActivities(app: push.bundleIdentifier, activityPush.update)?.action
+            // An activity started on a broadcast channel gets the broadcast the channel keeps, as on the phone.
+            if case .string(let channel)? = payload["aps"]?["input-push-channel"] {
+                try await ChannelBroadcast.catchUp(
+                    session, app: push.bundleIdentifier, channel: channel, environment: record.environment, store: store, now: clock())
+            }
         }
     }
 
@@ -250,25 +259,30 @@ struct ProviderEndpoint: RouterMiddleware {
         }
     }
 
-    private static let uniqueIDField = HTTPField.Name("apns-unique-id")!
+    static let uniqueIDField = HTTPField.Name("apns-unique-id")!
 
     /// The environment a request goes to: production when it names Apple's production host, as a client set up
     /// for production does; development otherwise (Apple's sandbox host, or any other name a client is pointed
     /// at Huddle by), the environment of a build run from Xcode. docs/environments.md.
     static func environment(of authority: String?) -> APNsEnvironment {
         guard let authority else { return .development }
-        // Every push asks: compared byte by byte (ASCII, without regard to case), nothing allocated.
-        let production = APNsEnvironment.production.host.utf8
+        let production = APNsEnvironment.production
+        return names(authority, host: production.host) || names(authority, host: production.channelHost) ? .production : .development
+    }
+
+    /// Whether an authority is `host`, with or without a port. Every push asks: compared byte by byte (ASCII,
+    /// without regard to case), nothing allocated.
+    private static func names(_ authority: String, host: String) -> Bool {
+        let expected = host.utf8
         let sent = authority.utf8
-        guard sent.count >= production.count, sent.prefix(production.count).elementsEqual(production, by: { ($0 | 0x20) == $1 })
-        else { return .development }
-        let rest = sent.dropFirst(production.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: ":") ? .production : .development
+        guard sent.count >= expected.count, sent.prefix(expected.count).elementsEqual(expected, by: { ($0 | 0x20) == $1 }) else { return false }
+        let rest = sent.dropFirst(expected.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: ":")
     }
 
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
     /// provider token's key, team and age (the token itself is not kept).
-    private func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
+    func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
         var record = ProviderRequestRecord(
             receivedAt: clock(), client: context.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
             tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.hasPrefix("apns-") })
@@ -288,7 +302,7 @@ struct ProviderEndpoint: RouterMiddleware {
 
     /// Completes the record and adds it to the history; `answered` is false for a request a fault cut off,
     /// which has no status.
-    private func finish(
+    func finish(
         _ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant,
         answered: Bool = true
     ) {
@@ -324,17 +338,23 @@ struct ProviderEndpoint: RouterMiddleware {
             Counter(label: "huddle_provider_requests_total", dimensions: [("status", "200"), ("reason", "")]).increment()
             return Response(status: .ok, headers: headers)
         case .failure(let refusal):
-            let reason = refusal.reason
-            Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
-                .increment()
-            var body = JSONObject([("reason", .string(reason.rawValue))])
-            if let timestamp = refusal.timestamp {
-                body["timestamp"] = .integer(timestamp.milliseconds)
-            }
-            // Not an APNs key: clients ignore it, people reading logs are glad of it.
-            if let description = refusal.description { body["description"] = .string(description) }
-            return .json(.object(body), status: reason.status, headers: headers)
+            return refusal.response(headers: headers)
         }
+    }
+}
+
+extension ProviderRefusal {
+    /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
+    func response(headers: HTTPFields) -> Response {
+        Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
+            .increment()
+        var body = JSONObject([("reason", .string(reason.rawValue))])
+        if let timestamp {
+            body["timestamp"] = .integer(timestamp.milliseconds)
+        }
+        // Not an APNs key: clients ignore it, people reading logs are glad of it.
+        if let description { body["description"] = .string(description) }
+        return .json(.object(body), status: reason.status, headers: headers)
     }
 }
 

@@ -1,0 +1,256 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+import HuddleCore
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Broadcast channels and broadcasts (iOS 18), on Apple's paths (docs/broadcasts.md):
+///
+/// - the channel-management API: `POST /1/apps/<bundle-id>/channels` creates a channel, `GET` and `DELETE` of
+///   the same path read and delete the one named by `apns-channel-id`, `GET /1/apps/<bundle-id>/all-channels`
+///   lists them;
+/// - `POST /4/broadcasts/apps/<bundle-id>` sends one update to every Live Activity listening on a channel.
+///
+/// Both are served on the provider port by path. Apple serves the channel API on hosts of its own
+/// (``APNsEnvironment/channelHost``); a client names them as its `:authority` to choose the environment, as
+/// it names `api.push.apple.com` for pushes.
+struct BroadcastEndpoint: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    /// A channel's create request is a small JSON object.
+    static let maximumChannelRequestSize = 1024
+    /// A broadcast's payload (Apple's broadcast page is cut short in the stored copy; 5 KB is what the
+    /// clients that implement broadcasts allow, docs/broadcasts.md).
+    static let maximumBroadcastSize = 5120
+    static let requestIDField = HTTPField.Name("apns-request-id")!
+    static let channelIDField = HTTPField.Name("apns-channel-id")!
+
+    let provider: ProviderEndpoint
+    let maximumChannelsPerApp: Int
+
+    private enum Route {
+        case channels(app: String)
+        case allChannels(app: String)
+        case broadcast(app: String)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix("/1/") || path.hasPrefix("/4/") else { return try await next(request, context) }
+        let providerRequest = ProviderRequest(
+            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
+        let started = ContinuousClock.now
+        var record = provider.startRecord(providerRequest, context: context)
+        record.environment = ProviderEndpoint.environment(of: request.head.authority)
+        let sentRequestID = providerRequest.values("apns-request-id").first
+        let requestID = sentRequestID.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
+        var headers = HTTPFields()
+        headers[Self.requestIDField] = requestID
+        let response: Response
+        do {
+            if let sentRequestID, UUID(uuidString: sentRequestID) == nil {
+                throw ProviderRefusal(reason: .badMessageId, description: "apns-request-id must be a UUID, found \"\(sentRequestID.prefix(60))\"")
+            }
+            for name in ["apns-request-id", "apns-channel-id", "apns-push-type", "apns-priority", "apns-expiration", "apns-id", "authorization"]
+            where providerRequest.values(name).count > 1 {
+                throw APNsReason.duplicateHeaders
+            }
+            guard let route = Self.route(path) else { throw APNsReason.badPath }
+            response = try await answer(route, request: request, providerRequest, context: context, headers: headers, record: &record)
+        } catch {
+            let refusal = Self.refusal(for: error)
+            if refusal.reason == .internalServerError { context.logger.error("broadcast request failed: \(error)") }
+            provider.finish(&record, outcome: .failure(refusal), apnsID: requestID, started: started)
+            return refusal.response(headers: headers)
+        }
+        provider.finish(&record, outcome: .success(()), apnsID: requestID, started: started)
+        return response
+    }
+
+    private func answer(
+        _ route: Route, request: Request, _ providerRequest: ProviderRequest, context: Context, headers: HTTPFields,
+        record: inout ProviderRequestRecord
+    ) async throws -> Response {
+        let method = request.method
+        switch route {
+        case .channels(let app):
+            guard [.post, .get, .delete].contains(method) else { throw APNsReason.methodNotAllowed }
+            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
+            record.storedApp = app
+            if method == .post {
+                return try await createChannel(app: app, request: request, environment: record.environment, headers: headers)
+            }
+            let channel = try await namedChannel(providerRequest, app: app, environment: record.environment)
+            if method == .get { return .json(channel.apiJSON, headers: headers) }
+            _ = try await provider.store.deleteChannel(id: channel.id)
+            return Response(status: .noContent, headers: headers)
+        case .allChannels(let app):
+            guard method == .get else { throw APNsReason.methodNotAllowed }
+            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
+            record.storedApp = app
+            let ids = try await provider.store.channels(app: app, environment: record.environment)
+            return .json(.object(JSONObject([("channels", .array(ids.map(JSONValue.string)))])), headers: headers)
+        case .broadcast(let app):
+            guard method == .post else { throw APNsReason.methodNotAllowed }
+            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
+            return try await broadcast(app: app, request: request, providerRequest, context: context, headers: headers, record: &record)
+        }
+    }
+
+    // MARK: Channels
+
+    private func createChannel(app: String, request: Request, environment: APNsEnvironment, headers: HTTPFields) async throws -> Response {
+        let body = try await Self.body(of: request, limit: Self.maximumChannelRequestSize)
+        let policy: BroadcastChannel.StoragePolicy
+        do {
+            let reader = JSONReader(try JSONParser.parse(body.readableBytesView))
+            _ = try reader.object()
+            guard let pushType = try reader.optionalMember("push-type") else { throw APNsReason.missingPushType }
+            guard try pushType.string() == BroadcastChannel.pushType else {
+                throw ProviderRefusal(reason: .invalidPushType, description: "push-type: a channel carries \(BroadcastChannel.pushType) only")
+            }
+            let policyMember = try reader.member("message-storage-policy")
+            guard let read = BroadcastChannel.StoragePolicy(rawValue: try policyMember.integer()) else {
+                throw policyMember.failure("expected 0 (no message stored) or 1 (most recent message stored)")
+            }
+            policy = read
+        } catch let error as JSONParseError {
+            throw ProviderRefusal(reason: .badPayload, description: "the body is not JSON: \(error)")
+        } catch let error as JSONReadError {
+            throw ProviderRefusal(reason: .badPayload, description: "\(error)")
+        }
+        let channel = BroadcastChannel(
+            id: BroadcastChannel.newID(), app: app, environment: environment, storagePolicy: policy, createdAt: provider.clock())
+        do {
+            try await provider.store.createChannel(channel, maximumPerApp: maximumChannelsPerApp)
+        } catch let error as StoreError where error.code == .full {
+            throw ProviderRefusal(reason: .cannotCreateChannelConfig, description: error.message)
+        }
+        var answered = headers
+        answered[Self.channelIDField] = channel.id
+        return Response(status: .created, headers: answered)
+    }
+
+    /// The channel `apns-channel-id` names, which must be the app's in this environment.
+    private func namedChannel(_ request: ProviderRequest, app: String, environment: APNsEnvironment) async throws -> BroadcastChannel {
+        guard let id = request.values("apns-channel-id").first else { throw APNsReason.missingChannelId }
+        guard BroadcastChannel.isWellFormedID(id) else {
+            throw ProviderRefusal(reason: .badChannelId, description: "apns-channel-id must be a channel identifier in base64, as the channel API made it")
+        }
+        guard let channel = try await provider.store.channel(id: id), channel.app == app, channel.environment == environment else {
+            throw ProviderRefusal(
+                reason: .channelNotRegistered,
+                description: "no channel \(id) of \(app) in \(environment.rawValue) (\(environment.channelHost)); channels are per app and environment")
+        }
+        return channel
+    }
+
+    // MARK: Broadcasts
+
+    private func broadcast(
+        app: String, request: Request, _ providerRequest: ProviderRequest, context: Context, headers: HTTPFields,
+        record: inout ProviderRequestRecord
+    ) async throws -> Response {
+        guard providerRequest.values("apns-channel-id").first != nil else { throw APNsReason.missingChannelId }
+        guard let pushType = providerRequest.values("apns-push-type").first else { throw APNsReason.missingPushType }
+        guard pushType == PushType.liveactivity.rawValue else {
+            throw ProviderRefusal(reason: .invalidPushType, description: "a broadcast carries Live Activity updates: apns-push-type: liveactivity")
+        }
+        var priority = PushType.liveactivity.defaultPriority
+        if let text = providerRequest.values("apns-priority").first {
+            guard let value = Int(text), PushType.liveactivity.allows(priority: value) else { throw APNsReason.badPriority }
+            priority = value
+        }
+        var expiration: Int64?
+        if let text = providerRequest.values("apns-expiration").first {
+            guard let value = Int64(text), value >= 0 else { throw APNsReason.badExpirationDate }
+            expiration = value
+        }
+        let channel = try await namedChannel(providerRequest, app: app, environment: record.environment)
+        if channel.storagePolicy == .noMessageStored, let expiration, expiration != 0 {
+            throw ProviderRefusal(
+                reason: .badExpirationDate,
+                description: "channel \(channel.id) stores no message, so a broadcast on it cannot wait: send apns-expiration 0 or none")
+        }
+        let body = try await Self.body(of: request, limit: Self.maximumBroadcastSize)
+        record.payload = Array(body.readableBytesView)
+        guard body.readableBytes > 0 else { throw APNsReason.payloadEmpty }
+        let payload: JSONValue
+        do {
+            payload = try JSONParser.parse(body.readableBytesView)
+        } catch {
+            throw ProviderRefusal(reason: .badPayload, description: "the payload is not JSON: \(error)")
+        }
+        record.storedApp = app
+        let apnsID = providerRequest.values("apns-id").first.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
+        let now = provider.clock()
+        // Stored first, then fanned out: an activity that subscribes meanwhile either is found by the fan-out
+        // or finds the stored message when it catches up (LiveActivitySubscription), never neither.
+        if channel.storagePolicy == .mostRecentMessageStored {
+            let expiresAt = expiration.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0)) }
+            let stored = StoredBroadcast(payload: payload, apnsID: apnsID, priority: priority, sentAt: now, expiresAt: expiresAt)
+            guard try await provider.store.storeBroadcast(stored, channel: channel.id) else {
+                throw ProviderRefusal(reason: .channelNotRegistered, description: "channel \(channel.id) was deleted meanwhile")
+            }
+        }
+        let broadcast = ChannelBroadcast(channel: channel.id, app: app, apnsID: apnsID, priority: priority, payload: payload, now: now)
+        let reached = try await broadcast.deliver(
+            environment: record.environment, store: provider.store, centers: provider.centers, logger: context.logger)
+        record.eventAction = "broadcast on channel \(channel.id) to the activities of \(reached) device\(reached == 1 ? "" : "s")"
+        var answered = headers
+        answered[HTTPField.Name("apns-id")!] = apnsID
+        if record.environment == .development {
+            let uniqueID = UUID.randomLowercasedString()
+            record.uniqueID = uniqueID
+            answered[ProviderEndpoint.uniqueIDField] = uniqueID
+        }
+        return Response(status: .ok, headers: answered)
+    }
+
+    // MARK: Parts
+
+    private func authenticate(_ request: ProviderRequest, app: String, environment: APNsEnvironment, context: Context) async throws {
+        var providerToken: String?
+        if let authorization = request.values("authorization").first {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APNsReason.invalidProviderToken }
+            providerToken = String(parts[1])
+        }
+        try await provider.authenticate(providerToken, bundleIdentifier: app, environment: environment, context: context)
+    }
+
+    private static func route(_ path: String) -> Route? {
+        let parts = path.split(separator: "?", maxSplits: 1).first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+        // "", "1", "apps", app, "channels"; "", "4", "broadcasts", "apps", app
+        if parts.count == 5, parts[1] == "1", parts[2] == "apps", ProviderRequestCheck.isValidTopic(String(parts[3])) {
+            switch parts[4] {
+            case "channels": return .channels(app: String(parts[3]))
+            case "all-channels": return .allChannels(app: String(parts[3]))
+            default: return nil
+            }
+        }
+        if parts.count == 5, parts[1] == "4", parts[2] == "broadcasts", parts[3] == "apps", ProviderRequestCheck.isValidTopic(String(parts[4])) {
+            return .broadcast(app: String(parts[4]))
+        }
+        return nil
+    }
+
+    private static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.collectBody(limit: limit)
+        } catch is APIError {
+            throw APNsReason.payloadTooLarge
+        }
+    }
+
+    private static func refusal(for error: any Error) -> ProviderRefusal {
+        switch error {
+        case let refusal as ProviderRefusal: refusal
+        case let reason as APNsReason: ProviderRefusal(reason: reason)
+        case let error as StoreError: ProviderRefusal(reason: error.apnsReason)
+        default: ProviderRefusal(reason: .internalServerError)
+        }
+    }
+}
