@@ -65,7 +65,7 @@ struct BroadcastEndpoint: RouterMiddleware {
             provider.finish(&record, outcome: .failure(refusal), apnsID: requestID, started: started)
             return refusal.response(headers: headers)
         }
-        provider.finish(&record, outcome: .success(()), apnsID: requestID, started: started)
+        provider.finish(&record, outcome: .success(()), apnsID: requestID, started: started, successStatus: Int(response.status.code))
         return response
     }
 

@@ -304,14 +304,14 @@ struct ProviderEndpoint: RouterMiddleware {
     /// which has no status.
     func finish(
         _ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant,
-        answered: Bool = true
+        answered: Bool = true, successStatus: Int = 200
     ) {
         let elapsed = ContinuousClock.now - started
         record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         record.apnsID = apnsID
         switch outcome {
         case .success:
-            record.status = 200
+            record.status = successStatus
         case .failure(let refusal):
             record.status = Int(refusal.reason.status.code)
             record.reason = refusal.reason.rawValue
