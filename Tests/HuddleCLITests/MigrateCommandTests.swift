@@ -25,7 +25,8 @@ import Testing
             pending 004 device events in the change journal
             pending 005 Live Activities and their declarations
             pending 006 environments of devices and keys
-            6 migrations pending in \(path)
+            pending 007 broadcast channels
+            7 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -33,7 +34,7 @@ import Testing
         let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
-        #expect(applied.standardOutput.hasSuffix("applied 006 environments of devices and keys\n6 migrations applied to \(path)\n"))
+        #expect(applied.standardOutput.hasSuffix("applied 007 broadcast channels\n7 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
