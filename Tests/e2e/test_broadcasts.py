@@ -237,3 +237,32 @@ def test_one_broadcast_updates_a_thousand_activities_once_each_in_order(tmp_path
         first.stop()
         if second is not first:
             second.stop()
+
+
+def test_activities_subscribing_while_broadcasts_are_sent_all_end_with_the_last(tmp_path):
+    """Subscriptions racing a run of broadcasts on a channel that stores its latest: each new activity either is
+    found by a broadcast's fan-out or finds the stored broadcast when it subscribes, never neither."""
+    server = Server(tmp_path, tls=False, extra=("--development",))
+    try:
+        with httpx.Client(http1=False, http2=True) as client:
+            channel = create_channel(client, server, policy=1).headers["apns-channel-id"]
+        devices = [register_device(server) for _ in range(12)]
+        for device in devices:
+            install(server, device)
+        now = int(time.time())
+
+        def send_all():
+            with httpx.Client(http1=False, http2=True) as client:
+                for number in range(1, 11):
+                    assert broadcast(client, server, channel, {"timestamp": now + number, "event": "update",
+                                                               "content-state": {"eta": eta(30), "driver": f"b{number}"}}).status_code == 200
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=13) as pool:
+            sender = pool.submit(send_all)
+            subscribed = list(pool.map(lambda device: request_activity(server, device, "r", {"channel": channel}), devices))
+            sender.result()
+        assert len(subscribed) == 12
+        for device in devices:
+            assert [a["contentState"].get("driver") for a in activities(server, device)["activities"]] == ["b10"]
+    finally:
+        server.stop()
