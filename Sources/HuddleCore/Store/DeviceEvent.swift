@@ -33,6 +33,11 @@ public struct DeviceEvent: Sendable, Hashable {
             self.body = body
         }
 
+        /// What a Live Activity's alert said, as sent.
+        public init(_ alert: ActivityAlert) {
+            self.init(title: alert.title?.fallbackText ?? "", body: alert.body?.fallbackText ?? "")
+        }
+
         var json: JSONValue {
             .object(JSONObject([("title", .string(title)), ("body", .string(body))]))
         }

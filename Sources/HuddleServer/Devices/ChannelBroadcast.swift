@@ -40,7 +40,7 @@ struct ChannelBroadcast: Sendable {
                 case .updated, .ended: applied = true
                 case .started, .ignored, .dropped, .throttled: break
                 }
-                alert = alert ?? result.alert.map { DeviceEvent.Alert(title: $0.title?.fallbackText ?? "", body: $0.body?.fallbackText ?? "") }
+                alert = alert ?? result.alert.map(DeviceEvent.Alert.init)
             }
             activities = device.activities
             if catchingUp, !applied { return nil }

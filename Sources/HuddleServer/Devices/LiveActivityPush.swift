@@ -58,7 +58,7 @@ struct LiveActivityPush: Sendable {
             activities = device.activities
             return DeviceEvent(
                 app: app, pushType: "liveactivity", apnsID: apnsID, date: now, priority: priority, action: result.summary, payload: payload,
-                alert: result.alert.map { DeviceEvent.Alert(title: $0.title?.fallbackText ?? "", body: $0.body?.fallbackText ?? "") })
+                alert: result.alert.map(DeviceEvent.Alert.init))
         }
     }
 
