@@ -160,11 +160,8 @@ let package = Package(
         .testTarget(
             name: "HuddleCertificatesTests",
             dependencies: [
-                "HuddleAPNs", "HuddleCertificates", "HuddleCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
-            ]),
+                "HuddleAPNs", "HuddleCertificates", "HuddleCore", .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "HuddleSQLiteTests",
             dependencies: ["HuddleCore", "HuddleSQLite", "HuddleTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
