@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
-                "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

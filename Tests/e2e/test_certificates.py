@@ -20,7 +20,11 @@ import apns2.errors
 import apns2.payload
 import httpx
 import pytest
+import datetime
+
 from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import pkcs12
 from hyper.tls import init_context
 
@@ -187,6 +191,49 @@ def test_a_certificate_from_another_authority_fails_the_handshake(server, certif
     # The server goes on serving.
     with client(server, certificates["single"]) as http:
         assert push(http, server, device).status_code == 200
+
+
+def signed_by_the_authority(directory, name, apple_extensions=True, expired=False):
+    """A certificate the trusted authority signed that `huddle certs issue` would not make: without Apple's
+    extensions, or expired."""
+    authority = x509.load_pem_x509_certificate((directory / "ca" / "ca.pem").read_bytes())
+    authority_key = serialization.load_pem_private_key((directory / "ca" / "ca-key.pem").read_bytes(), password=None)
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.timezone.utc)
+    start, end = (now - datetime.timedelta(days=3), now - datetime.timedelta(days=1)) if expired else (now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=1))
+    builder = (x509.CertificateBuilder()
+               .subject_name(x509.Name([x509.NameAttribute(x509.NameOID.COMMON_NAME, name)]))
+               .issuer_name(authority.subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+               .not_valid_before(start).not_valid_after(end)
+               .add_extension(x509.ExtendedKeyUsage([x509.ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False))
+    if apple_extensions:
+        builder = builder.add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier("1.2.840.113635.100.6.3.1"), b"\x05\x00"), critical=False)
+        builder = builder.add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier(TOPICS_OID), b"\x30\x03\x0c\x01\x2a"), critical=False)
+    certificate = builder.sign(authority_key, hashes.SHA256())
+    path = directory / f"{name}.pem"
+    path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM) + key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return str(path)
+
+
+def test_a_certificate_without_apples_extensions_is_a_bad_certificate(server, certificates):
+    device = register_device(server)
+    with client(server, signed_by_the_authority(certificates["directory"], "plain", apple_extensions=False)) as http:
+        refused = push(http, server, device)
+    assert refused.status_code == 403 and refused.json()["reason"] == "BadCertificate"
+    assert "environment extensions" in refused.json()["description"]
+    # A topics extension that holds no topic ("*") is refused as such, not crashed on.
+    with client(server, signed_by_the_authority(certificates["directory"], "starred")) as http:
+        refused = push(http, server, device)
+    assert refused.status_code == 403 and refused.json()["reason"] == "BadCertificate"
+    assert "not a topic" in refused.json()["description"]
+
+
+def test_an_expired_certificate_fails_the_handshake(server, certificates):
+    device = register_device(server)
+    with pytest.raises(httpx.TransportError):
+        with client(server, signed_by_the_authority(certificates["directory"], "expired", expired=True)) as http:
+            push(http, server, device)
 
 
 def test_tokens_still_work_on_the_same_port_and_the_inspector_says_which_authenticated(server, certificates, keys):
