@@ -34,14 +34,15 @@ struct PresentedCertificateTests {
     @Test func aCertificateAuthenticatesInPlaceOfAToken() throws {
         let push = try ProviderRequestCheck.check(Self.request(topic: "com.example.app")).result.get()
         var record = Self.record()
-        #expect(try PresentedCertificate.none.authenticates(push, record: &record, now: Date()) == false)
-        #expect(try Self.certificate(["com.example.app"]).authenticates(push, record: &record, now: Date()))
+        #expect(try PresentedCertificate.none.authenticates(push, in: record.environment, now: Date()) == false)
+        #expect(try Self.certificate(["com.example.app"]).authenticates(push, in: record.environment, now: Date()))
+        Self.certificate(["com.example.app"]).note(in: &record)
         #expect(record.certificateTopics == ["com.example.app"])
         #expect(record.json(now: Date())["authentication"] == "certificate")
         record.environment = .production
-        let refusal = #expect(throws: ProviderRefusal.self) { try Self.certificate(["com.example.app"]).authenticates(push, record: &record, now: Date()) }
+        let refusal = #expect(throws: ProviderRefusal.self) { try Self.certificate(["com.example.app"]).authenticates(push, in: record.environment, now: Date()) }
         #expect(refusal?.reason == .badCertificateEnvironment)
-        let unusable = #expect(throws: ProviderRefusal.self) { try PresentedCertificate.unusable("no topic").authenticates(push, record: &record, now: Date()) }
+        let unusable = #expect(throws: ProviderRefusal.self) { try PresentedCertificate.unusable("no topic").authenticates(push, in: record.environment, now: Date()) }
         #expect(unusable?.reason == .badCertificate && unusable?.description == "no topic")
     }
 }

@@ -72,21 +72,26 @@ extension PresentedCertificate {
         return request
     }
 
-    /// Authenticates a push by the connection's certificate, and notes it in the inspector's record.
+    /// Notes the certificate in the inspector's record, whatever becomes of the request.
+    func note(in record: inout ProviderRequestRecord) {
+        guard case .provider(let certificate) = self else { return }
+        record.certificateSubject = certificate.subject
+        record.certificateTopics = certificate.topics
+    }
+
+    /// Authenticates a push by the connection's certificate.
     /// - Returns: whether the certificate authenticated it; `false` when the connection has none, and tokens
     ///   decide.
     /// - Throws: the refusal, with Apple's reason.
-    func authenticates(_ push: ProviderPush, record: inout ProviderRequestRecord, now: Date) throws(ProviderRefusal) -> Bool {
+    func authenticates(_ push: ProviderPush, in environment: APNsEnvironment, now: Date) throws(ProviderRefusal) -> Bool {
         switch self {
         case .none:
             return false
         case .unusable(let why):
             throw ProviderRefusal(reason: .badCertificate, description: why)
         case .provider(let certificate):
-            record.certificateSubject = certificate.subject
-            record.certificateTopics = certificate.topics
             do {
-                try CertificateAuthentication.check(push, certificate: certificate, environment: record.environment, now: now)
+                try CertificateAuthentication.check(push, certificate: certificate, environment: environment, now: now)
             } catch {
                 throw ProviderRefusal(reason: error.reason, description: error.description)
             }

@@ -54,6 +54,7 @@ struct ProviderEndpoint: RouterMiddleware {
         let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest))
         var record = startRecord(providerRequest, context: context)
         record.environment = Self.environment(of: request.head.authority)
+        certificate.note(in: &record)
         let outcome: Result<Void, ProviderRefusal>
         do {
             try await deliver(try checked.get(), certificate: certificate, request: request, context: context, stores: stores, record: &record)
@@ -92,7 +93,7 @@ struct ProviderEndpoint: RouterMiddleware {
     ) async throws {
         // Authentication first, as APNs does: a client without a valid token learns nothing about devices. A
         // connection's certificate authenticates all its requests; any token they carry is not looked at.
-        if try !certificate.authenticates(push, record: &record, now: clock()), requiresProviderToken {
+        if try !certificate.authenticates(push, in: record.environment, now: clock()), requiresProviderToken {
             let now = clock()
             let state = connections.state(of: context.connection, closed: context.connectionClosed)
             let (token, key) = try await ProviderAuthentication.verify(
