@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HuddleLocalization", targets: ["HuddleLocalization"]),
         .library(name: "HuddleCore", targets: ["HuddleCore"]),
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
+        .library(name: "HuddleCertificates", targets: ["HuddleCertificates"]),
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
         .library(name: "HuddleServer", targets: ["HuddleServer"]),
@@ -21,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -43,6 +46,19 @@ let package = Package(
         .target(
             name: "HuddleAPNs",
             dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Provider certificates: Apple's extensions, the rules of certificate authentication, a local certificate
+        // authority and PKCS #12 files. Its own module so that the linter, which needs HuddleAPNs, does not build
+        // swift-certificates.
+        .target(
+            name: "HuddleCertificates",
+            dependencies: [
+                "HuddleAPNs", "HuddleCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
         ),
         .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
         // The lint command's options and run, shared by `huddle lint` and `huddle-lint`.
@@ -80,6 +96,7 @@ let package = Package(
             name: "HuddleServer",
             dependencies: [
                 "HuddleAPNs",
+                "HuddleCertificates",
                 "HuddleCore",
                 "HuddleLocalization",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -104,6 +121,7 @@ let package = Package(
             name: "huddle",
             dependencies: [
                 "HuddleAPNs",
+                "HuddleCertificates",
                 "HuddleCore",
                 "HuddleLintCommand",
                 "HuddleLocalization",
@@ -140,6 +158,11 @@ let package = Package(
             name: "HuddleAPNsTests",
             dependencies: ["HuddleAPNs", "HuddleCore", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
+            name: "HuddleCertificatesTests",
+            dependencies: [
+                "HuddleAPNs", "HuddleCertificates", "HuddleCore", .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(
             name: "HuddleSQLiteTests",
             dependencies: ["HuddleCore", "HuddleSQLite", "HuddleTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
@@ -158,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
-                "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -31,6 +31,13 @@ public func buildApplication(
             privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
         // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996); APNs itself requires 1.2.
         tls?.minimumTLSVersion = .tlsv12
+        if let authorityPath = configuration.clientCertificateAuthorityPath {
+            // Asked for, checked when presented, not required: a client with a certificate from another authority
+            // (or an expired one) fails its handshake, as with APNs; a client without one uses tokens.
+            tls?.certificateVerification = .optionalVerification
+            tls?.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(authorityPath))
+            tls?.sendCANameList = true
+        }
     }
     let limits = configuration.limits
     let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
@@ -78,7 +85,8 @@ func buildRouter(
     let provider = ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock)
+        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil,
+        certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.

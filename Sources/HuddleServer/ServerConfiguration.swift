@@ -8,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     /// PEM files for a TLS port; both or neither.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// A PEM certificate authority whose provider certificates the TLS port accepts (`--client-ca`): it then asks
+    /// clients for a certificate, without requiring one, so token authentication works beside it.
+    public var clientCertificateAuthorityPath: String?
     /// Accept provider requests without a provider token. Only for a server on the loopback address.
     public var developmentMode = false
     /// The bearer token of the admin API; the admin API is off without one.

@@ -17,6 +17,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case missingInput
         /// A server that cannot be reached, or a port that cannot be listened on: 69, EX_UNAVAILABLE.
         case unavailable
+        /// A file the command makes cannot be written: 73, EX_CANTCREAT.
+        case cannotWrite
 
         var exitCode: ExitCode {
             switch self {
@@ -24,6 +26,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             case .badInput: ExitCode(65)
             case .missingInput: ExitCode(66)
             case .unavailable: ExitCode(69)
+            case .cannotWrite: ExitCode(73)
             }
         }
     }
@@ -42,7 +45,8 @@ struct CommandFailure: Error, CustomStringConvertible {
     static let exitStatuses = """
         Exit status: 0 done; 1 the server refused (a push's reason, a wrong token); 64 a wrong command line; \
         65 input that cannot be read as what it should be (a payload, a key); 66 a file that is missing or \
-        unreadable; 69 a server that cannot be reached, or a port that cannot be listened on.
+        unreadable; 69 a server that cannot be reached, or a port that cannot be listened on; 73 a file that \
+        cannot be written.
         """
 
     /// A file's bytes, or a failure that names the file and says what is wrong in plain words.

@@ -42,6 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp(
+        "A certificate authority (PEM, such as huddle certs ca's ca.pem) whose provider certificates the TLS port "
+            + "accepts: clients are asked for a certificate, not required to give one, so tokens work beside it."))
+    var clientCa: String?
+
     @Flag(help: "Accept pushes without a provider token (loopback addresses only).")
     var development = false
 
@@ -75,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together.")
+        }
+        if clientCa != nil, tlsCertificate == nil {
+            throw ValidationError("--client-ca is for TLS client certificates: it needs --tls-certificate and --tls-key.")
         }
         if development, !isLoopback {
             throw ValidationError("--development accepts unsigned pushes, so it only listens on a loopback address.")
@@ -130,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.tlsCertificatePath = tlsCertificate
         configuration.tlsKeyPath = tlsKey
+        configuration.clientCertificateAuthorityPath = clientCa
         configuration.developmentMode = development
         let tokens = try tokens()
         configuration.adminToken = tokens.admin

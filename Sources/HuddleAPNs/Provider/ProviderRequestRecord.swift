@@ -22,6 +22,9 @@ public struct ProviderRequestRecord: Sendable {
     public var tokenKeyID: String?
     public var tokenTeamID: String?
     public var tokenIssuedAt: Date?
+    /// For a request on a connection that presented a provider certificate: its subject and topics.
+    public var certificateSubject: String?
+    public var certificateTopics: [String]?
     /// The body as received, when it was read (at most the push type's payload limit).
     public var payload: [UInt8]?
     public var status: Int = 0
@@ -63,6 +66,7 @@ public struct ProviderRequestRecord: Sendable {
     /// What the record holds in memory, roughly, for the history's byte limit.
     public var byteCount: Int {
         256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0) + (fault?.utf8.count ?? 0)
+            + (certificateSubject?.utf8.count ?? 0) + (certificateTopics?.reduce(0) { $0 + $1.utf8.count } ?? 0)
             + apnsHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
@@ -90,6 +94,13 @@ public struct ProviderRequestRecord: Sendable {
             if let tokenIssuedAt { token["ageSeconds"] = .integer(Int64(saturating: now.timeIntervalSince(tokenIssuedAt).rounded(.down))) }
             object["providerToken"] = .object(token)
         }
+        if let certificateSubject, let certificateTopics {
+            object["certificate"] = .object(JSONObject([
+                ("subject", .string(certificateSubject)), ("topics", .array(certificateTopics.map(JSONValue.string))),
+            ]))
+        }
+        // What authenticated the request: a certificate makes any token on its connection irrelevant.
+        object["authentication"] = .string(certificateSubject != nil ? "certificate" : tokenKeyID != nil ? "token" : "none")
         if let payload {
             let text = String(decoding: payload, as: UTF8.self)
             // Valid JSON is shown as JSON; anything else as text, as far as it is text.

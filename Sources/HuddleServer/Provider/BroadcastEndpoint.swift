@@ -43,6 +43,7 @@ struct BroadcastEndpoint: RouterMiddleware {
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let started = ContinuousClock.now
         var record = provider.startRecord(providerRequest, context: context)
+        await provider.certificates?.certificate(of: context).note(in: &record)
         record.environment = ProviderEndpoint.environment(of: request.head.authority)
         let sentRequestID = providerRequest.values("apns-request-id").first
         let requestID = sentRequestID.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
@@ -212,6 +213,9 @@ struct BroadcastEndpoint: RouterMiddleware {
     // MARK: Parts
 
     private func authenticate(_ request: ProviderRequest, app: String, environment: APNsEnvironment, context: Context) async throws {
+        // A connection's certificate authenticates its requests, as for pushes; else its provider token.
+        let certificate = await provider.certificates?.certificate(of: context) ?? .none
+        if try certificate.authenticates(app: app, in: environment, now: provider.clock()) { return }
         var providerToken: String?
         if let authorization = request.values("authorization").first {
             let parts = authorization.split(separator: " ", maxSplits: 1)

@@ -33,6 +33,8 @@ struct ProviderEndpoint: RouterMiddleware {
     let faults: ProviderFaults
     /// Whether connections are TLS (the server's listener is either all TLS or none).
     let tls: Bool
+    /// The client certificates of TLS connections, when the server trusts an authority for them (`--client-ca`).
+    let certificates: ConnectionCertificates?
     let clock: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -48,12 +50,14 @@ struct ProviderEndpoint: RouterMiddleware {
         let started = ContinuousClock.now
         let providerRequest = ProviderRequest(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
-        let (apnsID, checked) = ProviderRequestCheck.check(providerRequest)
+        let certificate = await certificates?.certificate(of: context) ?? .none
+        let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest))
         var record = startRecord(providerRequest, context: context)
         record.environment = Self.environment(of: request.head.authority)
+        certificate.note(in: &record)
         let outcome: Result<Void, ProviderRefusal>
         do {
-            try await deliver(try checked.get(), request: request, context: context, stores: stores, record: &record)
+            try await deliver(try checked.get(), certificate: certificate, request: request, context: context, stores: stores, record: &record)
             outcome = .success(())
         } catch let reason as APNsReason {
             outcome = .failure(ProviderRefusal(reason: reason))
@@ -84,10 +88,14 @@ struct ProviderEndpoint: RouterMiddleware {
     }
 
     private func deliver(
-        _ push: ProviderPush, request: Request, context: Context, stores: Bool, record: inout ProviderRequestRecord
+        _ push: ProviderPush, certificate: PresentedCertificate, request: Request, context: Context, stores: Bool,
+        record: inout ProviderRequestRecord
     ) async throws {
-        // Authentication first, as APNs does: a client without a valid token learns nothing about devices.
-        try await authenticate(push.providerToken, bundleIdentifier: push.bundleIdentifier, environment: record.environment, context: context)
+        // Authentication first, as APNs does: a client without a valid token learns nothing about devices. A
+        // connection's certificate authenticates all its requests; any token they carry is not looked at.
+        if try !certificate.authenticates(push, in: record.environment, now: clock()) {
+            try await authenticate(push.providerToken, bundleIdentifier: push.bundleIdentifier, environment: record.environment, context: context)
+        }
         // A fault for a device catches the pushes to its Live Activities' tokens too.
         if !faults.isEmpty,
             let effect = faults.take(

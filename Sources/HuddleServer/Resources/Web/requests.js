@@ -106,7 +106,10 @@
     headers.querySelectorAll(".header").forEach((element) => element.remove());
     byId("detail-received").textContent = new Date(record.receivedAt).toLocaleString(language, { dateStyle: "medium", timeStyle: "medium" });
     const connection = record.connection;
-    byId("detail-connection").textContent = [connection.httpVersion, connection.tls ? "TLS" : null, connection.client].filter(Boolean).join(" · ");
+    // A provider certificate's subject ("Apple Push Services: com.example.app") says what authenticated the
+    // connection in any language.
+    byId("detail-connection").textContent = [connection.httpVersion, connection.tls ? "TLS" : null, record.certificate?.subject, connection.client]
+      .filter(Boolean).join(" · ");
     byId("detail-device").textContent = record.deviceToken || "";
     for (const [name, value] of Object.entries(record.headers || {})) term(headers, name, value);
 

@@ -1,0 +1,114 @@
+import Foundation
+import HuddleAPNs
+import HuddleCertificates
+import HuddleCore
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// The client certificate a provider connection presented in its TLS handshake, as certificate authentication
+/// sees it (docs/certificates.md).
+enum PresentedCertificate: Sendable {
+    /// None: the connection authenticates its requests with provider tokens.
+    case none
+    case provider(ProviderCertificate)
+    /// Verified by TLS against the trusted authority, but not a provider certificate (no Apple extensions): every
+    /// request is answered `BadCertificate`, saying why.
+    case unusable(String)
+}
+
+/// The certificate of each open TLS connection, read from its TLS handler once, on the connection's first request,
+/// and forgotten when it closes.
+///
+/// The handshake already verified it against the authority `--client-ca` names (NIOSSL's optional verification:
+/// a connection without a certificate is let in for token authentication, one with a certificate that does not
+/// verify is refused in the handshake).
+final class ConnectionCertificates: Sendable {
+    private let certificates = Mutex<[ObjectIdentifier: PresentedCertificate]>([:])
+
+    func certificate(of context: HuddleRequestContext) async -> PresentedCertificate {
+        let connection = context.connection
+        if let known = certificates.withLock({ $0[connection] }) { return known }
+        let presented: PresentedCertificate
+        do {
+            presented = try await context.connectionChannel.nioSSL_peerCertificate().get().map(Self.read) ?? .none
+        } catch {
+            // No TLS handler: not a TLS connection, so no certificate.
+            presented = .none
+        }
+        let isNew = certificates.withLock { certificates in
+            guard certificates[connection] == nil else { return false }
+            certificates[connection] = presented
+            return true
+        }
+        // Outside the lock: a connection that closed already runs the callback at once, and it takes the lock.
+        if isNew { context.connectionClosed.whenComplete { [weak self] _ in _ = self?.certificates.withLock { $0.removeValue(forKey: connection) } } }
+        return presented
+    }
+
+    private static func read(_ certificate: NIOSSLCertificate) -> PresentedCertificate {
+        do {
+            return .provider(try ProviderCertificate(derEncoded: try certificate.toDERBytes()))
+        } catch let error as ProviderCertificateError {
+            return .unusable(error.description)
+        } catch {
+            return .unusable("the certificate cannot be read: \(error)")
+        }
+    }
+
+    var count: Int { certificates.withLock { $0.count } }
+}
+
+extension PresentedCertificate {
+    /// The request as checked, with the certificate's topic when it sent no `apns-topic` and the certificate has
+    /// one topic (Apple: the certificate's subject is then the default topic). With several, the request stays
+    /// without one and is refused `MissingTopic`, as Apple refuses it.
+    func defaultingTopic(of request: ProviderRequest) -> ProviderRequest {
+        guard case .provider(let certificate) = self, !request.headers.contains(where: { $0.name == "apns-topic" }),
+            let topic = CertificateAuthentication.defaultTopic(of: certificate)
+        else { return request }
+        var request = request
+        request.headers.append((name: "apns-topic", value: topic))
+        return request
+    }
+
+    /// Notes the certificate in the inspector's record, whatever becomes of the request.
+    func note(in record: inout ProviderRequestRecord) {
+        guard case .provider(let certificate) = self else { return }
+        record.certificateSubject = certificate.subject
+        record.certificateTopics = certificate.topics
+    }
+
+    /// Authenticates a push by the connection's certificate.
+    /// - Returns: whether the certificate authenticated it; `false` when the connection has none, and tokens
+    ///   decide.
+    /// - Throws: the refusal, with Apple's reason.
+    func authenticates(_ push: ProviderPush, in environment: APNsEnvironment, now: Date) throws(ProviderRefusal) -> Bool {
+        try authenticates { certificate throws(CertificateRefusal) in
+            try CertificateAuthentication.check(push, certificate: certificate, environment: environment, now: now)
+        }
+    }
+
+    /// Authenticates a channel-management or broadcast request for `app` by the connection's certificate.
+    func authenticates(app: String, in environment: APNsEnvironment, now: Date) throws(ProviderRefusal) -> Bool {
+        try authenticates { certificate throws(CertificateRefusal) in
+            try CertificateAuthentication.check(app: app, certificate: certificate, environment: environment, now: now)
+        }
+    }
+
+    private func authenticates(_ check: (ProviderCertificate) throws(CertificateRefusal) -> Void) throws(ProviderRefusal) -> Bool {
+        switch self {
+        case .none:
+            return false
+        case .unusable(let why):
+            throw ProviderRefusal(reason: .badCertificate, description: why)
+        case .provider(let certificate):
+            do {
+                try check(certificate)
+            } catch {
+                throw ProviderRefusal(reason: error.reason, description: error.description)
+            }
+            return true
+        }
+    }
+}
