@@ -17,7 +17,7 @@ import Synchronization
 struct ProviderChannel: HTTPChannelHandler {
     enum Negotiated: Sendable {
         case http1(HTTP1Channel.Value)
-        case http2(HTTP2Channel.Value)
+        case http2(ProviderHTTP2Connection)
     }
 
     struct Value: ServerChildChannelValue {
@@ -26,7 +26,7 @@ struct ProviderChannel: HTTPChannelHandler {
     }
 
     private let http1: HTTP1Channel
-    private let http2: HTTP2Channel
+    private let http2: ProviderHTTP2Connection.Configuration
     private let tls: NIOSSLContext?
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
@@ -37,9 +37,11 @@ struct ProviderChannel: HTTPChannelHandler {
     /// - Parameters:
     ///   - tlsConfiguration: TLS for the port, or `nil` for cleartext.
     ///   - connections: the count of open connections, shared by the whole server.
+    ///   - provider: the provider endpoint, which answers HTTP/2 pushes on their streams (``ProviderHTTP2Connection``);
+    ///     HTTP/1.1 requests reach it through the router.
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
-        limits: ServerConfiguration.Limits, connections: ConnectionLimit
+        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, servesAcceptRoute: Bool
     ) throws {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
@@ -50,11 +52,9 @@ struct ProviderChannel: HTTPChannelHandler {
         // keep their connections between pushes. A shutdown waits a bounded time for clients to leave.
         requestTimeout = TimeAmount(limits.requestIdleTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
-        http2 = HTTP2Channel(
-            responder: responder,
-            configuration: .init(
-                idleTimeout: limits.connectionIdleTimeout, gracefulCloseTimeout: .seconds(5),
-                streamConfiguration: .init(additionalChannelHandlers: [IdleDeadline.StreamSignal()], idleTimeout: requestTimeout)))
+        http2 = .init(
+            endpoint: provider, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
+            requestIdleTimeout: limits.requestIdleTimeout)
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
@@ -73,7 +73,8 @@ struct ProviderChannel: HTTPChannelHandler {
             let promise = channel.eventLoop.makePromise(of: Negotiated.self)
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
-                    return http2.setup(channel: channel, logger: logger).flatMapThrowing { [requestTimeout] connection in
+                    return channel.eventLoop.makeCompletedFuture { [http2, requestTimeout] in
+                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: http2, logger: logger)
                         try channel.pipeline.syncOperations.addHandler(IdleDeadline(timeout: requestTimeout))
                         return .http2(connection)
                     }
@@ -100,7 +101,13 @@ struct ProviderChannel: HTTPChannelHandler {
         do {
             switch try await value.negotiated.get() {
             case .http1(let connection): await http1.handle(value: connection, logger: logger)
-            case .http2(let connection): await http2.handle(value: connection, logger: logger)
+            case .http2(let connection):
+                // The streams that are not pushes, each answered by the router as Hummingbird's HTTP/2 channel would.
+                await withDiscardingTaskGroup { group in
+                    for await stream in connection.handedOff {
+                        group.addTask { await handleHTTP(asyncChannel: stream, logger: logger) }
+                    }
+                }
             }
         } catch {
             logger.debug("connection closed before it chose an HTTP version: \(error)")

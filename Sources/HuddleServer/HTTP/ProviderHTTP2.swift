@@ -1,0 +1,378 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP2
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP2
+import Synchronization
+
+/// An HTTP/2 connection of the provider port, served by NIO channel handlers on its event loop.
+///
+/// Each stream gets a ``ProviderStreamHandler``: a push (`/3/…`, and with the benchmark routes
+/// `/bench/check/3/…` and `/bench/accept`) is read on the event loop and answered by one task that runs
+/// ``ProviderEndpoint/answer(_:stores:)``; no async channel, no task and no router per stream. Any other path
+/// (the device API, the pages, the admin API) is handed to Hummingbird: the stream is wrapped in a
+/// `NIOAsyncChannel` and answered by the router, as before. ``HTTP2ConnectionManager`` does what Hummingbird's
+/// HTTP/2 channel did for the connection (idle timeout, graceful close).
+struct ProviderHTTP2Connection: Sendable {
+    typealias Stream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    /// The streams handed to Hummingbird, until the connection closes.
+    let handedOff: AsyncStream<Stream>
+    let channel: any Channel
+
+    struct Configuration: Sendable {
+        var endpoint: ProviderEndpoint
+        var servesAcceptRoute: Bool
+        var connectionIdleTimeout: Duration?
+        var requestIdleTimeout: Duration
+    }
+
+    /// Adds HTTP/2 to a connection's pipeline; on its event loop.
+    static func setup(channel: any Channel, configuration: Configuration, logger: Logger) throws -> ProviderHTTP2Connection {
+        let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
+        let manager = HTTP2ConnectionManager(
+            eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
+            gracefulCloseTimeout: .seconds(5))
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(), streamDelegate: manager.streamDelegate
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                let operations = stream.pipeline.syncOperations
+                try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
+                try operations.addHandler(IdleDeadline.StreamSignal())
+                // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
+                try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.requestIdleTimeout, logger: logger))
+                try operations.addHandler(ProviderStreamHandler(
+                    endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, logger: logger,
+                    handOff: { continuation.yield($0) }))
+            }
+        }
+        try channel.pipeline.syncOperations.addHandler(manager)
+        channel.closeFuture.whenComplete { _ in continuation.finish() }
+        return ProviderHTTP2Connection(handedOff: handedOff, channel: channel)
+    }
+}
+
+/// Reads a provider request on its HTTP/2 stream and writes its answer, on the stream's event loop. The one
+/// hop to Swift concurrency per push is the task that runs ``ProviderEndpoint/answer(_:stores:)`` (key
+/// lookups, the device's session, the commit); `/bench/accept` is answered on the event loop.
+///
+/// The body is read in full before the endpoint is asked (up to the largest payload any push type may carry;
+/// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks). A stream
+/// whose path is not the provider's is handed to Hummingbird with what was read of it.
+final class ProviderStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum Route {
+        case provider(path: String, stores: Bool)
+        case accept
+    }
+
+    private enum State {
+        case waitingForHead
+        case reading(HTTPRequest, Route, body: ByteBuffer?, tooLarge: Bool)
+        /// The answer is being worked out or was written: whatever else comes of the request is dropped.
+        case answering
+        /// Handed to Hummingbird: every part goes on to its async channel.
+        case handedOff
+    }
+
+    private let endpoint: ProviderEndpoint
+    private let servesAcceptRoute: Bool
+    private let logger: Logger
+    private let handOff: (ProviderHTTP2Connection.Stream) -> Void
+    private var state = State.waitingForHead
+    private var removed = false
+
+    init(
+        endpoint: ProviderEndpoint, servesAcceptRoute: Bool, logger: Logger, handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.servesAcceptRoute = servesAcceptRoute
+        self.logger = logger
+        self.handOff = handOff
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .handedOff:
+            context.fireChannelRead(data)
+        case .answering:
+            break
+        case .waitingForHead:
+            guard case .head(let head) = unwrapInboundIn(data) else {
+                context.close(promise: nil)
+                return
+            }
+            let full = head.path ?? ""
+            let path = full.firstIndex(of: "?").map { String(full[..<$0]) } ?? full
+            if case .provider(let path, let stores) = endpoint.route(path) {
+                state = .reading(head, .provider(path: path, stores: stores), body: nil, tooLarge: false)
+            } else if servesAcceptRoute, path == "/bench/accept", head.method == .post {
+                state = .reading(head, .accept, body: nil, tooLarge: false)
+            } else {
+                do {
+                    let stream = try ProviderHTTP2Connection.Stream(wrappingChannelSynchronously: context.channel)
+                    state = .handedOff
+                    handOff(stream)
+                    context.fireChannelRead(data)
+                } catch {
+                    context.close(promise: nil)
+                }
+            }
+        case .reading(let head, let route, var body, var tooLarge):
+            switch unwrapInboundIn(data) {
+            case .head:
+                context.close(promise: nil)
+            case .body(var chunk):
+                // The state lets go of the body first, so that it grows in place.
+                state = .answering
+                if !tooLarge {
+                    if (body?.readableBytes ?? 0) + chunk.readableBytes > ProviderBody.largestPayload {
+                        body = nil
+                        tooLarge = true
+                    } else if body == nil {
+                        body = chunk
+                    } else {
+                        body!.writeBuffer(&chunk)
+                    }
+                }
+                state = .reading(head, route, body: body, tooLarge: tooLarge)
+            case .end:
+                state = .answering
+                answer(head, route: route, body: tooLarge ? nil : body ?? context.channel.allocator.buffer(capacity: 0), context: context)
+            }
+        }
+    }
+
+    private func answer(_ head: HTTPRequest, route: Route, body: ByteBuffer?, context: ChannelHandlerContext) {
+        switch route {
+        case .accept:
+            var fields = HTTPFields()
+            fields[ProviderStreamHandler.apnsID] = UUID.randomLowercasedString()
+            write(ProviderAnswer(status: .ok, headers: fields), context: context)
+        case .provider(let path, let stores):
+            let exchange = ProviderExchange(
+                method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
+                authority: head.authority, body: .collected(body), channel: context.channel,
+                connectionChannel: context.channel.parent ?? context.channel, isHTTP2: true, logger: logger)
+            let endpoint = endpoint
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            Task {
+                let answer = await endpoint.answer(exchange, stores: stores)
+                guard answer.answered else { return }
+                eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.write(answer, context: context)
+                }
+            }
+        }
+    }
+
+    private static let apnsID = HTTPField.Name("apns-id")!
+
+    private func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+        guard !removed, context.channel.isActive else { return }
+        var response = HTTPResponse(status: answer.status, headerFields: answer.headers)
+        response.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
+        response.headerFields[.date] = ResponseDate.now
+        response.headerFields[.server] = "Huddle"
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose streams ``ProviderStreamHandler``
+/// serves: closes a connection idle for `idleTimeout` (no stream open), and closes gracefully when told to
+/// quiesce (a server shutting down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible
+/// stream and a PING, then, once the PING comes back, a GOAWAY naming the last stream opened; the
+/// connection closes when its open streams are done, or after `gracefulCloseTimeout`.
+final class HTTP2ConnectionManager: ChannelDuplexHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias InboundOut = HTTP2Frame
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private enum Phase {
+        case active
+        /// The first GOAWAY is sent; the second goes when the PING with this data comes back.
+        case closing(ping: HTTP2PingData, sentSecondGoAway: Bool)
+        case closed
+    }
+
+    private let eventLoop: any EventLoop
+    private let idleTimeout: TimeAmount?
+    private let gracefulCloseTimeout: TimeAmount
+    private var phase = Phase.active
+    private var openStreams = 0
+    private var lastStreamID = HTTP2StreamID.rootStream
+    private var idleTimer: Scheduled<Void>?
+    private var gracefulCloseTimer: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+    private var inReadLoop = false
+    private var flushPending = false
+
+    init(eventLoop: any EventLoop, idleTimeout: TimeAmount?, gracefulCloseTimeout: TimeAmount) {
+        self.eventLoop = eventLoop
+        self.idleTimeout = idleTimeout
+        self.gracefulCloseTimeout = gracefulCloseTimeout
+    }
+
+    /// Told by the HTTP/2 handler, on the connection's event loop, when streams open and close.
+    struct StreamDelegate: NIOHTTP2StreamDelegate, @unchecked Sendable {
+        // Unchecked: NIO calls a stream delegate on the connection's event loop only, where the manager lives.
+        let manager: HTTP2ConnectionManager
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) { manager.streamCreated(id) }
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) { manager.streamClosed() }
+    }
+
+    var streamDelegate: StreamDelegate { StreamDelegate(manager: self) }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        scheduleIdleTimer()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        gracefulCloseTimer?.cancel()
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        inReadLoop = true
+        if case .ping(let ping, ack: true) = unwrapInboundIn(data).payload, case .closing(let sent, false) = phase, sent == ping {
+            phase = .closing(ping: sent, sentSecondGoAway: true)
+            sendGoAway(lastStreamID: lastStreamID, context: context)
+            if openStreams == 0 {
+                phase = .closed
+                context.close(promise: nil)
+            } else {
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        inReadLoop = false
+        if flushPending {
+            flushPending = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            closeGracefully(context: context)
+        } else if let event = event as? ChannelEvent, event == .inputClosed {
+            // The client sends no more: nothing more can be asked on this connection.
+            switch phase {
+            case .closed, .closing(_, sentSecondGoAway: true):
+                break
+            case .active, .closing:
+                sendGoAway(lastStreamID: lastStreamID, errorCode: .connectError, debug: "input_closed", context: context)
+            }
+            phase = .closed
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func streamCreated(_ id: HTTP2StreamID) {
+        openStreams += 1
+        lastStreamID = id
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    private func streamClosed() {
+        openStreams -= 1
+        guard openStreams == 0 else { return }
+        switch phase {
+        case .active:
+            scheduleIdleTimer()
+        case .closing(_, sentSecondGoAway: true):
+            phase = .closed
+            context?.close(promise: nil)
+        case .closing, .closed:
+            break
+        }
+    }
+
+    private func scheduleIdleTimer() {
+        guard let idleTimeout, let context else { return }
+        idleTimer?.cancel()
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(in: idleTimeout) {
+            let manager = bound.value
+            if let context = manager.context { manager.closeGracefully(context: context) }
+        }
+    }
+
+    private func closeGracefully(context: ChannelHandlerContext) {
+        guard case .active = phase else { return }
+        let ping = HTTP2PingData(withInteger: .random(in: .min ... .max))
+        phase = .closing(ping: ping, sentSecondGoAway: false)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))), promise: nil)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(ping, ack: false))), promise: nil)
+        flushSoon(context: context)
+    }
+
+    private func sendGoAway(lastStreamID: HTTP2StreamID, errorCode: NIOHTTP2.HTTP2ErrorCode = .noError, debug: String? = nil, context: ChannelHandlerContext) {
+        let frame = HTTP2Frame(
+            streamID: .rootStream,
+            payload: .goAway(lastStreamID: lastStreamID, errorCode: errorCode, opaqueData: debug.map { context.channel.allocator.buffer(string: $0) }))
+        context.write(wrapOutboundOut(frame), promise: nil)
+        flushSoon(context: context)
+    }
+
+    private func flushSoon(context: ChannelHandlerContext) {
+        if inReadLoop { flushPending = true } else { context.flush() }
+    }
+}
+
+/// The `Date` of answers written outside Hummingbird, as it writes them (RFC 9110's IMF-fixdate), made once a
+/// second.
+enum ResponseDate {
+    private static let cache = Mutex<(second: Int, text: String)>((second: -1, text: ""))
+
+    static var now: String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let second = time.tv_sec
+        return cache.withLock { cache in
+            if cache.second != second { cache = (second, format(second)) }
+            return cache.text
+        }
+    }
+
+    private static func format(_ second: Int) -> String {
+        var seconds = time_t(second)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
