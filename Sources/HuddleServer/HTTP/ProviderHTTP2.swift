@@ -172,10 +172,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             Task {
                 let answer = await endpoint.answer(exchange, stores: stores)
                 guard answer.answered else { return }
-                eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.write(answer, context: context)
-                }
+                eventLoop.execute { bound.value.handler.write(answer, context: bound.value.context) }
             }
         }
     }
@@ -198,7 +195,9 @@ final class ProviderStreamHandler: ChannelInboundHandler {
 /// serves: closes a connection idle for `idleTimeout` (no stream open), and closes gracefully when told to
 /// quiesce (a server shutting down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible
 /// stream and a PING, then, once the PING comes back, a GOAWAY naming the last stream opened; the
-/// connection closes when its open streams are done, or after `gracefulCloseTimeout`.
+/// connection closes when its open streams are done, or after `gracefulCloseTimeout`. A fault's ``GoAway``
+/// is one GOAWAY with its debug data, naming the last stream opened, and nothing after it (clients such as
+/// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included).
 final class HTTP2ConnectionManager: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
@@ -210,6 +209,11 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         /// The first GOAWAY is sent; the second goes when the PING with this data comes back.
         case closing(ping: HTTP2PingData, sentSecondGoAway: Bool)
         case closed
+    }
+
+    /// Sent up the connection's pipeline: go away at once, naming the reason in the GOAWAY's debug data.
+    struct GoAway: Sendable {
+        var debugData: ByteBuffer
     }
 
     private let eventLoop: any EventLoop
@@ -256,13 +260,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         if case .ping(let ping, ack: true) = unwrapInboundIn(data).payload, case .closing(let sent, false) = phase, sent == ping {
             phase = .closing(ping: sent, sentSecondGoAway: true)
             sendGoAway(lastStreamID: lastStreamID, context: context)
-            if openStreams == 0 {
-                phase = .closed
-                context.close(promise: nil)
-            } else {
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
-            }
+            closeWhenDone(context: context)
         }
         context.fireChannelRead(data)
     }
@@ -279,6 +277,8 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             closeGracefully(context: context)
+        } else if let goAway = event as? GoAway {
+            goAwayAtOnce(debugData: goAway.debugData, context: context)
         } else if let event = event as? ChannelEvent, event == .inputClosed {
             // The client sends no more: nothing more can be asked on this connection.
             switch phase {
@@ -288,6 +288,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
                 sendGoAway(lastStreamID: lastStreamID, errorCode: .connectError, debug: "input_closed", context: context)
             }
             phase = .closed
+            context.flush()
             context.close(promise: nil)
         }
         context.fireUserInboundEventTriggered(event)
@@ -312,6 +313,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
             scheduleIdleTimer()
         case .closing(_, sentSecondGoAway: true):
             phase = .closed
+            context?.flush()
             context?.close(promise: nil)
         case .closing, .closed:
             break
@@ -335,6 +337,33 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))), promise: nil)
         context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(ping, ack: false))), promise: nil)
         flushSoon(context: context)
+    }
+
+    private func goAwayAtOnce(debugData: ByteBuffer, context: ChannelHandlerContext) {
+        switch phase {
+        case .closed, .closing(_, sentSecondGoAway: true):
+            return
+        case .active, .closing:
+            break
+        }
+        phase = .closing(ping: HTTP2PingData(), sentSecondGoAway: true)
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
+        context.write(wrapOutboundOut(frame), promise: nil)
+        flushSoon(context: context)
+        closeWhenDone(context: context)
+    }
+
+    /// After the last GOAWAY: closes now if no stream is open, else once they are done or the grace period ends.
+    private func closeWhenDone(context: ChannelHandlerContext) {
+        if openStreams == 0 {
+            phase = .closed
+            // What was written goes before the close (a flush put off to the read's end would not).
+            context.flush()
+            context.close(promise: nil)
+        } else {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
+        }
     }
 
     private func sendGoAway(lastStreamID: HTTP2StreamID, errorCode: NIOHTTP2.HTTP2ErrorCode = .noError, debug: String? = nil, context: ChannelHandlerContext) {

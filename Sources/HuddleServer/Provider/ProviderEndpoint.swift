@@ -6,7 +6,6 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
-import NIOHTTP2
 
 /// `POST /3/device/<token>`: the APNs provider API, answered as Apple answers it (apns.md).
 ///
@@ -252,16 +251,11 @@ struct ProviderEndpoint: RouterMiddleware {
             let reason = effect.reason ?? .shutdown
             let connection = exchange.connectionChannel
             // APNs names its reason in the GOAWAY's debug data. It goes once the stream that asked has its
-            // answer (many clients fail whatever is unanswered when a GOAWAY comes); the graceful close that
-            // follows lets the connection's other open streams finish.
-            let goAway = HTTP2Frame(
-                streamID: .rootStream,
-                payload: .goAway(
-                    lastStreamID: .maxID, errorCode: .noError,
-                    opaqueData: connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())))
+            // answer (many clients fail whatever is unanswered when a GOAWAY comes), as the one GOAWAY of a
+            // graceful close that lets the connection's other open streams finish (HTTP2ConnectionManager).
+            let debugData = connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())
             exchange.channel.closeFuture.whenComplete { _ in
-                connection.writeAndFlush(goAway, promise: nil)
-                connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+                connection.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: debugData))
             }
         case .goAway, nil:
             break
