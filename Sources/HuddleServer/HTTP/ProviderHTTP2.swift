@@ -34,6 +34,9 @@ struct ProviderHTTP2Connection: Sendable {
     /// Adds HTTP/2 to a connection's pipeline; on its event loop.
     static func setup(channel: any Channel, configuration: Configuration, logger: Logger) throws -> ProviderHTTP2Connection {
         let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
+        // Between the socket and HTTP/2: the answers that come back together are written with one flush.
+        let answers = AnswerWriter(eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(answers)
         let manager = HTTP2ConnectionManager(
             eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
             gracefulCloseTimeout: .seconds(5))
@@ -47,8 +50,8 @@ struct ProviderHTTP2Connection: Sendable {
                 // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
                 try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.requestIdleTimeout, logger: logger))
                 try operations.addHandler(ProviderStreamHandler(
-                    endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, logger: logger,
-                    handOff: { continuation.yield($0) }))
+                    endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
+                    logger: logger, handOff: { continuation.yield($0) }))
             }
         }
         try channel.pipeline.syncOperations.addHandler(manager)
@@ -85,16 +88,19 @@ final class ProviderStreamHandler: ChannelInboundHandler {
 
     private let endpoint: ProviderEndpoint
     private let servesAcceptRoute: Bool
+    private let answers: AnswerWriter
     private let logger: Logger
     private let handOff: (ProviderHTTP2Connection.Stream) -> Void
     private var state = State.waitingForHead
     private var removed = false
 
     init(
-        endpoint: ProviderEndpoint, servesAcceptRoute: Bool, logger: Logger, handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void
+        endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger,
+        handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void
     ) {
         self.endpoint = endpoint
         self.servesAcceptRoute = servesAcceptRoute
+        self.answers = answers
         self.logger = logger
         self.handOff = handOff
     }
@@ -167,19 +173,19 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 authority: head.authority, body: .collected(body), channel: context.channel,
                 connectionChannel: context.channel.parent ?? context.channel, isHTTP2: true, logger: logger)
             let endpoint = endpoint
-            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
+            let answers = answers
+            let stream = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
             Task {
                 let answer = await endpoint.answer(exchange, stores: stores)
                 guard answer.answered else { return }
-                eventLoop.execute { bound.value.handler.write(answer, context: bound.value.context) }
+                answers.write(answer, on: stream)
             }
         }
     }
 
     private static let apnsID = HTTPField.Name("apns-id")!
 
-    private func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+    fileprivate func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
         guard !removed, context.channel.isActive else { return }
         var response = HTTPResponse(status: answer.status, headerFields: answer.headers)
         response.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
@@ -188,6 +194,64 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// Writes the answers of a connection's pushes as their tasks finish them: one hop to the event loop for all
+/// the answers that are ready by then (a commit resumes a batch of pushes at once), and one flush for them
+/// all. It sits between the socket and HTTP/2, where it holds the flushes that writing each stream's answer
+/// asks for until the last one is written.
+final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
+    // Unchecked: `waiting` is under its lock; the rest is touched on the connection's event loop only (the
+    // handler's callbacks, and `writeWaiting`, which `write` sends there).
+    typealias OutboundIn = Any
+
+    typealias Stream = NIOLoopBound<(handler: ProviderStreamHandler, context: ChannelHandlerContext)>
+
+    private let eventLoop: any EventLoop
+    /// The answers waiting for the event loop; a hop is under way while there are some.
+    private let waiting = Mutex<[(ProviderAnswer, Stream)]>([])
+    private var context: ChannelHandlerContext?
+    private var isHolding = false
+    private var flushAsked = false
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        if isHolding { flushAsked = true } else { context.flush() }
+    }
+
+    /// From any thread.
+    func write(_ answer: ProviderAnswer, on stream: Stream) {
+        let first = waiting.withLock { waiting in
+            waiting.append((answer, stream))
+            return waiting.count == 1
+        }
+        if first { eventLoop.execute { self.writeWaiting() } }
+    }
+
+    private func writeWaiting() {
+        let ready = waiting.withLock { waiting in
+            defer { waiting = [] }
+            return waiting
+        }
+        isHolding = true
+        for (answer, stream) in ready { stream.value.handler.write(answer, context: stream.value.context) }
+        isHolding = false
+        if flushAsked {
+            flushAsked = false
+            context?.flush()
+        }
     }
 }
 
