@@ -26,7 +26,8 @@ struct ProviderChannel: HTTPChannelHandler {
     }
 
     private let http1: HTTP1Channel
-    private let http2: ProviderHTTP2Connection.Configuration
+    /// What answers pushes without Hummingbird, over either version.
+    private let pushes: ProviderHTTP2Connection.Configuration
     private let tls: NIOSSLContext?
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
@@ -37,8 +38,8 @@ struct ProviderChannel: HTTPChannelHandler {
     /// - Parameters:
     ///   - tlsConfiguration: TLS for the port, or `nil` for cleartext.
     ///   - connections: the count of open connections, shared by the whole server.
-    ///   - provider: the provider endpoint, which answers HTTP/2 pushes on their streams (``ProviderHTTP2Connection``);
-    ///     HTTP/1.1 requests reach it through the router.
+    ///   - provider: the provider endpoint, which answers pushes on the connection's event loop, before the router
+    ///     (``ProviderHTTP2Connection``, ``ProviderHTTP1Handler``).
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
         limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, servesAcceptRoute: Bool
@@ -52,7 +53,7 @@ struct ProviderChannel: HTTPChannelHandler {
         // keep their connections between pushes. A shutdown waits a bounded time for clients to leave.
         requestTimeout = TimeAmount(limits.requestIdleTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
-        http2 = .init(
+        pushes = .init(
             endpoint: provider, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
             requestIdleTimeout: limits.requestIdleTimeout)
         if var tlsConfiguration {
@@ -73,13 +74,23 @@ struct ProviderChannel: HTTPChannelHandler {
             let promise = channel.eventLoop.makePromise(of: Negotiated.self)
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
-                    return channel.eventLoop.makeCompletedFuture { [http2, requestTimeout] in
-                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: http2, logger: logger)
+                    return channel.eventLoop.makeCompletedFuture { [pushes, requestTimeout] in
+                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: pushes, logger: logger)
                         try channel.pipeline.syncOperations.addHandler(IdleDeadline(timeout: requestTimeout))
                         return .http2(connection)
                     }
                 }
-                return http1.setup(channel: channel, logger: logger).map { .http1($0) }
+                return http1.setup(channel: channel, logger: logger).flatMapThrowing { [pushes] connection in
+                    // Pushes are answered in front of Hummingbird's async channel, after the connection's state.
+                    let operations = channel.pipeline.syncOperations
+                    let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+                    let answers = AnswerWriter(eventLoop: channel.eventLoop)
+                    try operations.addHandler(
+                        ProviderHTTP1Handler(endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers, logger: logger),
+                        position: .after(state))
+                    try operations.addHandler(answers, position: .after(state))
+                    return .http1(connection)
+                }
             } completion: { result in
                 promise.completeWith(result)
             }

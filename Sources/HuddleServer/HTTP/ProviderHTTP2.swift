@@ -60,26 +60,17 @@ struct ProviderHTTP2Connection: Sendable {
     }
 }
 
-/// Reads a provider request on its HTTP/2 stream and writes its answer, on the stream's event loop. The one
-/// hop to Swift concurrency per push is the task that runs ``ProviderEndpoint/answer(_:stores:)`` (key
-/// lookups, the device's session, the commit); `/bench/accept` is answered on the event loop.
-///
-/// The body is read in full before the endpoint is asked (up to the largest payload any push type may carry;
-/// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks). A stream
-/// whose path is not the provider's is handed to Hummingbird with what was read of it.
-final class ProviderStreamHandler: ChannelInboundHandler {
+/// Reads a provider request on its HTTP/2 stream and writes its answer, on the stream's event loop
+/// (``ProviderRequestReading``). A stream whose path is not the provider's is handed to Hummingbird with what
+/// was read of it.
+final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    private enum Route {
-        case provider(path: String, stores: Bool)
-        case accept
-    }
-
     private enum State {
         case waitingForHead
-        case reading(HTTPRequest, Route, body: ByteBuffer?, tooLarge: Bool)
+        case reading(ProviderRequestReading)
         /// The answer is being worked out or was written: whatever else comes of the request is dropped.
         case answering
         /// Handed to Hummingbird: every part goes on to its async channel.
@@ -120,12 +111,8 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 context.close(promise: nil)
                 return
             }
-            let full = head.path ?? ""
-            let path = full.firstIndex(of: "?").map { String(full[..<$0]) } ?? full
-            if case .provider(let path, let stores) = endpoint.route(path) {
-                state = .reading(head, .provider(path: path, stores: stores), body: nil, tooLarge: false)
-            } else if servesAcceptRoute, path == "/bench/accept", head.method == .post {
-                state = .reading(head, .accept, body: nil, tooLarge: false)
+            if let reading = ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute) {
+                state = .reading(reading)
             } else {
                 do {
                     let stream = try ProviderHTTP2Connection.Stream(wrappingChannelSynchronously: context.channel)
@@ -136,64 +123,27 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                     context.close(promise: nil)
                 }
             }
-        case .reading(let head, let route, var body, var tooLarge):
+        case .reading(var reading):
             switch unwrapInboundIn(data) {
             case .head:
                 context.close(promise: nil)
             case .body(var chunk):
                 // The state lets go of the body first, so that it grows in place.
                 state = .answering
-                if !tooLarge {
-                    if (body?.readableBytes ?? 0) + chunk.readableBytes > ProviderBody.largestPayload {
-                        body = nil
-                        tooLarge = true
-                    } else if body == nil {
-                        body = chunk
-                    } else {
-                        body!.writeBuffer(&chunk)
-                    }
-                }
-                state = .reading(head, route, body: body, tooLarge: tooLarge)
+                reading.append(&chunk)
+                state = .reading(reading)
             case .end:
                 state = .answering
-                answer(head, route: route, body: tooLarge ? nil : body ?? context.channel.allocator.buffer(capacity: 0), context: context)
+                reading.answer(
+                    endpoint: endpoint, target: self, context: context, connectionChannel: context.channel.parent ?? context.channel,
+                    isHTTP2: true, answers: answers, logger: logger)
             }
         }
     }
 
-    private func answer(_ head: HTTPRequest, route: Route, body: ByteBuffer?, context: ChannelHandlerContext) {
-        switch route {
-        case .accept:
-            var fields = HTTPFields()
-            fields[ProviderStreamHandler.apnsID] = UUID.randomLowercasedString()
-            write(ProviderAnswer(status: .ok, headers: fields), context: context)
-        case .provider(let path, let stores):
-            let exchange = ProviderExchange(
-                method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
-                authority: head.authority, body: .collected(body), channel: context.channel,
-                connectionChannel: context.channel.parent ?? context.channel, isHTTP2: true, logger: logger)
-            let endpoint = endpoint
-            let answers = answers
-            let stream = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            Task {
-                let answer = await endpoint.answer(exchange, stores: stores)
-                guard answer.answered else { return }
-                answers.write(answer, on: stream)
-            }
-        }
-    }
-
-    private static let apnsID = HTTPField.Name("apns-id")!
-
-    fileprivate func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
         guard !removed, context.channel.isActive else { return }
-        var response = HTTPResponse(status: answer.status, headerFields: answer.headers)
-        response.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
-        response.headerFields[.date] = ResponseDate.now
-        response.headerFields[.server] = "Huddle"
-        context.write(wrapOutboundOut(.head(response)), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        answer.write(to: context)
     }
 }
 
@@ -206,7 +156,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     // handler's callbacks, and `writeWaiting`, which `write` sends there).
     typealias OutboundIn = Any
 
-    typealias Stream = NIOLoopBound<(handler: ProviderStreamHandler, context: ChannelHandlerContext)>
+    typealias Stream = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
 
     private let eventLoop: any EventLoop
     /// The answers waiting for the event loop; a hop is under way while there are some.
