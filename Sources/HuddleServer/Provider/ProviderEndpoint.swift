@@ -100,7 +100,7 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         // Apple answers an accepted push with an apns-unique-id in its development environment; the request
         // inspector finds the request by it.
-        if case .success = outcome, record.environment == .development { record.uniqueID = UUID().uuidString.lowercased() }
+        if case .success = outcome, record.environment == .development { record.uniqueID = UUID.randomLowercasedString() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         var answer = respond(outcome, apnsID: apnsID)
         if let uniqueID = record.uniqueID { answer.headers[Self.uniqueIDField] = uniqueID }
@@ -292,7 +292,7 @@ struct ProviderEndpoint: RouterMiddleware {
             record.deviceToken = String(sent.dropFirst("/3/device/".count).prefix(200)).lowercased()
         }
         // Most pushes present the token their connection already had admitted: it is read once per connection.
-        if let authorization = request.values("authorization").first?.split(separator: " ", maxSplits: 1).last,
+        if let authorization = request.first("authorization")?.split(separator: " ", maxSplits: 1).last,
             let token = connections.token(of: exchange.connection).flatMap({ $0.text == authorization ? $0 : nil })
                 ?? (try? ProviderToken(parsing: String(authorization)))
         {
