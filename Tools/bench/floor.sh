@@ -25,28 +25,7 @@ rounds=${2:-3}
 source Tools/bench/lib.sh
 make_workdir
 
-# nginx from a prefix of its own, never as the system's service.
-nginx_h2=$(free_port)
-nginx_h1=$(free_port)
-mkdir -p "$work/nginx/logs"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 2;
-user root;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events {}
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $work/nginx/body;
-    server { listen 127.0.0.1:$nginx_h2 http2; location / { return 200 '{}'; } }
-    server { listen 127.0.0.1:$nginx_h1; location / { return 200 '{}'; } }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
-on_exit kill "$nginx_pid"
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_h1/" && break; sleep 0.1; done
+start_nginx
 
 # Two servers: the provider endpoint into memory, and into SQLite (whose check-only and accept routes are
 # measured too: they store nothing).
