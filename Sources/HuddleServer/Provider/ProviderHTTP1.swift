@@ -21,28 +21,15 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         case answering
     }
 
-    private let endpoint: ProviderEndpoint
-    private let servesAcceptRoute: Bool
-    private let answers: AnswerWriter
-    private let logger: Logger
+    private let pushes: PushAnswering
     private var state = State.idle
     /// Requests handed to Hummingbird whose answers have not ended yet.
     private var handedOff = 0
-    /// Whether the request now being read goes to Hummingbird.
-    private var handingOff = false
     /// What came while a push was being answered.
     private var held: [NIOAny] = []
-    private var removed = false
 
     init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger) {
-        self.endpoint = endpoint
-        self.servesAcceptRoute = servesAcceptRoute
-        self.answers = answers
-        self.logger = logger
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        removed = true
+        pushes = PushAnswering(endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -52,7 +39,7 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         case .idle:
             let part = unwrapInboundIn(data)
             if case .head(let head) = part {
-                if handedOff == 0, let reading = ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute) {
+                if handedOff == 0, let reading = pushes.reading(head) {
                     state = .reading(reading)
                     return
                 }
@@ -60,20 +47,9 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
             }
             context.fireChannelRead(data)
         case .reading(var reading):
-            switch unwrapInboundIn(data) {
-            case .head:
-                context.close(promise: nil)
-            case .body(var chunk):
-                // The state lets go of the body first, so that it grows in place.
-                state = .answering
-                reading.append(&chunk)
-                state = .reading(reading)
-            case .end:
-                state = .answering
-                reading.answer(
-                    endpoint: endpoint, target: self, context: context, connectionChannel: context.channel, isHTTP2: false,
-                    answers: answers, logger: logger)
-            }
+            // The state lets go of the body first, so that it grows in place.
+            state = .answering
+            if !pushes.read(unwrapInboundIn(data), into: &reading, target: self, context: context) { state = .reading(reading) }
         }
     }
 
@@ -84,7 +60,8 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
     }
 
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
-        guard !removed, context.channel.isActive else { return }
+        // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
+        guard context.channel.isActive else { return }
         var answer = answer
         // A connection told to go away closes once this answer is written, and says so.
         if answer.goesAway {

@@ -50,8 +50,10 @@ struct ProviderHTTP2Connection: Sendable {
                 // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
                 try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.requestIdleTimeout, logger: logger))
                 try operations.addHandler(ProviderStreamHandler(
-                    endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
-                    logger: logger, handOff: { continuation.yield($0) }))
+                    pushes: PushAnswering(
+                        endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
+                        logger: logger),
+                    handOff: { continuation.yield($0) }))
             }
         }
         try channel.pipeline.syncOperations.addHandler(manager)
@@ -77,27 +79,13 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
         case handedOff
     }
 
-    private let endpoint: ProviderEndpoint
-    private let servesAcceptRoute: Bool
-    private let answers: AnswerWriter
-    private let logger: Logger
+    private let pushes: PushAnswering
     private let handOff: (ProviderHTTP2Connection.Stream) -> Void
     private var state = State.waitingForHead
-    private var removed = false
 
-    init(
-        endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger,
-        handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void
-    ) {
-        self.endpoint = endpoint
-        self.servesAcceptRoute = servesAcceptRoute
-        self.answers = answers
-        self.logger = logger
+    init(pushes: PushAnswering, handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void) {
+        self.pushes = pushes
         self.handOff = handOff
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        removed = true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -111,7 +99,7 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
                 context.close(promise: nil)
                 return
             }
-            if let reading = ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute) {
+            if let reading = pushes.reading(head) {
                 state = .reading(reading)
             } else {
                 do {
@@ -124,25 +112,15 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
                 }
             }
         case .reading(var reading):
-            switch unwrapInboundIn(data) {
-            case .head:
-                context.close(promise: nil)
-            case .body(var chunk):
-                // The state lets go of the body first, so that it grows in place.
-                state = .answering
-                reading.append(&chunk)
-                state = .reading(reading)
-            case .end:
-                state = .answering
-                reading.answer(
-                    endpoint: endpoint, target: self, context: context, connectionChannel: context.channel.parent ?? context.channel,
-                    isHTTP2: true, answers: answers, logger: logger)
-            }
+            // The state lets go of the body first, so that it grows in place.
+            state = .answering
+            if !pushes.read(unwrapInboundIn(data), into: &reading, target: self, context: context) { state = .reading(reading) }
         }
     }
 
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
-        guard !removed, context.channel.isActive else { return }
+        // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
+        guard context.channel.isActive else { return }
         answer.write(to: context)
     }
 }
@@ -211,7 +189,8 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
 /// stream and a PING, then, once the PING comes back, a GOAWAY naming the last stream opened; the
 /// connection closes when its open streams are done, or after `gracefulCloseTimeout`. A fault's ``GoAway``
 /// is one GOAWAY with its debug data, naming the last stream opened, and nothing after it (clients such as
-/// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included).
+/// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included); the client
+/// closes the connection then, or `gracefulCloseTimeout` does.
 final class HTTP2ConnectionManager: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
@@ -222,6 +201,9 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         case active
         /// The first GOAWAY is sent; the second goes when the PING with this data comes back.
         case closing(ping: HTTP2PingData, sentSecondGoAway: Bool)
+        /// A fault's GOAWAY is sent: the client closes the connection, or the grace period ends it (closing at
+        /// once could reset the connection under data the client has not read yet: the answer and the GOAWAY).
+        case wentAway
         case closed
     }
 
@@ -296,7 +278,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         } else if let event = event as? ChannelEvent, event == .inputClosed {
             // The client sends no more: nothing more can be asked on this connection.
             switch phase {
-            case .closed, .closing(_, sentSecondGoAway: true):
+            case .closed, .closing(_, sentSecondGoAway: true), .wentAway:
                 break
             case .active, .closing:
                 sendGoAway(lastStreamID: lastStreamID, errorCode: .connectError, debug: "input_closed", context: context)
@@ -329,7 +311,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
             phase = .closed
             context?.flush()
             context?.close(promise: nil)
-        case .closing, .closed:
+        case .closing, .wentAway, .closed:
             break
         }
     }
@@ -355,16 +337,16 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
 
     private func goAwayAtOnce(debugData: ByteBuffer, context: ChannelHandlerContext) {
         switch phase {
-        case .closed, .closing(_, sentSecondGoAway: true):
+        case .closed, .closing(_, sentSecondGoAway: true), .wentAway:
             return
         case .active, .closing:
             break
         }
-        phase = .closing(ping: HTTP2PingData(), sentSecondGoAway: true)
+        phase = .wentAway
         let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
-        context.write(wrapOutboundOut(frame), promise: nil)
-        flushSoon(context: context)
-        closeWhenDone(context: context)
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
     }
 
     /// After the last GOAWAY: closes now if no stream is open, else once they are done or the grace period ends.

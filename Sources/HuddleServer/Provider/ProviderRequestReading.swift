@@ -80,6 +80,42 @@ struct ProviderRequestReading {
     }
 }
 
+/// What the handlers that answer pushes share: the endpoint, and how a push is read and answered.
+struct PushAnswering {
+    let endpoint: ProviderEndpoint
+    let servesAcceptRoute: Bool
+    /// The connection's writer of answers.
+    let answers: AnswerWriter
+    let isHTTP2: Bool
+    let logger: Logger
+
+    /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
+    func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
+        ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute)
+    }
+
+    /// Takes the next part of a push; once the push has ended, starts its answer (for `target` to write) and
+    /// returns true. A second head closes the channel (and returns true: nothing more is read of it).
+    func read(
+        _ part: HTTPRequestPart, into reading: inout ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext
+    ) -> Bool {
+        switch part {
+        case .head:
+            context.close(promise: nil)
+            return true
+        case .body(var chunk):
+            reading.append(&chunk)
+            return false
+        case .end:
+            reading.answer(
+                endpoint: endpoint, target: target, context: context,
+                connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, isHTTP2: isHTTP2,
+                answers: answers, logger: logger)
+            return true
+        }
+    }
+}
+
 /// A handler that writes a push's answer on its event loop, given the context it read the push with.
 protocol ProviderAnswerTarget: AnyObject {
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext)
