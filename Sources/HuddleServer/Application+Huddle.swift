@@ -23,7 +23,7 @@ public func buildApplication(
         store: store, maximumSessions: configuration.maximumLoadedDevices,
         notificationsPerApp: configuration.limits.notificationsPerApp, logger: logger)
     let requestLog = ProviderRequestLog(configuration: configuration)
-    let router = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
+    let (router, provider) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
@@ -42,7 +42,9 @@ public func buildApplication(
     let limits = configuration.limits
     let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
     let server = HTTPServerBuilder { [tls] responder in
-        try ProviderChannel(responder: responder, tlsConfiguration: tls, limits: limits, connections: connections)
+        try ProviderChannel(
+            responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider,
+            servesAcceptRoute: configuration.benchmarkRoutes)
     }
     var application = Application(
         router: router, server: server,
@@ -70,18 +72,20 @@ public func buildRouter(
     buildRouter(
         configuration: configuration, store: store,
         centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp),
-        requestLog: ProviderRequestLog(configuration: configuration), metrics: metrics)
+        requestLog: ProviderRequestLog(configuration: configuration), metrics: metrics
+    ).router
 }
 
 func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: ProviderRequestLog,
     metrics: PrometheusCollectorRegistry
-) -> Router<HuddleRequestContext> {
+) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint) {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     let faults = ProviderFaults()
+    // Also answers HTTP/2 pushes on their streams, without the router (ProviderHTTP2Connection).
     let provider = ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
         requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
@@ -133,10 +137,11 @@ func buildRouter(
         return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
     }
     if configuration.benchmarkRoutes {
+        // Over HTTP/1.1; ProviderStreamHandler answers it over HTTP/2.
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)
             return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.randomLowercasedString()])
         }
     }
-    return router
+    return (router, provider)
 }

@@ -8,7 +8,11 @@
 #   /bench/check/3/device/…      every check of a push, nothing stored
 #   pushes into memory, SQLite   the provider endpoint, stored
 #
-#   HUDDLE=<release binary> Tools/bench/floor.sh [DURATION_SECONDS] [ROUNDS]          defaults: 5 s, 3 rounds
+#   HUDDLE=<release binary> [BEFORE=<binary>] Tools/bench/floor.sh [DURATION_SECONDS] [ROUNDS]
+#                                                                                    defaults: 5 s, 3 rounds
+#
+# BEFORE=<binary> adds the same routes served by that build (rows marked "(before)") to each round, for a
+# before-and-after in one run.
 #
 # Needs nginx (apt-get install -y nginx-light), wrk and h2load (apt-get install -y wrk nghttp2-client), and
 # the test set-up's Python (.venv: cryptography). Prints each measurement, then a table of medians with each
@@ -21,28 +25,7 @@ rounds=${2:-3}
 source Tools/bench/lib.sh
 make_workdir
 
-# nginx from a prefix of its own, never as the system's service.
-nginx_h2=$(free_port)
-nginx_h1=$(free_port)
-mkdir -p "$work/nginx/logs"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 2;
-user root;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events {}
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $work/nginx/body;
-    server { listen 127.0.0.1:$nginx_h2 http2; location / { return 200 '{}'; } }
-    server { listen 127.0.0.1:$nginx_h1; location / { return 200 '{}'; } }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
-on_exit kill "$nginx_pid"
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_h1/" && break; sleep 0.1; done
+start_nginx
 
 # Two servers: the provider endpoint into memory, and into SQLite (whose check-only and accept routes are
 # measured too: they store nothing).
@@ -55,6 +38,17 @@ sqlite_url=$huddle_url
 mkdir -p "$work/sqlite"
 bench_setup "$sqlite_url" "$work/sqlite"
 cp "$work/sqlite/payload.json" "$work/payload.json"
+# The same servers of the build before, on the same key (one provider token serves all).
+if [[ -n ${BEFORE:-} ]]; then
+    start_huddle "$BEFORE" "$work/memory-before.log" --database memory --admin-token bench --benchmark-routes
+    memory_before_url=$huddle_url
+    mkdir -p "$work/memory-before"
+    bench_setup "$memory_before_url" "$work/memory-before" --key "$work/sqlite/key.p8"
+    start_huddle "$BEFORE" "$work/sqlite-before.log" --database "$work/before.sqlite" --admin-token bench --benchmark-routes
+    sqlite_before_url=$huddle_url
+    mkdir -p "$work/sqlite-before"
+    bench_setup "$sqlite_before_url" "$work/sqlite-before" --key "$work/sqlite/key.p8"
+fi
 
 # The same headers for every target (nginx ignores them), so that every request is the same bytes.
 headers_for() {  # setup-folder
@@ -72,8 +66,9 @@ wrk.headers["content-type"] = "application/json"
 LUA
     echo "$lua"
 }
-memory_lua=$(wrk_script "$work/memory")
-sqlite_lua=$(wrk_script "$work/sqlite")
+for folder in memory sqlite memory-before sqlite-before; do
+    if [[ -d $work/$folder ]]; then wrk_script "$work/$folder" >/dev/null; fi
+done
 
 measure() {  # label client h2-url h1-url setup-folder
     local rate header_arguments=()
@@ -96,6 +91,15 @@ for round in $(seq "$rounds"); do
         measure "check-only route" "$client" "$sqlite_url/bench/check/3/device/$sqlite_device" "$sqlite_url/bench/check/3/device/$sqlite_device" "$work/sqlite"
         measure "pushes into memory" "$client" "$memory_url/3/device/$memory_device" "$memory_url/3/device/$memory_device" "$work/memory"
         measure "pushes into SQLite" "$client" "$sqlite_url/3/device/$sqlite_device" "$sqlite_url/3/device/$sqlite_device" "$work/sqlite"
+        if [[ -n ${BEFORE:-} ]]; then
+            before_device=$(cat "$work/sqlite-before/device")
+            measure "/bench/accept (before)" "$client" "$sqlite_before_url/bench/accept" "$sqlite_before_url/bench/accept" "$work/sqlite-before"
+            measure "check-only (before)" "$client" "$sqlite_before_url/bench/check/3/device/$before_device" "$sqlite_before_url/bench/check/3/device/$before_device" "$work/sqlite-before"
+            before_device=$(cat "$work/memory-before/device")
+            measure "memory (before)" "$client" "$memory_before_url/3/device/$before_device" "$memory_before_url/3/device/$before_device" "$work/memory-before"
+            before_device=$(cat "$work/sqlite-before/device")
+            measure "SQLite (before)" "$client" "$sqlite_before_url/3/device/$before_device" "$sqlite_before_url/3/device/$before_device" "$work/sqlite-before"
+        fi
     done
 done
 

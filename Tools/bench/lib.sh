@@ -8,6 +8,7 @@
 #   stop_huddle [PID...]                       # stops those servers (default: every one started)
 #   bench_setup URL WORK [OPTIONS...]          # runs bench_setup.py with the test set-up's Python
 #   on_exit COMMAND [ARGS...]                  # a clean-up of the script's own, run on exit
+#   start_nginx                                # the floor: sets $nginx_h2, $nginx_h1 (ports) and $nginx_pid
 #
 # $huddle is the binary under test: $HUDDLE, else the release build. Sourcing installs the EXIT trap: a
 # script must not set one of its own (it would replace this one), but register its clean-up with on_exit.
@@ -131,4 +132,38 @@ stop_huddle() {  # [pid...]
 # bench_setup.py for what it writes and its options.
 bench_setup() {  # url work [options...]
     "$bench_python" "$bench_root/Tools/bench/bench_setup.py" "$@"
+}
+
+# The HTTP floor: nginx answering `return 200` from a prefix of its own (never as the system's service), two
+# workers, h2c with prior knowledge on $nginx_h2 and HTTP/1.1 on $nginx_h1 (../shared/spec/tooling.md). Needs
+# nginx (apt-get install -y nginx-light). Stopped on exit.
+start_nginx() {
+    nginx_h2=$(free_port)
+    nginx_h1=$(free_port)
+    mkdir -p "$work/nginx/logs"
+    cat >"$work/nginx/nginx.conf" <<CONF
+worker_processes 2;
+user root;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log;
+events {}
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $work/nginx/body;
+    server { listen 127.0.0.1:$nginx_h2 http2; location / { return 200 '{}'; } }
+    server { listen 127.0.0.1:$nginx_h1; location / { return 200 '{}'; } }
+}
+CONF
+    nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+    nginx_pid=$!
+    on_exit kill "$nginx_pid"
+    for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_h1/" && break; sleep 0.1; done
+}
+
+# The CPU time (clock ticks, user and system) of a process and its children that run (nginx's workers).
+process_ticks() {  # pid
+    local pid
+    for pid in "$1" $(pgrep -P "$1" || true); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true; done |
+        awk '{ total += $1 } END { print total + 0 }'
 }

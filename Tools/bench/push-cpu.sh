@@ -5,14 +5,16 @@
 # each time; a fresh server for each measurement. CPU is the server's user+system time (/proc) over the
 # pushes: it drifts less than a rate on a machine that other work shares. The CPU of PostgreSQL's backends
 # for the database is given apart, when the cluster runs on this machine (as scripts/postgres runs it).
-# BEFORE=<binary> adds pushes into SQLite (and PostgreSQL) by that build to each round, for a before-and-after
-# in one run. Ends with each measurement's median over the rounds and its rate as a share of the check-only
+# BEFORE=<binary> adds the check-only route and pushes into memory and SQLite (and PostgreSQL) by that build
+# to each round, for a before-and-after in one run. Each round also measures nginx answering `return 200` to
+# the same requests (its workers' CPU per request), the floor (Tools/bench/floor.sh). Ends with each measurement's median over the rounds and its rate as a share of the check-only
 # route's.
 #
 #   HUDDLE=<release binary> [BEFORE=<binary>] Tools/bench/push-cpu.sh [PUSHES] [ROUNDS]
 #                                                                         defaults: 20000 pushes, 2 rounds
 #
-# Needs h2load (apt-get install -y nghttp2-client) and the test set-up's Python (.venv: cryptography).
+# Needs h2load (apt-get install -y nghttp2-client), nginx (apt-get install -y nginx-light) and the test set-up's
+# Python (.venv: cryptography).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 pushes=${1:-20000}
@@ -67,12 +69,26 @@ drop_postgres_database() {
     postgres_database=""
 }
 
+# nginx's CPU per request, for the same requests (it answers any path).
+measure_nginx() {
+    local before after rate
+    before=$(process_ticks "$nginx_pid")
+    rate=$(h2load -n "$pushes" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "authorization: bearer x" "http://127.0.0.1:$nginx_h2/3/device/x" | awk '/finished in/ {print $4}')
+    after=$(process_ticks "$nginx_pid")
+    echo "nginx return 200: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / pushes )) µs CPU per push" | tee -a "$work/results"
+}
+start_nginx
+
 for round in $(seq "$rounds"); do
     echo "== round $round"
     measure "check-only route" "$work/check.sqlite" /bench/check
+    if [[ -n ${BEFORE:-} ]]; then measure "check-only route (before)" "$work/check.sqlite" /bench/check "$BEFORE"; fi
     measure "pushes into memory" memory ""
+    if [[ -n ${BEFORE:-} ]]; then measure "pushes into memory (before)" memory "" "$BEFORE"; fi
     measure "pushes into SQLite" "$work/push.sqlite" ""
     if [[ -n ${BEFORE:-} ]]; then measure "pushes into SQLite (before)" "$work/push.sqlite" "" "$BEFORE"; fi
+    measure_nginx
     if [[ -n ${HUDDLE_TEST_POSTGRES_URL:-} ]]; then
         measure "pushes into PostgreSQL" postgres ""
         if [[ -n ${BEFORE:-} ]]; then measure "pushes into PostgreSQL (before)" postgres "" "$BEFORE"; fi

@@ -17,6 +17,11 @@ public struct ProviderRequest: Sendable {
     public func values(_ name: String) -> [String] {
         headers.filter { $0.name == name }.map(\.value)
     }
+
+    /// The first value of a header, without gathering the others (every push asks for several).
+    public func first(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
 }
 
 /// The header and path part of a push that passed its checks.
@@ -49,30 +54,33 @@ public enum ProviderRequestCheck {
 
     /// - Returns: the push, or the reason to refuse it; `apnsID` is what to echo in either case.
     public static func check(_ request: ProviderRequest) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
-        let sentID = request.values("apns-id").first
+        let sentID = request.first("apns-id")
         let apnsID = sentID.flatMap(canonicalUUID) ?? UUID.randomLowercasedString()
         return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: sentID) })
     }
 
     private static func checkAll(_ request: ProviderRequest, apnsID: String, sentID: String?) throws(APNsReason) -> ProviderPush {
-        for name in singleHeaders where request.values(name).count > 1 { throw .duplicateHeaders }
+        // One pass over the headers, nothing allocated.
+        for (index, header) in request.headers.enumerated() where singleHeaders.contains(header.name) {
+            if request.headers[(index + 1)...].contains(where: { $0.name == header.name }) { throw .duplicateHeaders }
+        }
         if let sentID, canonicalUUID(sentID) == nil { throw .badMessageId }
         guard request.method == "POST" else { throw .methodNotAllowed }
 
-        guard let topic = request.values("apns-topic").first else { throw .missingTopic }
+        guard let topic = request.first("apns-topic") else { throw .missingTopic }
         guard isValidTopic(topic) else { throw .badTopic }
 
-        let collapseID = request.values("apns-collapse-id").first
+        let collapseID = request.first("apns-collapse-id")
         if let collapseID, collapseID.utf8.count > 64 { throw .badCollapseId }
 
         var sentPriority: Int?
-        if let text = request.values("apns-priority").first {
+        if let text = request.first("apns-priority") {
             guard let value = Int(text), [1, 5, 10].contains(value) else { throw .badPriority }
             sentPriority = value
         }
 
         let pushType: PushType
-        if let name = request.values("apns-push-type").first {
+        if let name = request.first("apns-push-type") {
             guard let type = PushType(rawValue: name) else { throw .invalidPushType }
             pushType = type
         } else {
@@ -92,7 +100,7 @@ public enum ProviderRequestCheck {
         }
 
         var expiration: Int64?
-        if let text = request.values("apns-expiration").first {
+        if let text = request.first("apns-expiration") {
             guard let value = Int64(text), value >= 0 else { throw .badExpirationDate }
             expiration = value
         }
@@ -102,11 +110,11 @@ public enum ProviderRequestCheck {
         guard path.hasPrefix(prefix) else { throw .badPath }
         let token = String(path.dropFirst(prefix.count))
         guard !token.isEmpty else { throw .missingDeviceToken }
-        guard !token.contains("/") else { throw .badPath }
+        guard !token.utf8.contains(UInt8(ascii: "/")) else { throw .badPath }
         guard isValidDeviceToken(token) else { throw .badDeviceToken }
 
         var providerToken: String?
-        if let authorization = request.values("authorization").first {
+        if let authorization = request.first("authorization") {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .invalidProviderToken }
             providerToken = String(parts[1].trimmingSpacesAndTabs)
@@ -119,21 +127,38 @@ public enum ProviderRequestCheck {
 
     /// A UUID in canonical form (8-4-4-4-12 hexadecimal), lowercased; `nil` otherwise.
     static func canonicalUUID(_ text: String) -> String? {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isASCIIHexDigit) }) else { return nil }
+        // Byte by byte: hyphens at 8, 13, 18 and 23, ASCII hexadecimal digits elsewhere.
+        let bytes = text.utf8
+        guard bytes.count == 36 else { return nil }
+        for (offset, byte) in bytes.enumerated() {
+            let isHyphenPlace = offset == 8 || offset == 13 || offset == 18 || offset == 23
+            guard isHyphenPlace ? byte == UInt8(ascii: "-") : byte.isASCIIHexDigit else { return nil }
+        }
         return text.lowercased()
     }
 
     /// Device tokens are hexadecimal, at least 32 bytes (64 digits); Huddle issues 64-digit ones.
     public static func isValidDeviceToken(_ token: String) -> Bool {
-        token.count >= 64 && token.count <= 200 && token.count % 2 == 0 && token.allSatisfy(\.isASCIIHexDigit)
+        // In bytes: a token of ASCII digits has as many bytes as characters, and any other byte fails it.
+        let bytes = token.utf8
+        return bytes.count >= 64 && bytes.count <= 200 && bytes.count % 2 == 0 && bytes.allSatisfy(\.isASCIIHexDigit)
     }
 
     /// Bundle identifiers: letters, digits, hyphens and periods (and the push-type suffixes, which use
     /// the same characters).
     public static func isValidTopic(_ topic: String) -> Bool {
-        !topic.isEmpty && topic.count <= 255 && !topic.hasPrefix(".") && !topic.hasSuffix(".")
-            && topic.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        // In bytes: a topic of ASCII characters has as many bytes as characters, and any other byte fails it.
+        let bytes = topic.utf8
+        return !bytes.isEmpty && bytes.count <= 255 && bytes.first != UInt8(ascii: ".") && bytes.last != UInt8(ascii: ".")
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
+            }
     }
 }
 
@@ -141,6 +166,16 @@ extension Character {
     /// 0-9, a-f, A-F only: `isHexDigit` also accepts full-width digits and letters ("０", "ａ"), which no
     /// identifier on the wire may hold.
     var isASCIIHexDigit: Bool { isASCII && isHexDigit }
+}
+
+extension UInt8 {
+    /// 0-9, a-f, A-F.
+    var isASCIIHexDigit: Bool {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
 }
 
 extension Substring {

@@ -9,8 +9,8 @@ struct GroupState: Sendable {
         var slot: Int
     }
 
-    /// Oldest first, so the usual delivery (the newest) appends.
-    private(set) var members: [Member] = []
+    /// Oldest first, so the usual delivery (the newest) appends, and a trim (the oldest) is O(1).
+    private(set) var members = OldestFirst<Member>()
     /// Totals by category identifier ("" for none). Keyed by identifier rather than by resolved format,
     /// so that registering new categories or changing the viewer's language needs no recount.
     private(set) var tallies = SmallStringMap<CategoryTally>()
@@ -45,13 +45,13 @@ struct GroupState: Sendable {
 /// summary arguments.
 struct CategoryTally: Sendable {
     /// Stamps of this category's notifications, oldest first.
-    private(set) var stamps: [DeliveryStamp] = []
+    private(set) var stamps = OldestFirst<DeliveryStamp>()
     /// The sum of their effective summary argument counts. Exact (it must come back to 0 as notifications
     /// leave): each count is capped at ``NotificationContent/maximumSummaryArgumentCount``, so no number of
     /// notifications a machine can hold overflows it.
     private(set) var countSum = 0
     /// Each non-empty summary argument with the stamps of the notifications carrying it, oldest first.
-    private(set) var arguments = SmallStringMap<[DeliveryStamp]>()
+    private(set) var arguments = SmallStringMap<OldestFirst<DeliveryStamp>>()
 
     mutating func add(_ notification: DeliveredNotification) {
         stamps.insertSorted(notification.stamp, by: \.self)
@@ -76,29 +76,66 @@ struct CategoryTally: Sendable {
     }
 }
 
-extension Array {
-    /// Inserts keeping the array sorted by `key` (ascending); appends when the element is the largest.
+/// Elements in ascending order, oldest first: a group's members and its categories' stamps. Appending the
+/// newest and removing the oldest (what a trim past `--max-notifications-per-app` does, on every push once an
+/// app is full) are O(1) amortized; an array moved every element down on each removal of its first. Other
+/// insertions and removals move the elements after them, as an array does.
+struct OldestFirst<Element: Sendable>: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private var storage: [Element] = []
+    /// Where the elements begin in `storage`: the ones before were removed, and go at the next compaction.
+    private var start = 0
+
+    init() {}
+
+    init(arrayLiteral elements: Element...) {
+        storage = elements
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.count - start }
+    subscript(position: Int) -> Element { storage[start + position] }
+
+    /// Inserts keeping the elements sorted by `key` (ascending); appends when the element is the largest.
     mutating func insertSorted<Key: Comparable>(_ element: Element, by key: (Element) -> Key) {
         let elementKey = key(element)
         if let last, key(last) > elementKey {
-            insert(element, at: insertionIndex(of: elementKey, by: key))
+            storage.insert(element, at: start + insertionIndex(of: elementKey, by: key))
         } else {
-            append(element)
+            storage.append(element)
         }
     }
 
-    /// The index of the element whose key is `target`, by binary search in an array sorted by `key`.
+    mutating func remove(at position: Int) {
+        guard position == 0 else {
+            storage.remove(at: start + position)
+            return
+        }
+        start += 1
+        // The removed ones go once they are half the storage: each element is moved once per removal on
+        // average, and the storage holds at most twice the elements.
+        if start == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 16, start * 2 >= storage.count {
+            storage.removeFirst(start)
+            start = 0
+        }
+    }
+}
+
+extension RandomAccessCollection where Index == Int {
+    /// The index of the element whose key is `target`, by binary search in a collection sorted by `key`.
     func indexOfSorted<Key: Comparable>(_ target: Key, by key: (Element) -> Key) -> Int? {
         let index = insertionIndex(of: target, by: key)
-        return index < count && key(self[index]) == target ? index : nil
+        return index < endIndex && key(self[index]) == target ? index : nil
     }
 
     /// The first index whose key is not less than `target`.
     func insertionIndex<Key: Comparable>(of target: Key, by key: (Element) -> Key) -> Int {
-        var low = 0
-        var high = count
+        var low = startIndex
+        var high = endIndex
         while low < high {
-            let middle = (low + high) / 2
+            let middle = low + (high - low) / 2
             if key(self[middle]) < target { low = middle + 1 } else { high = middle }
         }
         return low

@@ -42,8 +42,12 @@ struct BroadcastEndpoint: RouterMiddleware {
         let providerRequest = ProviderRequest(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let started = ContinuousClock.now
-        var record = provider.startRecord(providerRequest, context: context)
-        await provider.certificates?.certificate(of: context).note(in: &record)
+        let exchange = ProviderExchange(
+            method: providerRequest.method, path: path, headers: providerRequest.headers, authority: request.head.authority,
+            body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel, isHTTP2: context.isHTTP2,
+            logger: context.logger)
+        var record = provider.startRecord(providerRequest, exchange: exchange)
+        await provider.certificates?.certificate(of: context.connectionChannel).note(in: &record)
         record.environment = ProviderEndpoint.environment(of: request.head.authority)
         let sentRequestID = providerRequest.values("apns-request-id").first
         let requestID = sentRequestID.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
@@ -59,7 +63,7 @@ struct BroadcastEndpoint: RouterMiddleware {
                 throw APNsReason.duplicateHeaders
             }
             guard let route = Self.route(path) else { throw APNsReason.badPath }
-            response = try await answer(route, request: request, providerRequest, context: context, headers: headers, record: &record)
+            response = try await answer(route, request: request, providerRequest, exchange: exchange, headers: headers, record: &record)
         } catch {
             let refusal = Self.refusal(for: error)
             if refusal.reason == .internalServerError { context.logger.error("broadcast request failed: \(error)") }
@@ -71,14 +75,14 @@ struct BroadcastEndpoint: RouterMiddleware {
     }
 
     private func answer(
-        _ route: Route, request: Request, _ providerRequest: ProviderRequest, context: Context, headers: HTTPFields,
+        _ route: Route, request: Request, _ providerRequest: ProviderRequest, exchange: ProviderExchange, headers: HTTPFields,
         record: inout ProviderRequestRecord
     ) async throws -> Response {
         let method = request.method
         switch route {
         case .channels(let app):
             guard [.post, .get, .delete].contains(method) else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
+            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
             record.storedApp = app
             if method == .post {
                 return try await createChannel(app: app, request: request, environment: record.environment, headers: headers)
@@ -89,14 +93,14 @@ struct BroadcastEndpoint: RouterMiddleware {
             return Response(status: .noContent, headers: headers)
         case .allChannels(let app):
             guard method == .get else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
+            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
             record.storedApp = app
             let ids = try await provider.store.channels(app: app, environment: record.environment)
             return .json(.object(JSONObject([("channels", .array(ids.map(JSONValue.string)))])), headers: headers)
         case .broadcast(let app):
             guard method == .post else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, context: context)
-            return try await broadcast(app: app, request: request, providerRequest, context: context, headers: headers, record: &record)
+            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
+            return try await broadcast(app: app, request: request, providerRequest, exchange: exchange, headers: headers, record: &record)
         }
     }
 
@@ -151,7 +155,7 @@ struct BroadcastEndpoint: RouterMiddleware {
     // MARK: Broadcasts
 
     private func broadcast(
-        app: String, request: Request, _ providerRequest: ProviderRequest, context: Context, headers: HTTPFields,
+        app: String, request: Request, _ providerRequest: ProviderRequest, exchange: ProviderExchange, headers: HTTPFields,
         record: inout ProviderRequestRecord
     ) async throws -> Response {
         guard providerRequest.values("apns-channel-id").first != nil else { throw APNsReason.missingChannelId }
@@ -198,7 +202,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         }
         let broadcast = ChannelBroadcast(channel: channel.id, app: app, apnsID: apnsID, priority: priority, payload: payload, now: now)
         let reached = try await broadcast.deliver(
-            environment: record.environment, store: provider.store, centers: provider.centers, logger: context.logger)
+            environment: record.environment, store: provider.store, centers: provider.centers, logger: exchange.logger)
         record.eventAction = "broadcast on channel \(channel.id) to the activities of \(reached) device\(reached == 1 ? "" : "s")"
         var answered = headers
         answered[HTTPField.Name("apns-id")!] = apnsID
@@ -212,9 +216,9 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     // MARK: Parts
 
-    private func authenticate(_ request: ProviderRequest, app: String, environment: APNsEnvironment, context: Context) async throws {
+    private func authenticate(_ request: ProviderRequest, app: String, environment: APNsEnvironment, exchange: ProviderExchange) async throws {
         // A connection's certificate authenticates its requests, as for pushes; else its provider token.
-        let certificate = await provider.certificates?.certificate(of: context) ?? .none
+        let certificate = await provider.certificates?.certificate(of: exchange.connectionChannel) ?? .none
         if try certificate.authenticates(app: app, in: environment, now: provider.clock()) { return }
         var providerToken: String?
         if let authorization = request.values("authorization").first {
@@ -222,7 +226,7 @@ struct BroadcastEndpoint: RouterMiddleware {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APNsReason.invalidProviderToken }
             providerToken = String(parts[1])
         }
-        try await provider.authenticate(providerToken, bundleIdentifier: app, environment: environment, context: context)
+        try await provider.authenticate(providerToken, bundleIdentifier: app, environment: environment, exchange: exchange)
     }
 
     private static func route(_ path: String) -> Route? {

@@ -26,12 +26,13 @@ enum PresentedCertificate: Sendable {
 final class ConnectionCertificates: Sendable {
     private let certificates = Mutex<[ObjectIdentifier: PresentedCertificate]>([:])
 
-    func certificate(of context: HuddleRequestContext) async -> PresentedCertificate {
-        let connection = context.connection
+    /// - Parameter connectionChannel: the client's connection (an HTTP/2 stream's parent).
+    func certificate(of connectionChannel: any Channel) async -> PresentedCertificate {
+        let connection = ObjectIdentifier(connectionChannel)
         if let known = certificates.withLock({ $0[connection] }) { return known }
         let presented: PresentedCertificate
         do {
-            presented = try await context.connectionChannel.nioSSL_peerCertificate().get().map(Self.read) ?? .none
+            presented = try await connectionChannel.nioSSL_peerCertificate().get().map(Self.read) ?? .none
         } catch {
             // No TLS handler: not a TLS connection, so no certificate.
             presented = .none
@@ -42,7 +43,7 @@ final class ConnectionCertificates: Sendable {
             return true
         }
         // Outside the lock: a connection that closed already runs the callback at once, and it takes the lock.
-        if isNew { context.connectionClosed.whenComplete { [weak self] _ in _ = self?.certificates.withLock { $0.removeValue(forKey: connection) } } }
+        if isNew { connectionChannel.closeFuture.whenComplete { [weak self] _ in _ = self?.certificates.withLock { $0.removeValue(forKey: connection) } } }
         return presented
     }
 

@@ -6,7 +6,6 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
-import NIOHTTP2
 
 /// `POST /3/device/<token>`: the APNs provider API, answered as Apple answers it (apns.md).
 ///
@@ -37,27 +36,57 @@ struct ProviderEndpoint: RouterMiddleware {
     let certificates: ConnectionCertificates?
     let clock: @Sendable () -> Date
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var path = request.uri.path
+    /// What the endpoint answers at a path, if anything (the rest goes to the router).
+    enum Route: Sendable, Equatable {
+        /// The provider API (`/3/…`); `stores` is false for the benchmarks' check-only copy.
+        case provider(path: String, stores: Bool)
+    }
+
+    func route(_ path: String) -> Route? {
+        var path = path
         var stores = true
         if servesCheckOnlyRoute, path.hasPrefix(Self.checkOnlyPrefix + "/3/") {
             path.removeFirst(Self.checkOnlyPrefix.count)
             stores = false
         }
-        guard path.hasPrefix("/3/") || path == "/3" else {
+        guard path.hasPrefix("/3/") || path == "/3" else { return nil }
+        return .provider(path: path, stores: stores)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard case .provider(let path, let stores) = route(request.uri.path) else {
             return try await next(request, context)
         }
+        let exchange = ProviderExchange(
+            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
+            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
+            isHTTP2: context.isHTTP2, logger: context.logger)
+        let answer = await answer(exchange, stores: stores)
+        var response = Response(
+            status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
+        // An HTTP/1.1 connection told to go away closes once this answer is written, and says so.
+        if answer.goesAway, !context.isHTTP2 {
+            response.headers[.connection] = "close"
+            context.connectionChannel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        return response
+    }
+
+    /// Answers a request to the provider API, whatever carried it: Hummingbird's router (``handle(_:context:next:)``)
+    /// or an HTTP/2 stream's own handler (``ProviderStreamHandler``). Every check, the inspector's record, the
+    /// faults' effects on the stream or connection, and the store's commit happen here; the transport writes
+    /// the answer (unless ``ProviderAnswer/answered`` is false: a fault cut the request off).
+    func answer(_ exchange: ProviderExchange, stores: Bool) async -> ProviderAnswer {
         let started = ContinuousClock.now
-        let providerRequest = ProviderRequest(
-            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
-        let certificate = await certificates?.certificate(of: context) ?? .none
+        let providerRequest = ProviderRequest(method: exchange.method, path: exchange.path, headers: exchange.headers)
+        let certificate = await certificates?.certificate(of: exchange.connectionChannel) ?? .none
         let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest))
-        var record = startRecord(providerRequest, context: context)
-        record.environment = Self.environment(of: request.head.authority)
+        var record = startRecord(providerRequest, exchange: exchange)
+        record.environment = Self.environment(of: exchange.authority)
         certificate.note(in: &record)
         let outcome: Result<Void, ProviderRefusal>
         do {
-            try await deliver(try checked.get(), certificate: certificate, request: request, context: context, stores: stores, record: &record)
+            try await deliver(try checked.get(), certificate: certificate, exchange: exchange, stores: stores, record: &record)
             outcome = .success(())
         } catch let reason as APNsReason {
             outcome = .failure(ProviderRefusal(reason: reason))
@@ -65,36 +94,32 @@ struct ProviderEndpoint: RouterMiddleware {
             outcome = .failure(refusal)
         } catch let cut as FaultCutOff {
             // Nothing is answered. The inspector shows the request before its stream or connection goes, so a
-            // client that looks at once finds it; the answer returned is written to a closed channel, nowhere.
+            // client that looks at once finds it.
             finish(&record, outcome: .success(()), apnsID: apnsID, started: started, answered: false)
             cut.closing.close(promise: nil)
-            return Response(status: .ok)
+            return ProviderAnswer(status: .ok, headers: [:], answered: false)
         } catch {
-            context.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
+            exchange.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
             outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
         }
         // Apple answers an accepted push with an apns-unique-id in its development environment; the request
         // inspector finds the request by it.
-        if case .success = outcome, record.environment == .development { record.uniqueID = UUID().uuidString.lowercased() }
+        if case .success = outcome, record.environment == .development { record.uniqueID = UUID.randomLowercasedString() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
-        var response = respond(outcome, apnsID: apnsID)
-        if let uniqueID = record.uniqueID { response.headers[Self.uniqueIDField] = uniqueID }
-        // An HTTP/1.1 connection told to go away closes once this answer is written, and says so.
-        if case .failure(let refusal) = outcome, refusal.goesAway, !context.isHTTP2 {
-            response.headers[.connection] = "close"
-            context.connectionChannel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-        }
-        return response
+        var answer = respond(outcome, apnsID: apnsID)
+        if let uniqueID = record.uniqueID { answer.headers[Self.uniqueIDField] = uniqueID }
+        if case .failure(let refusal) = outcome { answer.goesAway = refusal.goesAway }
+        return answer
     }
 
     private func deliver(
-        _ push: ProviderPush, certificate: PresentedCertificate, request: Request, context: Context, stores: Bool,
+        _ push: ProviderPush, certificate: PresentedCertificate, exchange: ProviderExchange, stores: Bool,
         record: inout ProviderRequestRecord
     ) async throws {
         // Authentication first, as APNs does: a client without a valid token learns nothing about devices. A
         // connection's certificate authenticates all its requests; any token they carry is not looked at.
         if try !certificate.authenticates(push, in: record.environment, now: clock()) {
-            try await authenticate(push.providerToken, bundleIdentifier: push.bundleIdentifier, environment: record.environment, context: context)
+            try await authenticate(push.providerToken, bundleIdentifier: push.bundleIdentifier, environment: record.environment, exchange: exchange)
         }
         // A fault for a device catches the pushes to its Live Activities' tokens too.
         if !faults.isEmpty,
@@ -103,12 +128,12 @@ struct ProviderEndpoint: RouterMiddleware {
                 pushType: push.pushType, now: clock())
         {
             record.fault = effect.summary
-            try await apply(effect, context: context)
+            try await apply(effect, exchange: exchange)
         }
         if push.pushType == .liveactivity {
-            return try await deliverToLiveActivity(push, request: request, stores: stores, record: &record)
+            return try await deliverToLiveActivity(push, exchange: exchange, stores: stores, record: &record)
         }
-        let (session, body) = try await sessionAndBody(of: push, device: push.deviceToken, request: request, record: &record)
+        let (session, body) = try await sessionAndBody(of: push, device: push.deviceToken, exchange: exchange, record: &record)
         let payload: APNsPayload
         do {
             payload = try APNsPayload.decode(body.readableBytesView, maximumSize: push.pushType.maximumPayloadSize)
@@ -141,13 +166,13 @@ struct ProviderEndpoint: RouterMiddleware {
 
     /// Checks a request's provider token for an app in an environment (when the server asks for tokens), and
     /// admits it on the request's connection: what every request to the provider API passes first.
-    func authenticate(_ providerToken: String?, bundleIdentifier: String, environment: APNsEnvironment, context: Context) async throws {
+    func authenticate(_ providerToken: String?, bundleIdentifier: String, environment: APNsEnvironment, exchange: ProviderExchange) async throws {
         guard requiresProviderToken else { return }
         let now = clock()
-        let state = connections.state(of: context.connection, closed: context.connectionClosed)
+        let state = connections.state(of: exchange.connection, closed: exchange.connectionChannel.closeFuture)
         let (token, key) = try await ProviderAuthentication.verify(
             providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures, lookUpKey: { try await keys.key(id: $0) })
-        try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: context.connection)
+        try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: exchange.connection)
         guard key.environments.contains(environment) else {
             throw ProviderRefusal(
                 reason: .badEnvironmentKeyInToken,
@@ -159,7 +184,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// push-to-start token or an activity's update token. Its payload is the activity's, which the device
     /// judges (an `aps` it cannot apply is dropped there, and the push answered 200, as APNs answers it).
     private func deliverToLiveActivity(
-        _ push: ProviderPush, request: Request, stores: Bool, record: inout ProviderRequestRecord
+        _ push: ProviderPush, exchange: ProviderExchange, stores: Bool, record: inout ProviderRequestRecord
     ) async throws {
         guard let device = LiveActivityTokens.device(of: push.deviceToken) else {
             guard try await centers.session(for: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
@@ -168,7 +193,7 @@ struct ProviderEndpoint: RouterMiddleware {
                 description: "a Live Activity push goes to a push-to-start token or an activity's update token "
                     + "(GET /v1/devices/{token}/activities lists them), not to the device's token")
         }
-        let (session, body) = try await sessionAndBody(of: push, device: device, request: request, record: &record)
+        let (session, body) = try await sessionAndBody(of: push, device: device, exchange: exchange, record: &record)
         let payload: JSONValue
         do {
             guard body.readableBytes > 0 else { throw APNsReason.payloadEmpty }
@@ -194,7 +219,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// The device's session, once it is known to have the push's app, and the push's body (at most its push
     /// type's payload, which the inspector keeps).
     private func sessionAndBody(
-        of push: ProviderPush, device: String, request: Request, record: inout ProviderRequestRecord
+        of push: ProviderPush, device: String, exchange: ProviderExchange, record: inout ProviderRequestRecord
     ) async throws -> (DeviceSession, ByteBuffer) {
         guard let session = try await centers.session(for: device) else {
             throw try await refusalForUnknownDevice(device)
@@ -209,12 +234,7 @@ struct ProviderEndpoint: RouterMiddleware {
         guard try await session.knowsApp(push.bundleIdentifier) else {
             throw APNsReason.deviceTokenNotForTopic
         }
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(limit: push.pushType.maximumPayloadSize)
-        } catch is APIError {
-            throw APNsReason.payloadTooLarge
-        }
+        let body = try await exchange.body.collect(limit: push.pushType.maximumPayloadSize)
         record.payload = Array(body.readableBytesView)
         return (session, body)
     }
@@ -235,29 +255,24 @@ struct ProviderEndpoint: RouterMiddleware {
 
     /// Does what a fault asks: waits, cuts the request off, or refuses it (and for `goaway`, tells the
     /// connection to go away). Returns only when the push goes on as if there were no fault.
-    private func apply(_ effect: FaultEffect, context: Context) async throws {
+    private func apply(_ effect: FaultEffect, exchange: ProviderExchange) async throws {
         if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
         switch effect.connection {
         case .resetStream:
             // An HTTP/2 stream's channel closed before its answer is a reset stream (RST_STREAM, CANCEL); an
             // HTTP/1.1 request's channel is its connection.
-            throw FaultCutOff(closing: context.channel)
+            throw FaultCutOff(closing: exchange.channel)
         case .close:
-            throw FaultCutOff(closing: context.connectionChannel)
-        case .goAway where context.isHTTP2:
+            throw FaultCutOff(closing: exchange.connectionChannel)
+        case .goAway where exchange.isHTTP2:
             let reason = effect.reason ?? .shutdown
-            let connection = context.connectionChannel
+            let connection = exchange.connectionChannel
             // APNs names its reason in the GOAWAY's debug data. It goes once the stream that asked has its
-            // answer (many clients fail whatever is unanswered when a GOAWAY comes); the graceful close that
-            // follows lets the connection's other open streams finish.
-            let goAway = HTTP2Frame(
-                streamID: .rootStream,
-                payload: .goAway(
-                    lastStreamID: .maxID, errorCode: .noError,
-                    opaqueData: connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())))
-            context.channel.closeFuture.whenComplete { _ in
-                connection.writeAndFlush(goAway, promise: nil)
-                connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            // answer (many clients fail whatever is unanswered when a GOAWAY comes), as the one GOAWAY of a
+            // graceful close that lets the connection's other open streams finish (HTTP2ConnectionManager).
+            let debugData = connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())
+            exchange.channel.closeFuture.whenComplete { _ in
+                connection.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: debugData))
             }
         case .goAway, nil:
             break
@@ -290,17 +305,17 @@ struct ProviderEndpoint: RouterMiddleware {
 
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
     /// provider token's key, team and age (the token itself is not kept).
-    func startRecord(_ request: ProviderRequest, context: Context) -> ProviderRequestRecord {
+    func startRecord(_ request: ProviderRequest, exchange: ProviderExchange) -> ProviderRequestRecord {
         var record = ProviderRequestRecord(
-            receivedAt: clock(), client: context.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
+            receivedAt: clock(), client: exchange.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: exchange.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
             tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.hasPrefix("apns-") })
         // The token as sent, also when the request is refused before it is checked.
         if let sent = request.path.split(separator: "?").first, sent.hasPrefix("/3/device/") {
             record.deviceToken = String(sent.dropFirst("/3/device/".count).prefix(200)).lowercased()
         }
         // Most pushes present the token their connection already had admitted: it is read once per connection.
-        if let authorization = request.values("authorization").first?.split(separator: " ", maxSplits: 1).last,
-            let token = connections.token(of: context.connection).flatMap({ $0.text == authorization ? $0 : nil })
+        if let authorization = request.first("authorization")?.split(separator: " ", maxSplits: 1).last,
+            let token = connections.token(of: exchange.connection).flatMap({ $0.text == authorization ? $0 : nil })
                 ?? (try? ProviderToken(parsing: String(authorization)))
         {
             record.noteProviderToken(token)
@@ -338,22 +353,28 @@ struct ProviderEndpoint: RouterMiddleware {
         return ProviderRefusal(reason: .unregistered, timestamp: date)
     }
 
-    private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> Response {
+    private static let apnsIDField = HTTPField.Name("apns-id")!
+
+    private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> ProviderAnswer {
         var headers = HTTPFields()
-        headers[HTTPField.Name("apns-id")!] = apnsID
+        headers[Self.apnsIDField] = apnsID
         switch outcome {
         case .success:
-            Counter(label: "huddle_provider_requests_total", dimensions: [("status", "200"), ("reason", "")]).increment()
-            return Response(status: .ok, headers: headers)
+            Self.accepted.increment()
+            return ProviderAnswer(status: .ok, headers: headers)
         case .failure(let refusal):
-            return refusal.response(headers: headers)
+            return refusal.answer(headers: headers)
         }
     }
+
+    /// The accepted pushes' counter, made once: making a counter looks its label and dimensions up in the
+    /// metrics registry, under its lock, every time.
+    private static let accepted = Counter(label: "huddle_provider_requests_total", dimensions: [("status", "200"), ("reason", "")])
 }
 
 extension ProviderRefusal {
     /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
-    func response(headers: HTTPFields) -> Response {
+    func answer(headers: HTTPFields) -> ProviderAnswer {
         Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
             .increment()
         var body = JSONObject([("reason", .string(reason.rawValue))])
@@ -362,7 +383,17 @@ extension ProviderRefusal {
         }
         // Not an APNs key: clients ignore it, people reading logs are glad of it.
         if let description { body["description"] = .string(description) }
-        return .json(.object(body), status: reason.status, headers: headers)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        var bytes = JSONValue.object(body).jsonUTF8()
+        bytes.append(UInt8(ascii: "\n"))
+        return ProviderAnswer(status: reason.status, headers: headers, body: ByteBuffer(bytes: bytes))
+    }
+
+    /// The same answer as the router writes it.
+    func response(headers: HTTPFields) -> Response {
+        let answer = answer(headers: headers)
+        return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
     }
 }
 

@@ -17,7 +17,7 @@ import Synchronization
 struct ProviderChannel: HTTPChannelHandler {
     enum Negotiated: Sendable {
         case http1(HTTP1Channel.Value)
-        case http2(HTTP2Channel.Value)
+        case http2(ProviderHTTP2Connection)
     }
 
     struct Value: ServerChildChannelValue {
@@ -26,7 +26,8 @@ struct ProviderChannel: HTTPChannelHandler {
     }
 
     private let http1: HTTP1Channel
-    private let http2: HTTP2Channel
+    /// What answers pushes without Hummingbird, over either version.
+    private let pushes: ProviderHTTP2Connection.Configuration
     private let tls: NIOSSLContext?
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
@@ -37,9 +38,11 @@ struct ProviderChannel: HTTPChannelHandler {
     /// - Parameters:
     ///   - tlsConfiguration: TLS for the port, or `nil` for cleartext.
     ///   - connections: the count of open connections, shared by the whole server.
+    ///   - provider: the provider endpoint, which answers pushes on the connection's event loop, before the router
+    ///     (``ProviderHTTP2Connection``, ``ProviderHTTP1Handler``).
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
-        limits: ServerConfiguration.Limits, connections: ConnectionLimit
+        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, servesAcceptRoute: Bool
     ) throws {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
@@ -50,11 +53,9 @@ struct ProviderChannel: HTTPChannelHandler {
         // keep their connections between pushes. A shutdown waits a bounded time for clients to leave.
         requestTimeout = TimeAmount(limits.requestIdleTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
-        http2 = HTTP2Channel(
-            responder: responder,
-            configuration: .init(
-                idleTimeout: limits.connectionIdleTimeout, gracefulCloseTimeout: .seconds(5),
-                streamConfiguration: .init(additionalChannelHandlers: [IdleDeadline.StreamSignal()], idleTimeout: requestTimeout)))
+        pushes = .init(
+            endpoint: provider, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
+            requestIdleTimeout: limits.requestIdleTimeout)
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
@@ -73,12 +74,23 @@ struct ProviderChannel: HTTPChannelHandler {
             let promise = channel.eventLoop.makePromise(of: Negotiated.self)
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
-                    return http2.setup(channel: channel, logger: logger).flatMapThrowing { [requestTimeout] connection in
+                    return channel.eventLoop.makeCompletedFuture { [pushes, requestTimeout] in
+                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: pushes, logger: logger)
                         try channel.pipeline.syncOperations.addHandler(IdleDeadline(timeout: requestTimeout))
                         return .http2(connection)
                     }
                 }
-                return http1.setup(channel: channel, logger: logger).map { .http1($0) }
+                return http1.setup(channel: channel, logger: logger).flatMapThrowing { [pushes] connection in
+                    // Pushes are answered in front of Hummingbird's async channel, after the connection's state.
+                    let operations = channel.pipeline.syncOperations
+                    let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+                    let answers = AnswerWriter(eventLoop: channel.eventLoop)
+                    try operations.addHandler(
+                        ProviderHTTP1Handler(endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers, logger: logger),
+                        position: .after(state))
+                    try operations.addHandler(answers, position: .after(state))
+                    return .http1(connection)
+                }
             } completion: { result in
                 promise.completeWith(result)
             }
@@ -100,7 +112,13 @@ struct ProviderChannel: HTTPChannelHandler {
         do {
             switch try await value.negotiated.get() {
             case .http1(let connection): await http1.handle(value: connection, logger: logger)
-            case .http2(let connection): await http2.handle(value: connection, logger: logger)
+            case .http2(let connection):
+                // The streams that are not pushes, each answered by the router as Hummingbird's HTTP/2 channel would.
+                await withDiscardingTaskGroup { group in
+                    for await stream in connection.handedOff {
+                        group.addTask { await handleHTTP(asyncChannel: stream, logger: logger) }
+                    }
+                }
             }
         } catch {
             logger.debug("connection closed before it chose an HTTP version: \(error)")

@@ -1,0 +1,66 @@
+import HTTPTypes
+import Hummingbird
+import HuddleAPNs
+import Logging
+import NIOCore
+
+/// A request to the provider API as ``ProviderEndpoint/answer(_:stores:)`` takes it, whatever carried it
+/// (Hummingbird's router, or an HTTP/2 stream's ``ProviderStreamHandler``): the request, and the stream and
+/// connection it came on, which authentication binds to and faults act on.
+struct ProviderExchange: Sendable {
+    var method: String
+    /// The path without its query.
+    var path: String
+    /// Names lowercased, repeats kept.
+    var headers: [(name: String, value: String)]
+    var authority: String?
+    var body: ProviderBody
+    /// The request's own channel: an HTTP/2 stream's, or the HTTP/1.1 connection's.
+    var channel: any Channel
+    /// The client's connection: the request's channel, or for an HTTP/2 stream the connection it is on.
+    var connectionChannel: any Channel
+    var isHTTP2: Bool
+    var logger: Logger
+
+    /// Identifies the client connection, which provider authentication binds to.
+    var connection: ObjectIdentifier { ObjectIdentifier(connectionChannel) }
+}
+
+/// A request's body, read when the endpoint asks for it: after the checks that need no body, so that a refused
+/// request's body is never read.
+enum ProviderBody: Sendable {
+    /// Hummingbird's request, whose body is read then.
+    case request(Request)
+    /// Read already by the transport, up to ``largestPayload`` bytes; `nil` when the body was longer (the
+    /// rest was dropped).
+    case collected(ByteBuffer?)
+
+    /// The most that any push type may carry: the transport keeps no more.
+    static let largestPayload = PushType.allCases.map(\.maximumPayloadSize).max() ?? 4096
+
+    /// The whole body; `PayloadTooLarge` when it is longer than `limit`.
+    func collect(limit: Int) async throws -> ByteBuffer {
+        switch self {
+        case .request(let request):
+            do {
+                return try await request.collectBody(limit: limit)
+            } catch is APIError {
+                throw APNsReason.payloadTooLarge
+            }
+        case .collected(let body):
+            guard let body, body.readableBytes <= limit else { throw APNsReason.payloadTooLarge }
+            return body
+        }
+    }
+}
+
+/// What the provider endpoint answers: the transport writes it (the status, the headers, the JSON body of a
+/// refusal), and for an HTTP/1.1 request whose refusal `goesAway`, closes the connection after it. A request
+/// that a fault cut off is not `answered`: its stream or connection is closed already.
+struct ProviderAnswer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer?
+    var answered = true
+    var goesAway = false
+}

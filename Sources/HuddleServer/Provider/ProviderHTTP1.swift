@@ -1,0 +1,78 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers the pushes of an HTTP/1.1 connection on its event loop (``ProviderRequestReading``), in front of
+/// Hummingbird's async channel, which gets every other request.
+///
+/// Answers go out in the order of the requests, pipelined ones included: while a request handed to
+/// Hummingbird is unanswered, every request that follows goes to Hummingbird too; while a push is being
+/// answered, what follows it waits here and is read again once the push's answer is written.
+final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum State {
+        case idle
+        case reading(ProviderRequestReading)
+        case answering
+    }
+
+    private let pushes: PushAnswering
+    private var state = State.idle
+    /// Requests handed to Hummingbird whose answers have not ended yet.
+    private var handedOff = 0
+    /// What came while a push was being answered.
+    private var held: [NIOAny] = []
+
+    init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger) {
+        pushes = PushAnswering(endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .answering:
+            held.append(data)
+        case .idle:
+            let part = unwrapInboundIn(data)
+            if case .head(let head) = part {
+                if handedOff == 0, let reading = pushes.reading(head) {
+                    state = .reading(reading)
+                    return
+                }
+                handedOff += 1
+            }
+            context.fireChannelRead(data)
+        case .reading(var reading):
+            // The state lets go of the body first, so that it grows in place.
+            state = .answering
+            if !pushes.read(unwrapInboundIn(data), into: &reading, target: self, context: context) { state = .reading(reading) }
+        }
+    }
+
+    /// Hummingbird's answers: the end of one is the end of a request handed off.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { handedOff -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+        // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
+        guard context.channel.isActive else { return }
+        var answer = answer
+        // A connection told to go away closes once this answer is written, and says so.
+        if answer.goesAway {
+            answer.headers[.connection] = "close"
+            context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        answer.write(to: context)
+        state = .idle
+        let held = held
+        self.held = []
+        for data in held { channelRead(context: context, data: data) }
+        if !held.isEmpty { context.fireChannelReadComplete() }
+    }
+}

@@ -1,0 +1,401 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP2
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP2
+import Synchronization
+
+/// An HTTP/2 connection of the provider port, served by NIO channel handlers on its event loop.
+///
+/// Each stream gets a ``ProviderStreamHandler``: a push (`/3/…`, and with the benchmark routes
+/// `/bench/check/3/…` and `/bench/accept`) is read on the event loop and answered by one task that runs
+/// ``ProviderEndpoint/answer(_:stores:)``; no async channel, no task and no router per stream. Any other path
+/// (the device API, the pages, the admin API) is handed to Hummingbird: the stream is wrapped in a
+/// `NIOAsyncChannel` and answered by the router, as before. ``HTTP2ConnectionManager`` does what Hummingbird's
+/// HTTP/2 channel did for the connection (idle timeout, graceful close).
+struct ProviderHTTP2Connection: Sendable {
+    typealias Stream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    /// The streams handed to Hummingbird, until the connection closes.
+    let handedOff: AsyncStream<Stream>
+    let channel: any Channel
+
+    struct Configuration: Sendable {
+        var endpoint: ProviderEndpoint
+        var servesAcceptRoute: Bool
+        var connectionIdleTimeout: Duration?
+        var requestIdleTimeout: Duration
+    }
+
+    /// Adds HTTP/2 to a connection's pipeline; on its event loop.
+    static func setup(channel: any Channel, configuration: Configuration, logger: Logger) throws -> ProviderHTTP2Connection {
+        let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
+        // Between the socket and HTTP/2: the answers that come back together are written with one flush.
+        let answers = AnswerWriter(eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(answers)
+        let manager = HTTP2ConnectionManager(
+            eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
+            gracefulCloseTimeout: .seconds(5))
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(), streamDelegate: manager.streamDelegate
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                let operations = stream.pipeline.syncOperations
+                try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
+                try operations.addHandler(IdleDeadline.StreamSignal())
+                // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
+                try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.requestIdleTimeout, logger: logger))
+                try operations.addHandler(ProviderStreamHandler(
+                    pushes: PushAnswering(
+                        endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
+                        logger: logger),
+                    handOff: { continuation.yield($0) }))
+            }
+        }
+        try channel.pipeline.syncOperations.addHandler(manager)
+        channel.closeFuture.whenComplete { _ in continuation.finish() }
+        return ProviderHTTP2Connection(handedOff: handedOff, channel: channel)
+    }
+}
+
+/// Reads a provider request on its HTTP/2 stream and writes its answer, on the stream's event loop
+/// (``ProviderRequestReading``). A stream whose path is not the provider's is handed to Hummingbird with what
+/// was read of it.
+final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum State {
+        case waitingForHead
+        case reading(ProviderRequestReading)
+        /// The answer is being worked out or was written: whatever else comes of the request is dropped.
+        case answering
+        /// Handed to Hummingbird: every part goes on to its async channel.
+        case handedOff
+    }
+
+    private let pushes: PushAnswering
+    private let handOff: (ProviderHTTP2Connection.Stream) -> Void
+    private var state = State.waitingForHead
+
+    init(pushes: PushAnswering, handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void) {
+        self.pushes = pushes
+        self.handOff = handOff
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .handedOff:
+            context.fireChannelRead(data)
+        case .answering:
+            break
+        case .waitingForHead:
+            guard case .head(let head) = unwrapInboundIn(data) else {
+                context.close(promise: nil)
+                return
+            }
+            if let reading = pushes.reading(head) {
+                state = .reading(reading)
+            } else {
+                do {
+                    let stream = try ProviderHTTP2Connection.Stream(wrappingChannelSynchronously: context.channel)
+                    state = .handedOff
+                    handOff(stream)
+                    context.fireChannelRead(data)
+                } catch {
+                    context.close(promise: nil)
+                }
+            }
+        case .reading(var reading):
+            // The state lets go of the body first, so that it grows in place.
+            state = .answering
+            if !pushes.read(unwrapInboundIn(data), into: &reading, target: self, context: context) { state = .reading(reading) }
+        }
+    }
+
+    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+        // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
+        guard context.channel.isActive else { return }
+        answer.write(to: context)
+    }
+}
+
+/// Writes the answers of a connection's pushes as their tasks finish them: one hop to the event loop for all
+/// the answers that are ready by then (a commit resumes a batch of pushes at once), and one flush for them
+/// all. It sits between the socket and HTTP/2, where it holds the flushes that writing each stream's answer
+/// asks for until the last one is written.
+final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
+    // Unchecked: `waiting` is under its lock; the rest is touched on the connection's event loop only (the
+    // handler's callbacks, and `writeWaiting`, which `write` sends there).
+    typealias OutboundIn = Any
+
+    typealias Stream = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
+
+    private let eventLoop: any EventLoop
+    /// The answers waiting for the event loop; a hop is under way while there are some.
+    private let waiting = Mutex<[(ProviderAnswer, Stream)]>([])
+    private var context: ChannelHandlerContext?
+    private var isHolding = false
+    private var flushAsked = false
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        if isHolding { flushAsked = true } else { context.flush() }
+    }
+
+    /// From any thread.
+    func write(_ answer: ProviderAnswer, on stream: Stream) {
+        let first = waiting.withLock { waiting in
+            waiting.append((answer, stream))
+            return waiting.count == 1
+        }
+        if first { eventLoop.execute { self.writeWaiting() } }
+    }
+
+    private func writeWaiting() {
+        let ready = waiting.withLock { waiting in
+            defer { waiting = [] }
+            return waiting
+        }
+        isHolding = true
+        for (answer, stream) in ready { stream.value.handler.write(answer, context: stream.value.context) }
+        isHolding = false
+        if flushAsked {
+            flushAsked = false
+            context?.flush()
+        }
+    }
+}
+
+/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose streams ``ProviderStreamHandler``
+/// serves: closes a connection idle for `idleTimeout` (no stream open), and closes gracefully when told to
+/// quiesce (a server shutting down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible
+/// stream and a PING, then, once the PING comes back, a GOAWAY naming the last stream opened; the
+/// connection closes when its open streams are done, or after `gracefulCloseTimeout`. A fault's ``GoAway``
+/// is one GOAWAY with its debug data, naming the last stream opened, and nothing after it (clients such as
+/// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included); the client
+/// closes the connection then, or `gracefulCloseTimeout` does.
+final class HTTP2ConnectionManager: ChannelDuplexHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias InboundOut = HTTP2Frame
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private enum Phase {
+        case active
+        /// The first GOAWAY is sent; the second goes when the PING with this data comes back.
+        case closing(ping: HTTP2PingData, sentSecondGoAway: Bool)
+        /// A fault's GOAWAY is sent: the client closes the connection, or the grace period ends it (closing at
+        /// once could reset the connection under data the client has not read yet: the answer and the GOAWAY).
+        case wentAway
+        case closed
+    }
+
+    /// Sent up the connection's pipeline: go away at once, naming the reason in the GOAWAY's debug data.
+    struct GoAway: Sendable {
+        var debugData: ByteBuffer
+    }
+
+    private let eventLoop: any EventLoop
+    private let idleTimeout: TimeAmount?
+    private let gracefulCloseTimeout: TimeAmount
+    private var phase = Phase.active
+    private var openStreams = 0
+    private var lastStreamID = HTTP2StreamID.rootStream
+    private var idleTimer: Scheduled<Void>?
+    private var gracefulCloseTimer: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+    private var inReadLoop = false
+    private var flushPending = false
+
+    init(eventLoop: any EventLoop, idleTimeout: TimeAmount?, gracefulCloseTimeout: TimeAmount) {
+        self.eventLoop = eventLoop
+        self.idleTimeout = idleTimeout
+        self.gracefulCloseTimeout = gracefulCloseTimeout
+    }
+
+    /// Told by the HTTP/2 handler, on the connection's event loop, when streams open and close.
+    struct StreamDelegate: NIOHTTP2StreamDelegate, @unchecked Sendable {
+        // Unchecked: NIO calls a stream delegate on the connection's event loop only, where the manager lives.
+        let manager: HTTP2ConnectionManager
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) { manager.streamCreated(id) }
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) { manager.streamClosed() }
+    }
+
+    var streamDelegate: StreamDelegate { StreamDelegate(manager: self) }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        scheduleIdleTimer()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        gracefulCloseTimer?.cancel()
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        inReadLoop = true
+        if case .ping(let ping, ack: true) = unwrapInboundIn(data).payload, case .closing(let sent, false) = phase, sent == ping {
+            phase = .closing(ping: sent, sentSecondGoAway: true)
+            sendGoAway(lastStreamID: lastStreamID, context: context)
+            closeWhenDone(context: context)
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        inReadLoop = false
+        if flushPending {
+            flushPending = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            closeGracefully(context: context)
+        } else if let goAway = event as? GoAway {
+            goAwayAtOnce(debugData: goAway.debugData, context: context)
+        } else if let event = event as? ChannelEvent, event == .inputClosed {
+            // The client sends no more: nothing more can be asked on this connection.
+            switch phase {
+            case .closed, .closing(_, sentSecondGoAway: true), .wentAway:
+                break
+            case .active, .closing:
+                sendGoAway(lastStreamID: lastStreamID, errorCode: .connectError, debug: "input_closed", context: context)
+            }
+            phase = .closed
+            context.flush()
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func streamCreated(_ id: HTTP2StreamID) {
+        openStreams += 1
+        lastStreamID = id
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    private func streamClosed() {
+        openStreams -= 1
+        guard openStreams == 0 else { return }
+        switch phase {
+        case .active:
+            scheduleIdleTimer()
+        case .closing(_, sentSecondGoAway: true):
+            phase = .closed
+            context?.flush()
+            context?.close(promise: nil)
+        case .closing, .wentAway, .closed:
+            break
+        }
+    }
+
+    private func scheduleIdleTimer() {
+        guard let idleTimeout, let context else { return }
+        idleTimer?.cancel()
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(in: idleTimeout) {
+            let manager = bound.value
+            if let context = manager.context { manager.closeGracefully(context: context) }
+        }
+    }
+
+    private func closeGracefully(context: ChannelHandlerContext) {
+        guard case .active = phase else { return }
+        let ping = HTTP2PingData(withInteger: .random(in: .min ... .max))
+        phase = .closing(ping: ping, sentSecondGoAway: false)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))), promise: nil)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(ping, ack: false))), promise: nil)
+        flushSoon(context: context)
+    }
+
+    private func goAwayAtOnce(debugData: ByteBuffer, context: ChannelHandlerContext) {
+        switch phase {
+        case .closed, .closing(_, sentSecondGoAway: true), .wentAway:
+            return
+        case .active, .closing:
+            break
+        }
+        phase = .wentAway
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
+    }
+
+    /// After the last GOAWAY: closes now if no stream is open, else once they are done or the grace period ends.
+    private func closeWhenDone(context: ChannelHandlerContext) {
+        if openStreams == 0 {
+            phase = .closed
+            // What was written goes before the close (a flush put off to the read's end would not).
+            context.flush()
+            context.close(promise: nil)
+        } else {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
+        }
+    }
+
+    private func sendGoAway(lastStreamID: HTTP2StreamID, errorCode: NIOHTTP2.HTTP2ErrorCode = .noError, debug: String? = nil, context: ChannelHandlerContext) {
+        let frame = HTTP2Frame(
+            streamID: .rootStream,
+            payload: .goAway(lastStreamID: lastStreamID, errorCode: errorCode, opaqueData: debug.map { context.channel.allocator.buffer(string: $0) }))
+        context.write(wrapOutboundOut(frame), promise: nil)
+        flushSoon(context: context)
+    }
+
+    private func flushSoon(context: ChannelHandlerContext) {
+        if inReadLoop { flushPending = true } else { context.flush() }
+    }
+}
+
+/// The `Date` of answers written outside Hummingbird, as it writes them (RFC 9110's IMF-fixdate), made once a
+/// second.
+enum ResponseDate {
+    private static let cache = Mutex<(second: Int, text: String)>((second: -1, text: ""))
+
+    static var now: String {
+        let second = Int(Date().timeIntervalSince1970)
+        return cache.withLock { cache in
+            if cache.second != second { cache = (second, format(second)) }
+            return cache.text
+        }
+    }
+
+    private static func format(_ second: Int) -> String {
+        var seconds = time_t(second)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}

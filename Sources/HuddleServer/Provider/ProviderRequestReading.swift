@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import HuddleCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// A push read on its connection's event loop, for the handlers that answer pushes without Hummingbird's
+/// router (``ProviderStreamHandler`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the provider API
+/// (`/3/…`) and, with the benchmark routes, `/bench/check/3/…` and `/bench/accept`.
+///
+/// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry;
+/// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks. A request
+/// that is refused before its body is needed is therefore answered once its body has come (Hummingbird's
+/// route answered at once and read the body after); one whose body never ends is closed by the request
+/// timeout either way.
+struct ProviderRequestReading {
+    private enum Route {
+        case provider(path: String, stores: Bool)
+        case accept
+    }
+
+    private let head: HTTPRequest
+    private let route: Route
+    private var body: ByteBuffer?
+    private var tooLarge = false
+
+    /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
+    init?(_ head: HTTPRequest, endpoint: ProviderEndpoint, servesAcceptRoute: Bool) {
+        let full = head.path ?? ""
+        let path = full.firstIndex(of: "?").map { String(full[..<$0]) } ?? full
+        if case .provider(let path, let stores) = endpoint.route(path) {
+            route = .provider(path: path, stores: stores)
+        } else if servesAcceptRoute, path == "/bench/accept", head.method == .post {
+            route = .accept
+        } else {
+            return nil
+        }
+        self.head = head
+    }
+
+    mutating func append(_ chunk: inout ByteBuffer) {
+        guard !tooLarge else { return }
+        if (body?.readableBytes ?? 0) + chunk.readableBytes > ProviderBody.largestPayload {
+            body = nil
+            tooLarge = true
+        } else if body == nil {
+            body = chunk
+        } else {
+            body!.writeBuffer(&chunk)
+        }
+    }
+
+    private static let apnsID = HTTPField.Name("apns-id")!
+
+    /// Once the request has ended: `/bench/accept` is answered at once, a push by one task that runs
+    /// ``ProviderEndpoint/answer(_:stores:)`` (the one hop to Swift concurrency per push: key lookups, the
+    /// device's session, the commit) and hands the answer to `answers`, which writes it on the event loop.
+    func answer(
+        endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, connectionChannel: any Channel,
+        isHTTP2: Bool, answers: AnswerWriter, logger: Logger
+    ) {
+        switch route {
+        case .accept:
+            var fields = HTTPFields()
+            fields[Self.apnsID] = UUID.randomLowercasedString()
+            target.write(ProviderAnswer(status: .ok, headers: fields), context: context)
+        case .provider(let path, let stores):
+            let exchange = ProviderExchange(
+                method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
+                authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), channel: context.channel,
+                connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger)
+            let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
+            Task {
+                let answer = await endpoint.answer(exchange, stores: stores)
+                guard answer.answered else { return }
+                answers.write(answer, on: stream)
+            }
+        }
+    }
+}
+
+/// What the handlers that answer pushes share: the endpoint, and how a push is read and answered.
+struct PushAnswering {
+    let endpoint: ProviderEndpoint
+    let servesAcceptRoute: Bool
+    /// The connection's writer of answers.
+    let answers: AnswerWriter
+    let isHTTP2: Bool
+    let logger: Logger
+
+    /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
+    func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
+        ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute)
+    }
+
+    /// Takes the next part of a push; once the push has ended, starts its answer (for `target` to write) and
+    /// returns true. A second head closes the channel (and returns true: nothing more is read of it).
+    func read(
+        _ part: HTTPRequestPart, into reading: inout ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext
+    ) -> Bool {
+        switch part {
+        case .head:
+            context.close(promise: nil)
+            return true
+        case .body(var chunk):
+            reading.append(&chunk)
+            return false
+        case .end:
+            reading.answer(
+                endpoint: endpoint, target: target, context: context,
+                connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, isHTTP2: isHTTP2,
+                answers: answers, logger: logger)
+            return true
+        }
+    }
+}
+
+/// A handler that writes a push's answer on its event loop, given the context it read the push with.
+protocol ProviderAnswerTarget: AnyObject {
+    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext)
+}
+
+extension ProviderAnswer {
+    /// Writes the answer as Hummingbird would (with its `Date` and `Server`, and the body's length) and
+    /// flushes it.
+    func write(to context: ChannelHandlerContext) {
+        var response = HTTPResponse(status: status, headerFields: headers)
+        response.headerFields[.contentLength] = String(body?.readableBytes ?? 0)
+        response.headerFields[.date] = ResponseDate.now
+        response.headerFields[.server] = "Huddle"
+        context.write(NIOAny(HTTPResponsePart.head(response)), promise: nil)
+        if let body { context.write(NIOAny(HTTPResponsePart.body(body)), promise: nil) }
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: nil)
+    }
+}
