@@ -47,6 +47,38 @@ def test_aioapns_over_tls_without_alpn(tls_server, keys):
     assert group["summary"] == "2 more messages from Michele and Teja"
 
 
+def test_a_refusal_is_one_data_frame_that_ends_its_stream(plain_server):
+    """APNs sends an error's JSON and the end of the stream in one DATA frame. aioapns reads every DATA frame as the
+    whole body: an empty one after it makes aioapns fail and drop the connection with every push still on it."""
+    import h2.connection
+    import h2.events
+
+    def frames_of(path, headers, body=b""):
+        with socket.create_connection(("127.0.0.1", plain_server.port)) as connection:
+            client = h2.connection.H2Connection()
+            client.initiate_connection()
+            client.send_headers(1, [(":method", "POST"), (":path", path), (":scheme", "http"), (":authority", "localhost"), *headers],
+                                end_stream=False)
+            client.send_data(1, body, end_stream=True)
+            connection.sendall(client.data_to_send())
+            data_frames = []
+            while True:
+                for event in client.receive_data(connection.recv(65535)):
+                    if isinstance(event, h2.events.DataReceived):
+                        data_frames.append((event.data, event.stream_ended is not None))
+                        client.acknowledge_received_data(event.flow_controlled_length, 1)
+                    if isinstance(event, h2.events.StreamEnded):
+                        return data_frames
+                connection.sendall(client.data_to_send())
+
+    refused = frames_of(f"/3/device/{'ab' * 32}", [("apns-topic", TOPIC)], b'{"aps": {}}')
+    assert len(refused) == 1 and refused[0][1], refused
+    assert json.loads(refused[0][0])["reason"] == "MissingProviderToken"
+    # So is a refused broadcast, which the router answers.
+    broadcast = frames_of(f"/4/broadcasts/apps/{TOPIC}", [("apns-push-type", "liveactivity")], b'{"aps": {}}')
+    assert len(broadcast) == 1 and broadcast[0][1] and json.loads(broadcast[0][0])["reason"] == "MissingProviderToken"
+
+
 def test_httpx_http2_with_alpn(tls_server, keys):
     device = register_device(tls_server)
     jwt = token(keys[1], KEY_ID, TEAM_ID, iat_kind="float")

@@ -45,6 +45,8 @@ struct ProviderHTTP2Connection: Sendable {
         ) { stream in
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations
+                // Next to the frames: an answer's body and its end go out as one DATA frame.
+                try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
                 try operations.addHandler(IdleDeadline.StreamSignal())
                 // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
