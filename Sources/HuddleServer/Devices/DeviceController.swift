@@ -141,6 +141,7 @@ struct DeviceController {
                 event: .start, timestamp: now, contentState: .object(try body.member("contentState").object()),
                 attributesType: try body.member("type").string(), attributes: .object(try body.optionalMember("attributes")?.object() ?? JSONObject()),
                 relevanceScore: try body.optionalMember("relevanceScore")?.number())
+            if let score = push.relevanceScore, !score.isFinite { throw try body.member("relevanceScore").failure("must be a finite number") }
             if let stale = try body.optionalMember("staleDate") {
                 guard let date = ISO8601.date(from: try stale.string()) else { throw stale.failure("expected an ISO 8601 date") }
                 push.staleDate = date
