@@ -60,10 +60,7 @@ public enum ProviderRequestCheck {
     }
 
     private static func checkAll(_ request: ProviderRequest, apnsID: String, sentID: String?) throws(APNsReason) -> ProviderPush {
-        // One pass over the headers, nothing allocated.
-        for (index, header) in request.headers.enumerated() where singleHeaders.contains(header.name) {
-            if request.headers[(index + 1)...].contains(where: { $0.name == header.name }) { throw .duplicateHeaders }
-        }
+        if repeatsAny(of: singleHeaders, in: request) { throw .duplicateHeaders }
         if let sentID, canonicalUUID(sentID) == nil { throw .badMessageId }
         guard request.method == "POST" else { throw .methodNotAllowed }
 
@@ -113,20 +110,32 @@ public enum ProviderRequestCheck {
         guard !token.utf8.contains(UInt8(ascii: "/")) else { throw .badPath }
         guard isValidDeviceToken(token) else { throw .badDeviceToken }
 
-        var providerToken: String?
-        if let authorization = request.first("authorization") {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .invalidProviderToken }
-            providerToken = String(parts[1].trimmingSpacesAndTabs)
-        }
         return ProviderPush(
             apnsID: apnsID, deviceToken: token.lowercased(), topic: topic, bundleIdentifier: bundleIdentifier,
             pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID,
-            providerToken: providerToken)
+            providerToken: try providerToken(of: request))
+    }
+
+    /// Whether any of `names` appears more than once. Nothing allocated: each header of those names looks for its
+    /// name further on, and the first repeat ends the search.
+    public static func repeatsAny(of names: [String], in request: ProviderRequest) -> Bool {
+        for (index, header) in request.headers.enumerated() where names.contains(header.name) {
+            if request.headers[(index + 1)...].contains(where: { $0.name == header.name }) { return true }
+        }
+        return false
+    }
+
+    /// The provider token of `authorization: bearer <token>`; nil without the header.
+    /// - Throws: `InvalidProviderToken` for another scheme or no token.
+    public static func providerToken(of request: ProviderRequest) throws(APNsReason) -> String? {
+        guard let authorization = request.first("authorization") else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .invalidProviderToken }
+        return String(parts[1].trimmingSpacesAndTabs)
     }
 
     /// A UUID in canonical form (8-4-4-4-12 hexadecimal), lowercased; `nil` otherwise.
-    static func canonicalUUID(_ text: String) -> String? {
+    public static func canonicalUUID(_ text: String) -> String? {
         // Byte by byte: hyphens at 8, 13, 18 and 23, ASCII hexadecimal digits elsewhere.
         let bytes = text.utf8
         guard bytes.count == 36 else { return nil }

@@ -1,6 +1,5 @@
 import Foundation
 import HuddleCore
-import Logging
 
 /// A broadcast as the devices apply it (docs/broadcasts.md): every live activity of the app that listens on
 /// the channel takes it as it would take a push to its own update token (``DeviceActivities``' rules: the
@@ -67,14 +66,14 @@ struct ChannelBroadcast: Sendable {
 
     /// Applies the broadcast on every device of `environment` listening on the channel, a few devices at once.
     /// - Returns: how many devices had an activity that took it or judged it.
-    func deliver(environment: APNsEnvironment, store: any NotificationStore, centers: DeviceCenters, logger: Logger) async throws -> Int {
+    func deliver(environment: APNsEnvironment, store: any NotificationStore, centers: DeviceCenters) async throws -> Int {
         let devices = try await store.devices(listeningOn: channel, app: app, environment: environment)
         return try await withThrowingTaskGroup(of: Bool.self) { group in
             var reached = 0
             var next = devices.makeIterator()
             func startNext() {
                 guard let token = next.next() else { return }
-                group.addTask { try await deliver(to: token, centers: centers, logger: logger) }
+                group.addTask { try await deliver(to: token, centers: centers) }
             }
             for _ in 0..<Self.devicesInFlight { startNext() }
             while let delivered = try await group.next() {
@@ -86,7 +85,7 @@ struct ChannelBroadcast: Sendable {
     }
 
     /// Applies the broadcast on one device; a device or app gone meanwhile is no failure of the broadcast.
-    private func deliver(to token: String, centers: DeviceCenters, logger: Logger) async throws -> Bool {
+    private func deliver(to token: String, centers: DeviceCenters) async throws -> Bool {
         guard let session = try await centers.session(for: token) else { return false }
         do {
             return try await session.updateActivities(app: app, update()) != nil

@@ -36,37 +36,45 @@ struct BroadcastEndpoint: RouterMiddleware {
         case broadcast(app: String)
     }
 
+    /// A request as the routes take it: its headers, the stream and connection it came on, and the connection's
+    /// client certificate (read once per request).
+    private struct Incoming {
+        let request: ProviderRequest
+        let exchange: ProviderExchange
+        let certificate: PresentedCertificate
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         guard path.hasPrefix("/1/") || path.hasPrefix("/4/") else { return try await next(request, context) }
-        let providerRequest = ProviderRequest(
-            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
         let started = ContinuousClock.now
         let exchange = ProviderExchange(
-            method: providerRequest.method, path: path, headers: providerRequest.headers, authority: request.head.authority,
-            body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel, isHTTP2: context.isHTTP2,
-            logger: context.logger)
-        var record = provider.startRecord(providerRequest, exchange: exchange)
-        await provider.certificates?.certificate(of: context.connectionChannel).note(in: &record)
-        record.environment = ProviderEndpoint.environment(of: request.head.authority)
-        let sentRequestID = providerRequest.values("apns-request-id").first
-        let requestID = sentRequestID.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
+            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
+            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
+            isHTTP2: context.isHTTP2, logger: context.logger)
+        let incoming = Incoming(
+            request: ProviderRequest(method: exchange.method, path: path, headers: exchange.headers), exchange: exchange,
+            certificate: await provider.certificates?.certificate(of: context.connectionChannel) ?? .none)
+        var record = provider.startRecord(incoming.request, exchange: exchange)
+        incoming.certificate.note(in: &record)
+        record.environment = ProviderEndpoint.environment(of: exchange.authority)
+        let sentRequestID = incoming.request.first("apns-request-id")
+        let requestID = sentRequestID.flatMap(ProviderRequestCheck.canonicalUUID) ?? UUID.randomLowercasedString()
         var headers = HTTPFields()
         headers[Self.requestIDField] = requestID
         let response: Response
         do {
-            if let sentRequestID, UUID(uuidString: sentRequestID) == nil {
-                throw ProviderRefusal(reason: .badMessageId, description: "apns-request-id must be a UUID, found \"\(sentRequestID.prefix(60))\"")
-            }
-            for name in ["apns-request-id", "apns-channel-id", "apns-push-type", "apns-priority", "apns-expiration", "apns-id", "authorization"]
-            where providerRequest.values(name).count > 1 {
-                throw APNsReason.duplicateHeaders
+            if ProviderRequestCheck.repeatsAny(of: Self.singleHeaders, in: incoming.request) { throw APNsReason.duplicateHeaders }
+            for name in ["apns-request-id", "apns-id"] {
+                if let sent = incoming.request.first(name), ProviderRequestCheck.canonicalUUID(sent) == nil {
+                    throw ProviderRefusal(reason: .badMessageId, description: "\(name) must be a UUID, found \"\(sent.prefix(60))\"")
+                }
             }
             guard let route = Self.route(path) else { throw APNsReason.badPath }
-            response = try await answer(route, request: request, providerRequest, exchange: exchange, headers: headers, record: &record)
+            response = try await answer(route, incoming, headers: headers, record: &record)
         } catch {
-            let refusal = Self.refusal(for: error)
-            if refusal.reason == .internalServerError { context.logger.error("broadcast request failed: \(error)") }
+            if !ProviderRefusal.isAnswer(error) { context.logger.error("broadcast request failed: \(error)") }
+            let refusal = ProviderRefusal(error)
             provider.finish(&record, outcome: .failure(refusal), apnsID: requestID, started: started)
             return refusal.response(headers: headers)
         }
@@ -74,40 +82,42 @@ struct BroadcastEndpoint: RouterMiddleware {
         return response
     }
 
-    private func answer(
-        _ route: Route, request: Request, _ providerRequest: ProviderRequest, exchange: ProviderExchange, headers: HTTPFields,
-        record: inout ProviderRequestRecord
-    ) async throws -> Response {
-        let method = request.method
+    /// Headers that may appear once only.
+    private static let singleHeaders = [
+        "apns-request-id", "apns-channel-id", "apns-push-type", "apns-priority", "apns-expiration", "apns-id", "authorization",
+    ]
+
+    private func answer(_ route: Route, _ incoming: Incoming, headers: HTTPFields, record: inout ProviderRequestRecord) async throws -> Response {
+        let method = incoming.exchange.method
         switch route {
         case .channels(let app):
-            guard [.post, .get, .delete].contains(method) else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
+            guard ["POST", "GET", "DELETE"].contains(method) else { throw APNsReason.methodNotAllowed }
+            try await authenticate(incoming, app: app, environment: record.environment)
             record.storedApp = app
-            if method == .post {
-                return try await createChannel(app: app, request: request, environment: record.environment, headers: headers)
+            if method == "POST" {
+                return try await createChannel(app: app, body: incoming.exchange.body, environment: record.environment, headers: headers)
             }
-            let channel = try await namedChannel(providerRequest, app: app, environment: record.environment)
-            if method == .get { return .json(channel.apiJSON, headers: headers) }
+            let channel = try await namedChannel(incoming.request, app: app, environment: record.environment)
+            if method == "GET" { return .json(channel.apiJSON, headers: headers) }
             _ = try await provider.store.deleteChannel(id: channel.id)
             return Response(status: .noContent, headers: headers)
         case .allChannels(let app):
-            guard method == .get else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
+            guard method == "GET" else { throw APNsReason.methodNotAllowed }
+            try await authenticate(incoming, app: app, environment: record.environment)
             record.storedApp = app
             let ids = try await provider.store.channels(app: app, environment: record.environment)
             return .json(.object(JSONObject([("channels", .array(ids.map(JSONValue.string)))])), headers: headers)
         case .broadcast(let app):
-            guard method == .post else { throw APNsReason.methodNotAllowed }
-            try await authenticate(providerRequest, app: app, environment: record.environment, exchange: exchange)
-            return try await broadcast(app: app, request: request, providerRequest, exchange: exchange, headers: headers, record: &record)
+            guard method == "POST" else { throw APNsReason.methodNotAllowed }
+            try await authenticate(incoming, app: app, environment: record.environment)
+            return try await broadcast(app: app, incoming, headers: headers, record: &record)
         }
     }
 
     // MARK: Channels
 
-    private func createChannel(app: String, request: Request, environment: APNsEnvironment, headers: HTTPFields) async throws -> Response {
-        let body = try await Self.body(of: request, limit: Self.maximumChannelRequestSize)
+    private func createChannel(app: String, body: ProviderBody, environment: APNsEnvironment, headers: HTTPFields) async throws -> Response {
+        let body = try await body.collect(limit: Self.maximumChannelRequestSize)
         let policy: BroadcastChannel.StoragePolicy
         do {
             let reader = JSONReader(try JSONParser.parse(body.readableBytesView))
@@ -140,7 +150,7 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     /// The channel `apns-channel-id` names, which must be the app's in this environment.
     private func namedChannel(_ request: ProviderRequest, app: String, environment: APNsEnvironment) async throws -> BroadcastChannel {
-        guard let id = request.values("apns-channel-id").first else { throw APNsReason.missingChannelId }
+        guard let id = request.first("apns-channel-id") else { throw APNsReason.missingChannelId }
         guard BroadcastChannel.isWellFormedID(id) else {
             throw ProviderRefusal(reason: .badChannelId, description: "apns-channel-id must be a channel identifier in base64, as the channel API made it")
         }
@@ -154,22 +164,20 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     // MARK: Broadcasts
 
-    private func broadcast(
-        app: String, request: Request, _ providerRequest: ProviderRequest, exchange: ProviderExchange, headers: HTTPFields,
-        record: inout ProviderRequestRecord
-    ) async throws -> Response {
-        guard providerRequest.values("apns-channel-id").first != nil else { throw APNsReason.missingChannelId }
-        guard let pushType = providerRequest.values("apns-push-type").first else { throw APNsReason.missingPushType }
+    private func broadcast(app: String, _ incoming: Incoming, headers: HTTPFields, record: inout ProviderRequestRecord) async throws -> Response {
+        let providerRequest = incoming.request
+        guard providerRequest.first("apns-channel-id") != nil else { throw APNsReason.missingChannelId }
+        guard let pushType = providerRequest.first("apns-push-type") else { throw APNsReason.missingPushType }
         guard pushType == PushType.liveactivity.rawValue else {
             throw ProviderRefusal(reason: .invalidPushType, description: "a broadcast carries Live Activity updates: apns-push-type: liveactivity")
         }
         var priority = PushType.liveactivity.defaultPriority
-        if let text = providerRequest.values("apns-priority").first {
+        if let text = providerRequest.first("apns-priority") {
             guard let value = Int(text), PushType.liveactivity.allows(priority: value) else { throw APNsReason.badPriority }
             priority = value
         }
         var expiration: Int64?
-        if let text = providerRequest.values("apns-expiration").first {
+        if let text = providerRequest.first("apns-expiration") {
             guard let value = Int64(text), value >= 0 else { throw APNsReason.badExpirationDate }
             expiration = value
         }
@@ -179,7 +187,7 @@ struct BroadcastEndpoint: RouterMiddleware {
                 reason: .badExpirationDate,
                 description: "channel \(channel.id) stores no message, so a broadcast on it cannot wait: send apns-expiration 0 or none")
         }
-        let body = try await Self.body(of: request, limit: Self.maximumBroadcastSize)
+        let body = try await incoming.exchange.body.collect(limit: Self.maximumBroadcastSize)
         record.payload = Array(body.readableBytesView)
         guard body.readableBytes > 0 else { throw APNsReason.payloadEmpty }
         let payload: JSONValue
@@ -189,7 +197,7 @@ struct BroadcastEndpoint: RouterMiddleware {
             throw ProviderRefusal(reason: .badPayload, description: "the payload is not JSON: \(error)")
         }
         record.storedApp = app
-        let apnsID = providerRequest.values("apns-id").first.flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? UUID.randomLowercasedString()
+        let apnsID = providerRequest.first("apns-id").flatMap(ProviderRequestCheck.canonicalUUID) ?? UUID.randomLowercasedString()
         let now = provider.clock()
         // Stored first, then fanned out: an activity that subscribes meanwhile either is found by the fan-out
         // or finds the stored message when it catches up (LiveActivitySubscription), never neither.
@@ -202,7 +210,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         }
         let broadcast = ChannelBroadcast(channel: channel.id, app: app, apnsID: apnsID, priority: priority, payload: payload, now: now)
         let reached = try await broadcast.deliver(
-            environment: record.environment, store: provider.store, centers: provider.centers, logger: exchange.logger)
+            environment: record.environment, store: provider.store, centers: provider.centers)
         record.eventAction = "broadcast on channel \(channel.id) to the activities of \(reached) device\(reached == 1 ? "" : "s")"
         var answered = headers
         answered[HTTPField.Name("apns-id")!] = apnsID
@@ -216,17 +224,11 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     // MARK: Parts
 
-    private func authenticate(_ request: ProviderRequest, app: String, environment: APNsEnvironment, exchange: ProviderExchange) async throws {
-        // A connection's certificate authenticates its requests, as for pushes; else its provider token.
-        let certificate = await provider.certificates?.certificate(of: exchange.connectionChannel) ?? .none
-        if try certificate.authenticates(app: app, in: environment, now: provider.clock()) { return }
-        var providerToken: String?
-        if let authorization = request.values("authorization").first {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APNsReason.invalidProviderToken }
-            providerToken = String(parts[1])
-        }
-        try await provider.authenticate(providerToken, bundleIdentifier: app, environment: environment, exchange: exchange)
+    /// A connection's certificate authenticates its requests, as for pushes; else the request's provider token.
+    private func authenticate(_ incoming: Incoming, app: String, environment: APNsEnvironment) async throws {
+        if try incoming.certificate.authenticates(app: app, in: environment, now: provider.clock()) { return }
+        try await provider.authenticate(
+            try ProviderRequestCheck.providerToken(of: incoming.request), bundleIdentifier: app, environment: environment, exchange: incoming.exchange)
     }
 
     private static func route(_ path: String) -> Route? {
@@ -243,22 +245,5 @@ struct BroadcastEndpoint: RouterMiddleware {
             return .broadcast(app: String(parts[4]))
         }
         return nil
-    }
-
-    private static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
-        do {
-            return try await request.collectBody(limit: limit)
-        } catch is APIError {
-            throw APNsReason.payloadTooLarge
-        }
-    }
-
-    private static func refusal(for error: any Error) -> ProviderRefusal {
-        switch error {
-        case let refusal as ProviderRefusal: refusal
-        case let reason as APNsReason: ProviderRefusal(reason: reason)
-        case let error as StoreError: ProviderRefusal(reason: error.apnsReason)
-        default: ProviderRefusal(reason: .internalServerError)
-        }
     }
 }

@@ -88,10 +88,6 @@ struct ProviderEndpoint: RouterMiddleware {
         do {
             try await deliver(try checked.get(), certificate: certificate, exchange: exchange, stores: stores, record: &record)
             outcome = .success(())
-        } catch let reason as APNsReason {
-            outcome = .failure(ProviderRefusal(reason: reason))
-        } catch let refusal as ProviderRefusal {
-            outcome = .failure(refusal)
         } catch let cut as FaultCutOff {
             // Nothing is answered. The inspector shows the request before its stream or connection goes, so a
             // client that looks at once finds it.
@@ -99,8 +95,8 @@ struct ProviderEndpoint: RouterMiddleware {
             cut.closing.close(promise: nil)
             return ProviderAnswer(status: .ok, headers: [:], answered: false)
         } catch {
-            exchange.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"])
-            outcome = .failure(ProviderRefusal(reason: (error as? StoreError)?.apnsReason ?? .internalServerError))
+            if !ProviderRefusal.isAnswer(error) { exchange.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"]) }
+            outcome = .failure(ProviderRefusal(error))
         }
         // Apple answers an accepted push with an apns-unique-id in its development environment; the request
         // inspector finds the request by it.
@@ -373,6 +369,22 @@ struct ProviderEndpoint: RouterMiddleware {
 }
 
 extension ProviderRefusal {
+    /// What a request that failed with `error` is answered: the refusal or reason it threw, a store's failure as
+    /// APNs names it (`InternalServerError`, `ServiceUnavailable`), anything else `InternalServerError`.
+    init(_ error: any Error) {
+        switch error {
+        case let refusal as ProviderRefusal: self = refusal
+        case let reason as APNsReason: self.init(reason: reason)
+        case let error as StoreError: self.init(reason: error.apnsReason)
+        default: self.init(reason: .internalServerError)
+        }
+    }
+
+    /// Whether `error` is an answer the request earned (a refusal or a reason) rather than a failure to log.
+    static func isAnswer(_ error: any Error) -> Bool {
+        error is ProviderRefusal || error is APNsReason
+    }
+
     /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
     func answer(headers: HTTPFields) -> ProviderAnswer {
         Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
