@@ -245,18 +245,17 @@ def test_two_servers_sharing_postgresql_apply_one_device_s_activities_in_turn(tm
             import concurrent.futures
             with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
                 assert list(pool.map(update, range(1, 21))) == [200] * 20
-        # Whatever order they committed in, the newest timestamp is what both servers show (each follows the
-        # other's changes through PostgreSQL's notices: read until it shows, with a deadline), and every push is an event.
+        # Whatever order they committed in, the newest timestamp is what both servers show, and every push is an event.
+        # Each server knows the changes it committed; the other follows them through PostgreSQL's notices, so each
+        # waits (without sleeping) for the newest change either made.
+        from test_broadcasts import wait_for_change
+        last = max(httpx.get(f"{server.url}/v1/devices/{device['token']}/events",
+                             headers={"authorization": f"Bearer {device['secret']}"}).json()["events"][0]["change"] for server in (first, second))
         for server in (first, second):
-            deadline = time.monotonic() + 10
-            while (drivers := [a["contentState"].get("driver") for a in activities(server, device)["activities"]]) != ["d20"]:
-                assert time.monotonic() < deadline, f"{server.url} shows {drivers}"
-                time.sleep(0.1)
-            deadline = time.monotonic() + 10
-            while len(events := httpx.get(f"{server.url}/v1/devices/{device['token']}/events",
-                                          headers={"authorization": f"Bearer {device['secret']}"}).json()["events"]) != 21:
-                assert time.monotonic() < deadline, f"{server.url} has {len(events)} events"
-                time.sleep(0.1)
+            assert wait_for_change(server, device, last) == "met"
+            assert [a["contentState"].get("driver") for a in activities(server, device)["activities"]] == ["d20"]
+            events = httpx.get(f"{server.url}/v1/devices/{device['token']}/events", headers={"authorization": f"Bearer {device['secret']}"}).json()["events"]
+            assert len(events) == 21
     finally:
         first.stop()
         second.stop()
