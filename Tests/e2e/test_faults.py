@@ -5,6 +5,7 @@ HTTP/2, the h2 library for the GOAWAY frame itself)."""
 import concurrent.futures
 import json
 import os
+import re
 import socket
 import subprocess
 import time
@@ -228,3 +229,30 @@ def test_huddle_faults_adds_lists_and_clears_from_a_shell(server):
     assert json.loads(faults("clear").stdout) == {"removed": 1}
     refused = faults("add", "--delay", "70000")
     assert refused.returncode == 1 and "delayMilliseconds: expected a whole number from 0 to 60000" in refused.stderr
+
+
+def test_pipelined_http1_requests_behind_a_slow_push_are_answered_in_order(server):
+    """HTTP/1.1 requests pipelined behind a push that takes its time wait unread (the server stops reading the
+    socket until the push is answered) and are then answered in the order they were sent: a push, a page, a
+    refused push, a push."""
+    device = register_device(server)
+    add_fault(server, delayMilliseconds=300, count=1)
+    body = json.dumps({"aps": {"alert": "hi"}})
+
+    def push_request(token):
+        return (f"POST /3/device/{token} HTTP/1.1\r\nHost: localhost\r\napns-topic: {TOPIC}\r\n"
+                f"content-length: {len(body)}\r\n\r\n{body}")
+    pipelined = push_request(device["token"]) + "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n" \
+        + push_request("0" * 64) + push_request(device["token"])
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(pipelined.encode())
+        connection.settimeout(30)
+        received = b""
+        # The last answer, an accepted push, has no body: the bytes end with its header block.
+        while received.count(b"HTTP/1.1 ") < 4 or not received.endswith(b"\r\n\r\n"):
+            chunk = connection.recv(65536)
+            assert chunk, f"the connection closed after {received!r}"
+            received += chunk
+    statuses = [int(status) for status in re.findall(rb"HTTP/1\.1 (\d{3}) ", received)]
+    assert statuses == [200, 200, 400, 200], received
+    assert stored(server, device) == 2

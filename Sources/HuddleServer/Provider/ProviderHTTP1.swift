@@ -25,8 +25,10 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
     private var state = State.idle
     /// Requests handed to Hummingbird whose answers have not ended yet.
     private var handedOff = 0
-    /// What came while a push was being answered.
+    /// What came while a push was being answered: at most what one read brings, since no more is read meanwhile.
     private var held: [NIOAny] = []
+    /// A read asked for while a push was being answered, to ask for once it is.
+    private var readWaiting = false
 
     init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger) {
         pushes = PushAnswering(endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger)
@@ -53,6 +55,16 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         }
     }
 
+    /// Reads nothing more from the socket while a push is being answered: a client pipelining requests behind it
+    /// waits for its answer (back-pressure, as Hummingbird's channel applies it), instead of filling `held`.
+    func read(context: ChannelHandlerContext) {
+        if isAnswering { readWaiting = true } else { context.read() }
+    }
+
+    private var isAnswering: Bool {
+        if case .answering = state { true } else { false }
+    }
+
     /// Hummingbird's answers: the end of one is the end of a request handed off.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { handedOff -= 1 }
@@ -74,5 +86,10 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         self.held = []
         for data in held { channelRead(context: context, data: data) }
         if !held.isEmpty { context.fireChannelReadComplete() }
+        // Unless what was held began another push's answer, read on (also to finish a request held in part).
+        if readWaiting, !isAnswering {
+            readWaiting = false
+            context.read()
+        }
     }
 }
