@@ -72,6 +72,24 @@ import Testing
         #expect(device.activities.map(\.id) == ["0", "2", "3"])
     }
 
+    @Test func aStartDroppedForTheDeviceRemovesNothingToMakeRoom() {
+        // The app holds one ended activity, as many as it may; the device holds two live ones of another app, as
+        // many as it may (its limit lowered since). Removing the app's ended one would not make room on the device.
+        func activity(_ id: String, app: String, state: LiveActivity.State) -> LiveActivity {
+            var activity = LiveActivity(
+                id: id, app: app, typeName: "DeliveryAttributes", attributes: ["order": "A1"], contentState: ["eta": 813_000_000],
+                timestamp: Self.t0, startedAt: Self.t0)
+            activity.state = state
+            if state == .ended { activity.endedAt = Self.t0 + 1 }
+            return activity
+        }
+        let held = [activity("e", app: Self.app, state: .ended), activity("b1", app: "b.app", state: .active), activity("b2", app: "b.app", state: .active)]
+        var device = DeviceActivities(
+            activities: held, configuration: .init(maximumLiveActivitiesPerApp: 1, maximumHeldActivitiesPerApp: 1, maximumHeldActivitiesPerDevice: 2))
+        #expect(Self.start(&device).outcome == .dropped(.tooManyActivitiesOnDevice(limit: 2)))
+        #expect(device.activities.map(\.id) == ["e", "b1", "b2"])
+    }
+
     @Test func aPushToStartTokenStartsAnActivityWithAnUpdateTokenAndItsAlertLightsTheScreen() {
         let (device, activity, result) = Self.started()
         #expect(activity.state == .active)

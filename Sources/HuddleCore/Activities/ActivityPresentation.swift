@@ -44,8 +44,8 @@ public struct ActivityPresentation: Sendable, Hashable {
     /// The activity as its type draws it: with its template when it declares one, else key by key, a key
     /// its schema declares a `date` written as a time.
     public init(_ activity: LiveActivity, type: ActivityType?) {
-        if let template = type?.template, !template.isEmpty {
-            self = ActivityTemplate(template).presentation(attributes: activity.attributes, contentState: activity.contentState)
+        if let template = type?.parsedTemplate {
+            self = template.presentation(attributes: activity.attributes, contentState: activity.contentState)
             return
         }
         var builder = Builder()
@@ -88,21 +88,13 @@ public struct ActivityPresentation: Sendable, Hashable {
         /// - Returns: whether another line may follow.
         mutating func add(_ line: Line) -> Bool {
             guard presentation.lines.count < ActivityTemplate.maximumLines, scalars < ActivityPresentation.maximumScalars else { return false }
-            var kept = Line(label: line.label, pieces: [])
-            scalars += line.label?.unicodeScalars.count ?? 0
+            var kept = Line(label: line.label.map { cut($0) }, pieces: [])
             for piece in line.pieces {
                 guard scalars < ActivityPresentation.maximumScalars else { break }
                 switch piece {
                 case .text(let text):
-                    let room = ActivityPresentation.maximumScalars - scalars
-                    let count = text.unicodeScalars.count
-                    if count <= room {
-                        if !text.isEmpty { kept.pieces.append(piece) }
-                        scalars += count
-                    } else {
-                        kept.pieces.append(.text(String(String.UnicodeScalarView(text.unicodeScalars.prefix(room))) + "…"))
-                        scalars = ActivityPresentation.maximumScalars
-                    }
+                    let cutText = cut(text)
+                    if !cutText.isEmpty { kept.pieces.append(.text(cutText)) }
                 case .date:
                     kept.pieces.append(piece)
                     scalars += 8
@@ -110,6 +102,18 @@ public struct ActivityPresentation: Sendable, Hashable {
             }
             if !kept.pieces.isEmpty || kept.label != nil { presentation.lines.append(kept) }
             return scalars < ActivityPresentation.maximumScalars
+        }
+
+        /// The text as far as there is room for it (with "…" when cut), counted against the bound.
+        private mutating func cut(_ text: String) -> String {
+            let room = ActivityPresentation.maximumScalars - scalars
+            let count = text.unicodeScalars.count
+            guard count > room else {
+                scalars += count
+                return text
+            }
+            scalars = ActivityPresentation.maximumScalars
+            return String(String.UnicodeScalarView(text.unicodeScalars.prefix(room))) + "…"
         }
     }
 }

@@ -16,6 +16,8 @@ public struct ActivityType: Sendable, Hashable {
     public let contentState: ActivitySchema?
     /// Text the page draws the activity with; its syntax belongs to the page, the engine only bounds it.
     public let template: String?
+    /// The template, parsed once when the type is declared: it draws every card of the type, on every page and stream.
+    public let parsedTemplate: ActivityTemplate?
 
     /// - Throws: ``ActivityError`` for an empty or too long name, or a template over
     ///   ``maximumTemplateSize``.
@@ -30,6 +32,7 @@ public struct ActivityType: Sendable, Hashable {
         self.attributes = attributes
         self.contentState = contentState
         self.template = template
+        parsedTemplate = template.flatMap { $0.isEmpty ? nil : ActivityTemplate($0) }
     }
 
     /// Reads `{"name": …, "attributes": {…}, "contentState": {…}, "template": "…"}`, the schemas in

@@ -188,10 +188,15 @@ public struct DeviceActivities: Sendable, Hashable {
         guard live < configuration.maximumLiveActivitiesPerApp else {
             return .dropped(.tooManyActivities(app: app, limit: configuration.maximumLiveActivitiesPerApp))
         }
-        makeRoomForOneMore(in: app)
-        guard makeRoomOnTheDevice() else {
+        // Room is made on a copy: a start that is dropped after all removes nothing.
+        var held = activities
+        // Live ones are counted above, so one of the app's ended activities is there to remove.
+        if held.count(where: { $0.app == app }) >= configuration.maximumHeldActivitiesPerApp { Self.removeOldestEnded(from: &held) { $0.app == app } }
+        if held.count >= configuration.maximumHeldActivitiesPerDevice { Self.removeOldestEnded(from: &held) { _ in true } }
+        guard held.count < configuration.maximumHeldActivitiesPerDevice else {
             return .dropped(.tooManyActivitiesOnDevice(limit: configuration.maximumHeldActivitiesPerDevice))
         }
+        activities = held
         var activity = LiveActivity(
             id: newActivity.id, app: app, typeName: typeName, attributes: attributes, contentState: contentState,
             timestamp: push.timestamp, startedAt: now, staleDate: push.staleDate, relevanceScore: push.relevanceScore ?? 0,
@@ -267,23 +272,9 @@ public struct DeviceActivities: Sendable, Hashable {
         return bytes > configuration.maximumContentSize ? .tooLarge(bytes: bytes, limit: configuration.maximumContentSize) : nil
     }
 
-    /// Removes the device's oldest ended activity when it holds as many as it may.
-    /// - Returns: whether there is room for one more (false when all it holds are live).
-    private mutating func makeRoomOnTheDevice() -> Bool {
-        guard activities.count >= configuration.maximumHeldActivitiesPerDevice else { return true }
-        let ended = activities.indices.filter { activities[$0].state == .ended }
-        guard let oldest = ended.min(by: { (activities[$0].endedAt ?? .distantPast) < (activities[$1].endedAt ?? .distantPast) }) else {
-            return false
-        }
-        activities.remove(at: oldest)
-        return activities.count < configuration.maximumHeldActivitiesPerDevice
-    }
-
-    /// Removes the app's oldest ended activity when it holds as many as it may; live ones are counted
-    /// before this, so one ended activity is always there to remove.
-    private mutating func makeRoomForOneMore(in app: String) {
-        guard activities.count(where: { $0.app == app }) >= configuration.maximumHeldActivitiesPerApp else { return }
-        let ended = activities.indices.filter { activities[$0].app == app && activities[$0].state == .ended }
+    /// Removes the ended activity that ended first among those `included` picks, if there is one.
+    private static func removeOldestEnded(from activities: inout [LiveActivity], where included: (LiveActivity) -> Bool) {
+        let ended = activities.indices.filter { activities[$0].state == .ended && included(activities[$0]) }
         if let oldest = ended.min(by: { (activities[$0].endedAt ?? .distantPast) < (activities[$1].endedAt ?? .distantPast) }) {
             activities.remove(at: oldest)
         }
