@@ -45,6 +45,20 @@ import Testing
         #expect(report.findings.map { "\($0.rule.id) \($0.line ?? 0)" } == ["unknown-category 3", "unknown-category 6"])
     }
 
+    @Test func liveActivityTypesDeclaredInAnAppFileCheckAScenarioThatDeclaresNone() throws {
+        let directory = try TemporaryDirectory()
+        let appFile = try directory.write(
+            "app.json", #"{"apps": {"com.example.delivery": {"liveActivities": {"types": [{"name": "DeliveryAttributes", "contentState": {"eta": "date"}}]}}}}"#)
+        let scenario = try directory.write("scenario.json", """
+            {"apps": {"com.example.delivery": {}},
+             "events": [{"liveActivity": {"app": "com.example.delivery", "activity": "a", "payload": {"aps": {
+               "timestamp": 1528304400, "event": "start", "attributes-type": "DeliveryAttributes", "attributes": {},
+               "content-state": {"driver": "Ana"}, "alert": {"title": "t", "body": "b"}}}}}]}
+            """)
+        #expect(Self.rules(Self.lint([scenario.path]) { $0.appFiles = [appFile.path] }) == [.liveActivityContentState])
+        #expect(Self.lint([scenario.path]).findings.isEmpty)
+    }
+
     @Test func aSimulatorFileNamesItsAppAndTheAppOptionOverridesIt() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app.json", #"{"apps": {"com.example.chat": {"categories": [{"identifier": "msg"}]}}}"#)

@@ -70,7 +70,7 @@ struct PayloadRules {
                 if case .string("start")? = payload["aps"]?["event"], case .string(let type)? = payload["aps"]?["attributes-type"] {
                     activityTypes[key] = type
                 }
-                let declarations = scenario.apps.first { $0.bundleIdentifier == app }?.liveActivities ?? ActivityDeclarations()
+                let declarations = apps[app]?.liveActivities ?? ActivityDeclarations()
                 LiveActivityRules.check(
                     payload, in: document, at: [.key("events"), .index(event.index), .key("liveActivity"), .key("payload")],
                     declarations: declarations, typeName: activityTypes[key])
