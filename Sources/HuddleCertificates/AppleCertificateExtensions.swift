@@ -43,10 +43,15 @@ public enum AppleCertificateExtensions {
         return String(topic.dropFirst(base.count + 1))
     }
 
-    /// The topics a topics extension names, in order.
-    /// - Throws: ``ProviderCertificateError`` when the value is not the sequence Apple writes, holds more than
-    ///   ``maximumTopics``, or names a topic no request could carry.
-    public static func readTopics(_ value: ArraySlice<UInt8>) throws(ProviderCertificateError) -> [String] {
+    /// The topics a topics extension names, in order, after `leading` (the subject's UID), each once.
+    /// - Throws: ``ProviderCertificateError`` when the value is not the sequence Apple writes, is longer than
+    ///   ``maximumTopics`` topics and their kinds can be, names more than ``maximumTopics`` with `leading`, or
+    ///   names a topic no request could carry.
+    public static func readTopics(_ value: ArraySlice<UInt8>, after leading: [String] = []) throws(ProviderCertificateError) -> [String] {
+        // Bounded before it is parsed: a topic is at most 255 bytes, its kind a few, each with a few bytes of DER.
+        guard value.count <= maximumTopics * 300 else {
+            throw ProviderCertificateError(.notAnAPNsCertificate, "its topics extension is \(value.count) bytes, more than \(maximumTopics) topics take")
+        }
         let root: ASN1Node
         do {
             root = try DER.parse(value)
@@ -56,17 +61,18 @@ public enum AppleCertificateExtensions {
         guard root.identifier == .sequence, case .constructed(let children) = root.content else {
             throw ProviderCertificateError(.notAnAPNsCertificate, "its topics extension is not a sequence")
         }
-        var topics: [String] = []
+        var topics = leading
         for child in children {
             // The kinds (a SEQUENCE after each topic) say nothing a topic's suffix does not.
             guard child.identifier != .sequence else { continue }
-            guard topics.count < maximumTopics else {
-                throw ProviderCertificateError(.notAnAPNsCertificate, "its topics extension names more than \(maximumTopics) topics")
-            }
             guard let topic = Self.string(child), ProviderRequestCheck.isValidTopic(topic) else {
                 throw ProviderCertificateError(.notAnAPNsCertificate, "its topics extension holds something that is not a topic")
             }
-            if !topics.contains(topic) { topics.append(topic) }
+            guard !topics.contains(topic) else { continue }
+            guard topics.count < maximumTopics else {
+                throw ProviderCertificateError(.notAnAPNsCertificate, "it names more than \(maximumTopics) topics")
+            }
+            topics.append(topic)
         }
         return topics
     }

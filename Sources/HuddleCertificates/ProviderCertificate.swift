@@ -49,7 +49,7 @@ public struct ProviderCertificate: Sendable, Hashable {
             topics.append(userID)
         }
         if let listed = certificate.extensions[oid: AppleCertificateExtensions.topics] {
-            for topic in try AppleCertificateExtensions.readTopics(listed.value) where !topics.contains(topic) { topics.append(topic) }
+            topics = try AppleCertificateExtensions.readTopics(listed.value, after: topics)
         }
         guard !topics.isEmpty else {
             throw ProviderCertificateError(.notAnAPNsCertificate, "the certificate names no topic: neither a subject UID nor Apple's topics extension (1.2.840.113635.100.6.3.6)")

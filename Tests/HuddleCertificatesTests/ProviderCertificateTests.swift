@@ -97,6 +97,19 @@ import X509
         #expect(throws: ProviderCertificateError.self) { try AppleCertificateExtensions.readTopics(value[...]) }
     }
 
+    @Test func aTopicsExtensionIsBoundedBeforeItIsReadAndTheSubjectsTopicCounts() throws {
+        // One topic repeated thousands of times: refused by its size, before it is parsed.
+        let repeated = try AppleCertificateExtensions.topicsValue(Array(repeating: "com.example.app", count: 5000))
+        #expect(throws: ProviderCertificateError.self) { try AppleCertificateExtensions.readTopics(repeated[...]) }
+        // A repeat is read once, and the subject's UID is one of the bound.
+        let listed = (1..<AppleCertificateExtensions.maximumTopics).map { "com.example.app\($0)" }
+        let value = try AppleCertificateExtensions.topicsValue(listed + listed)
+        #expect(try AppleCertificateExtensions.readTopics(value[...], after: ["com.example.app"]).count == AppleCertificateExtensions.maximumTopics)
+        #expect(throws: ProviderCertificateError.self) {
+            try AppleCertificateExtensions.readTopics(value[...], after: ["com.example.app", "com.example.other"])
+        }
+    }
+
     @Test func aPKCS12FileHoldsTheCertificateAndTheKey() throws {
         let issued = try LocalCertificateAuthority.make().issue(ProviderCertificateRequest(topics: ["com.example.app"]))
         let file = try issued.pkcs12(password: "secret")

@@ -56,8 +56,6 @@ final class ConnectionCertificates: Sendable {
             return .unusable("the certificate cannot be read: \(error)")
         }
     }
-
-    var count: Int { certificates.withLock { $0.count } }
 }
 
 extension PresentedCertificate {
@@ -65,7 +63,7 @@ extension PresentedCertificate {
     /// one topic (Apple: the certificate's subject is then the default topic). With several, the request stays
     /// without one and is refused `MissingTopic`, as Apple refuses it.
     func defaultingTopic(of request: ProviderRequest) -> ProviderRequest {
-        guard case .provider(let certificate) = self, !request.headers.contains(where: { $0.name == "apns-topic" }),
+        guard case .provider(let certificate) = self, request.first("apns-topic") == nil,
             let topic = CertificateAuthentication.defaultTopic(of: certificate)
         else { return request }
         var request = request
