@@ -171,12 +171,6 @@ public enum ProviderRequestCheck {
     }
 }
 
-extension Character {
-    /// 0-9, a-f, A-F only: `isHexDigit` also accepts full-width digits and letters ("０", "ａ"), which no
-    /// identifier on the wire may hold.
-    var isASCIIHexDigit: Bool { isASCII && isHexDigit }
-}
-
 extension UInt8 {
     /// 0-9, a-f, A-F.
     var isASCIIHexDigit: Bool {
