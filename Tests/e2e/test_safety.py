@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 
 import h2.config
 import h2.connection
+import h2.errors
 import h2.events
 import h2.exceptions
 import httpx
@@ -788,10 +789,11 @@ class RawH2:
                 if self.connection.state_machine.state != h2.connection.ConnectionState.CLOSED:
                     raise
                 received = [h2.events.ConnectionTerminated()]
-            for event in received:
-                self.events.append(event)
-                if done(event):
-                    return event, time.monotonic() - started
+            # Every event of the read is kept in `events`, also those after the one looked for.
+            self.events.extend(received)
+            found = next((event for event in received if done(event)), None)
+            if found is not None:
+                return found, time.monotonic() - started
             try:
                 self.flush()
             except OSError:
@@ -908,6 +910,130 @@ def test_a_live_stream_over_http2_keeps_its_connection_past_the_request_timeout(
         assert isinstance(change, h2.events.DataReceived), f"the push did not reach the stream: {connection.events[-3:]}"
     finally:
         connection.close()
+        server.stop()
+
+
+def test_a_ping_flood_is_sent_away_and_costs_no_one_else(tmp_path):
+    """A client that sends PINGs without end (each of which the server must answer) is sent away with GOAWAY
+    ENHANCE_YOUR_CALM once it passes NIO's bound on control frames (200 in 30 s), and pushes on another
+    connection go on being answered."""
+    server = start(tmp_path, "--development")
+    flood = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        for number in range(1000):
+            flood.connection.ping(number.to_bytes(8, "big"))
+        try:
+            flood.flush()
+        except OSError:
+            pass  # sent away before the last of them went out
+        what, _ = flood.read_until(lambda event: isinstance(event, h2.events.ConnectionTerminated), seconds=5)
+        assert isinstance(what, h2.events.ConnectionTerminated), f"1,000 PINGs were all answered: {what}"
+        assert what.error_code == h2.errors.ErrorCodes.ENHANCE_YOUR_CALM, what
+        acks = sum(isinstance(event, h2.events.PingAckReceived) for event in flood.events)
+        assert acks <= 200, f"{acks} PINGs answered before the connection was sent away"
+        response = httpx.post(f"{server.url}/3/device/{device['token']}", headers={"apns-topic": TOPIC},
+                              json={"aps": {"alert": "after the flood"}}, timeout=TIMEOUT)
+        assert response.status_code == 200, response.text
+    finally:
+        flood.close()
+        server.stop()
+
+
+def send_without_end(connection, stream, limit):
+    """Sends body bytes on `stream` as fast as its flow-control window lets, without ending it, until the server
+    answers the stream or `limit` bytes are sent; the bytes sent."""
+    sent = 0
+    chunk = b"x" * 16384
+    while sent < limit:
+        window = min(connection.connection.local_flow_control_window(stream), len(chunk))
+        if window > 0:
+            connection.connection.send_data(stream, chunk[:window])
+            connection.flush()
+            sent += window
+        answered, _ = connection.read_until(
+            lambda event: isinstance(event, (h2.events.ResponseReceived, h2.events.StreamReset)) and event.stream_id == stream,
+            seconds=0.01 if window > 0 else 1)
+        if answered is not None:
+            break
+    return sent
+
+
+def test_a_push_whose_body_never_ends_is_answered_and_its_stream_reset(tmp_path):
+    """A push whose body goes on past what the server drops (64 KiB) is answered then, in the order of the checks
+    (an unknown device before the payload's size), and its stream reset with NO_ERROR (RFC 9113 §8.1), so the
+    client keeps the answer; the connection stays usable."""
+    server = start(tmp_path, "--development")
+    connection = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        for token, status, reason in [(device["token"], "413", "PayloadTooLarge"), ("ab" * 32, "400", "BadDeviceToken")]:
+            stream = connection.headers("POST", f"/3/device/{token}", extra=[("apns-topic", TOPIC)], end_stream=False)
+            sent = send_without_end(connection, stream, 4 * 1024 * 1024)
+            assert sent < 1024 * 1024, f"{sent} bytes of one push's body were read without an answer"
+            def is_reset(event, stream=stream):
+                return isinstance(event, h2.events.StreamReset) and event.stream_id == stream
+            reset = next(filter(is_reset, connection.events), None) or connection.read_until(is_reset, seconds=5)[0]
+            assert isinstance(reset, h2.events.StreamReset), f"the stream was not reset after its answer: {connection.events[-4:]}"
+            assert reset.error_code == h2.errors.ErrorCodes.NO_ERROR, reset
+            answer = next(event for event in connection.events if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream)
+            body = b"".join(event.data for event in connection.events if isinstance(event, h2.events.DataReceived) and event.stream_id == stream)
+            assert dict(answer.headers)[":status"] == status, (answer.headers, body)
+            assert json.loads(body)["reason"] == reason, body
+        # The connection goes on: a push on it is answered 200.
+        stream = connection.headers("POST", f"/3/device/{device['token']}", extra=[("apns-topic", TOPIC)], end_stream=False)
+        connection.connection.send_data(stream, json.dumps({"aps": {"alert": "after"}}).encode(), end_stream=True)
+        connection.flush()
+        ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
+        assert isinstance(ended, h2.events.StreamEnded), connection.events[-4:]
+        answer = next(event for event in connection.events if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream)
+        assert dict(answer.headers)[":status"] == "200"
+    finally:
+        connection.close()
+        server.stop()
+
+
+def test_an_http1_push_whose_body_never_ends_is_answered_and_its_connection_closed(tmp_path):
+    """Over HTTP/1.1, a push announcing 100 MB is answered PayloadTooLarge with `Connection: close` once 64 KiB
+    of it have come; the server then reads no more of it and closes."""
+    server = start(tmp_path, "--development")
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        sock.sendall((f"POST /3/device/{device['token']} HTTP/1.1\r\nHost: 127.0.0.1\r\napns-topic: {TOPIC}\r\n"
+                      f"Content-Length: 100000000\r\n\r\n").encode())
+        sent = 0
+        sock.setblocking(False)
+        chunk = b"x" * 65536
+        received = b""
+        deadline = time.monotonic() + 10
+        while b"\r\n\r\n" not in received and time.monotonic() < deadline:
+            try:
+                sent += sock.send(chunk)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError:
+                break
+            try:
+                received += sock.recv(65536)
+            except BlockingIOError:
+                pass
+        sock.setblocking(True)
+        sock.settimeout(5)
+        while True:
+            more = sock.recv(65536)
+            if not more:
+                break
+            received += more
+        sock.close()
+        head, _, body = received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413"), received[:300]
+        assert b"connection: close" in head.lower(), head
+        assert json.loads(body)["reason"] == "PayloadTooLarge", body
+        # What the client managed to send is the dropped 64 KiB and what the sockets' buffers took, not 100 MB.
+        assert sent < 16 * 1024 * 1024, f"{sent} bytes sent and read"
+        assert httpx.get(f"{server.url}/health", timeout=TIMEOUT).status_code == 200
+    finally:
         server.stop()
 
 

@@ -63,4 +63,7 @@ struct ProviderAnswer: Sendable {
     var body: ByteBuffer?
     var answered = true
     var goesAway = false
+    /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): its
+    /// HTTP/2 stream is reset with `NO_ERROR` after the answer (RFC 9113 §8.1), its HTTP/1.1 connection closed.
+    var bodyCutShort = false
 }

@@ -124,6 +124,15 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
         // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
         guard context.channel.isActive else { return }
         answer.write(to: context)
+        if answer.bodyCutShort { Self.stopRequest(context: context) }
+    }
+
+    /// Asks the client to stop sending the rest of a request that has its answer: RST_STREAM with `NO_ERROR`,
+    /// which RFC 9113 §8.1 gives for this, so that clients keep the answer (closing the stream's channel would
+    /// send `CANCEL`). Written below the HTTP codec, which carries no frames but the response's.
+    private static func stopRequest(context: ChannelHandlerContext) {
+        guard let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self) else { return }
+        frames.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.rstStream(.noError)), promise: nil)
     }
 }
 

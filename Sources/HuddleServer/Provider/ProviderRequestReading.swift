@@ -13,8 +13,15 @@ import NIOHTTPTypes
 /// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks. A request
 /// that is refused before its body is needed is therefore answered once its body has come (Hummingbird's
 /// route answered at once and read the body after); one whose body never ends is closed by the request
-/// timeout either way.
+/// timeout. A body longer than ``longestDropped`` is not read to its end: the request is answered then, and
+/// its stream reset or its connection closed after the answer (``ProviderAnswer/bodyCutShort``), so that a
+/// client cannot keep one request going by sending without end.
 struct ProviderRequestReading {
+    /// How much of a too-long body is read and dropped so that the client, which is still sending it, gets its
+    /// answer on a stream or connection that stays usable: HTTP/2's initial stream window, all that a client
+    /// may send before the server reads.
+    static let longestDropped = 65_535
+
     private enum Route {
         case provider(path: String, stores: Bool)
         case accept
@@ -24,6 +31,11 @@ struct ProviderRequestReading {
     private let route: Route
     private var body: ByteBuffer?
     private var tooLarge = false
+    /// The bytes of body received, kept or dropped.
+    private var received = 0
+
+    /// Whether the body has gone past ``longestDropped``: nothing more of it is read.
+    var isCutShort: Bool { received > Self.longestDropped }
 
     /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
     init?(_ head: HTTPRequest, endpoint: ProviderEndpoint, servesAcceptRoute: Bool) {
@@ -40,6 +52,7 @@ struct ProviderRequestReading {
     }
 
     mutating func append(_ chunk: inout ByteBuffer) {
+        received += chunk.readableBytes
         guard !tooLarge else { return }
         if (body?.readableBytes ?? 0) + chunk.readableBytes > ProviderBody.largestPayload {
             body = nil
@@ -64,16 +77,18 @@ struct ProviderRequestReading {
         case .accept:
             var fields = HTTPFields()
             fields[Self.apnsID] = UUID.randomLowercasedString()
-            target.write(ProviderAnswer(status: .ok, headers: fields), context: context)
+            target.write(ProviderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
         case .provider(let path, let stores):
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
                 authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), channel: context.channel,
                 connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger)
             let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
+            let cutShort = isCutShort
             Task {
-                let answer = await endpoint.answer(exchange, stores: stores)
+                var answer = await endpoint.answer(exchange, stores: stores)
                 guard answer.answered else { return }
+                answer.bodyCutShort = cutShort
                 answers.write(answer, on: stream)
             }
         }
@@ -94,8 +109,9 @@ struct PushAnswering {
         ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute)
     }
 
-    /// Takes the next part of a push; once the push has ended, starts its answer (for `target` to write) and
-    /// returns true. A second head closes the channel (and returns true: nothing more is read of it).
+    /// Takes the next part of a push; once the push has ended, or its body is cut short, starts its answer (for
+    /// `target` to write) and returns true. A second head closes the channel (and returns true: nothing more is
+    /// read of it).
     func read(
         _ part: HTTPRequestPart, into reading: inout ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext
     ) -> Bool {
@@ -105,14 +121,20 @@ struct PushAnswering {
             return true
         case .body(var chunk):
             reading.append(&chunk)
-            return false
+            guard reading.isCutShort else { return false }
+            answer(reading, target: target, context: context)
+            return true
         case .end:
-            reading.answer(
+            answer(reading, target: target, context: context)
+            return true
+        }
+    }
+
+    private func answer(_ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext) {
+        reading.answer(
                 endpoint: endpoint, target: target, context: context,
                 connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, isHTTP2: isHTTP2,
                 answers: answers, logger: logger)
-            return true
-        }
     }
 }
 
