@@ -22,6 +22,12 @@ public struct ProviderRequest: Sendable {
     public func first(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }
+
+    /// The path without its query: up to the first `?` byte (a URL's delimiter, whatever follows it).
+    public var pathWithoutQuery: Substring {
+        guard let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return path[...] }
+        return path[..<question]
+    }
 }
 
 /// The header and path part of a push that passed its checks.
@@ -82,17 +88,18 @@ public enum ProviderRequestCheck {
             pushType = type
         } else {
             // Required only for watchOS; others default to an alert, as APNs does.
-            pushType = topic.hasSuffix(".voip") ? .voip : .alert
+            pushType = topic.utf8.hasSuffix(".voip".utf8) ? .voip : .alert
         }
         if let sentPriority, !pushType.allows(priority: sentPriority) { throw .badPriority }
         let priority = sentPriority ?? pushType.defaultPriority
+        // The topic is ASCII (isValidTopic): its suffixes are compared byte by byte.
         let bundleIdentifier: String
         if let suffix = pushType.topicSuffix {
-            guard topic.hasSuffix(suffix), topic.count > suffix.count else { throw .topicDisallowed }
-            bundleIdentifier = String(topic.dropLast(suffix.count))
+            guard topic.utf8.count > suffix.utf8.count, topic.utf8.hasSuffix(suffix.utf8) else { throw .topicDisallowed }
+            bundleIdentifier = String(decoding: topic.utf8.dropLast(suffix.utf8.count), as: UTF8.self)
         } else {
             // A topic carrying another push type's suffix cannot take this push type.
-            if PushType.allCases.compactMap(\.topicSuffix).contains(where: { topic.hasSuffix($0) }) { throw .topicDisallowed }
+            if PushType.topicSuffixes.contains(where: { topic.utf8.hasSuffix($0.utf8) }) { throw .topicDisallowed }
             bundleIdentifier = topic
         }
 
@@ -102,10 +109,8 @@ public enum ProviderRequestCheck {
             expiration = value
         }
 
-        let prefix = "/3/device/"
-        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
-        guard path.hasPrefix(prefix) else { throw .badPath }
-        let token = String(path.dropFirst(prefix.count))
+        guard let sentToken = deviceToken(in: request) else { throw .badPath }
+        let token = String(sentToken)
         guard !token.isEmpty else { throw .missingDeviceToken }
         guard !token.utf8.contains(UInt8(ascii: "/")) else { throw .badPath }
         guard isValidDeviceToken(token) else { throw .badDeviceToken }
@@ -125,13 +130,28 @@ public enum ProviderRequestCheck {
         return false
     }
 
+    static let devicePathPrefix = "/3/device/"
+
+    /// What follows `/3/device/` in the request's path, without the query, as sent; `nil` for another path.
+    public static func deviceToken(in request: ProviderRequest) -> Substring? {
+        let path = request.pathWithoutQuery
+        guard path.utf8.starts(with: devicePathPrefix.utf8) else { return nil }
+        return path[path.utf8.index(path.startIndex, offsetBy: devicePathPrefix.utf8.count)...]
+    }
+
     /// The provider token of `authorization: bearer <token>`; nil without the header.
     /// - Throws: `InvalidProviderToken` for another scheme or no token.
     public static func providerToken(of request: ProviderRequest) throws(APNsReason) -> String? {
         guard let authorization = request.first("authorization") else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .invalidProviderToken }
-        return String(parts[1].trimmingSpacesAndTabs)
+        // Byte by byte (a token is a few hundred bytes, and every push has one): the scheme up to the first
+        // space, compared without regard to case, then the token without spaces and tabs around it.
+        let bytes = authorization.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+            bytes[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })
+        else { throw .invalidProviderToken }
+        let token = authorization[bytes.index(after: space)...].trimmingSpacesAndTabs
+        guard !token.isEmpty else { throw .invalidProviderToken }
+        return String(token)
     }
 
     /// A UUID in canonical form (8-4-4-4-12 hexadecimal), lowercased; `nil` otherwise.
@@ -182,11 +202,19 @@ extension UInt8 {
 }
 
 extension Substring {
-    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace); cheaper than Foundation's
-    /// `trimmingCharacters(in:)`, which bridges to NSString on Linux, on a path every push takes.
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace), found byte by byte; cheaper
+    /// than Foundation's `trimmingCharacters(in:)`, which bridges to NSString on Linux, on a path every push
+    /// takes.
     var trimmingSpacesAndTabs: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
         return self[first...last]
+    }
+}
+
+extension String.UTF8View {
+    /// Whether the bytes end with `suffix`'s.
+    func hasSuffix(_ suffix: String.UTF8View) -> Bool {
+        count >= suffix.count && self.suffix(suffix.count).elementsEqual(suffix)
     }
 }

@@ -4,6 +4,9 @@ import HuddleCore
 public enum PushType: String, Sendable, Hashable, CaseIterable {
     case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls
 
+    /// Every push type's topic suffix.
+    static let topicSuffixes = allCases.compactMap(\.topicSuffix)
+
     /// The suffix the `apns-topic` must carry for this push type (`com.example.app.voip`), if any.
     public var topicSuffix: String? {
         switch self {

@@ -12,8 +12,22 @@ extension UUID {
         // byte 8.
         let high = (generator.next() as UInt64) & ~0xF000 | 0x4000
         let low = (generator.next() as UInt64) & ~(0xC0 << 56) | (0x80 << 56)
-        let bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
-        return "\(bytes[0..<4].lowercaseHex)-\(bytes[4..<6].lowercaseHex)-\(bytes[6..<8].lowercaseHex)-"
-            + "\(bytes[8..<10].lowercaseHex)-\(bytes[10..<16].lowercaseHex)"
+        // Written in place, 8-4-4-4-12 digits: one allocation for the text and nothing else.
+        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                let digits: StaticString = "0123456789abcdef"
+                var written = 0
+                for (offset, byte) in bytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        text[written] = UInt8(ascii: "-")
+                        written += 1
+                    }
+                    text[written] = digits.utf8Start[Int(byte >> 4)]
+                    text[written + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    written += 2
+                }
+                return written
+            }
+        }
     }
 }

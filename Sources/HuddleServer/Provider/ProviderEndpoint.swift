@@ -42,16 +42,19 @@ struct ProviderEndpoint: RouterMiddleware {
         case provider(path: String, stores: Bool)
     }
 
+    /// Every request's path asks: compared byte by byte.
     func route(_ path: String) -> Route? {
-        var path = path
+        var path = path[...]
         var stores = true
-        if servesCheckOnlyRoute, path.hasPrefix(Self.checkOnlyPrefix + "/3/") {
-            path.removeFirst(Self.checkOnlyPrefix.count)
+        if servesCheckOnlyRoute, path.utf8.starts(with: Self.checkOnlyProviderPrefix.utf8) {
+            path = path[path.utf8.index(path.startIndex, offsetBy: Self.checkOnlyPrefix.utf8.count)...]
             stores = false
         }
-        guard path.hasPrefix("/3/") || path == "/3" else { return nil }
-        return .provider(path: path, stores: stores)
+        guard path.utf8.starts(with: "/3/".utf8) || path.utf8.elementsEqual("/3".utf8) else { return nil }
+        return .provider(path: String(path), stores: stores)
     }
+
+    private static let checkOnlyProviderPrefix = checkOnlyPrefix + "/3/"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard case .provider(let path, let stores) = route(request.uri.path) else {
@@ -304,15 +307,14 @@ struct ProviderEndpoint: RouterMiddleware {
     func startRecord(_ request: ProviderRequest, exchange: ProviderExchange) -> ProviderRequestRecord {
         var record = ProviderRequestRecord(
             receivedAt: clock(), client: exchange.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: exchange.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
-            tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.hasPrefix("apns-") })
+            tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.utf8.starts(with: "apns-".utf8) })
         // The token as sent, also when the request is refused before it is checked.
-        if let sent = request.path.split(separator: "?").first, sent.hasPrefix("/3/device/") {
-            record.deviceToken = String(sent.dropFirst("/3/device/".count).prefix(200)).lowercased()
+        if let sent = ProviderRequestCheck.deviceToken(in: request) {
+            record.deviceToken = String(sent.prefix(200)).lowercased()
         }
         // Most pushes present the token their connection already had admitted: it is read once per connection.
-        if let authorization = request.first("authorization")?.split(separator: " ", maxSplits: 1).last,
-            let token = connections.token(of: exchange.connection).flatMap({ $0.text == authorization ? $0 : nil })
-                ?? (try? ProviderToken(parsing: String(authorization)))
+        if let text = try? ProviderRequestCheck.providerToken(of: request),
+            let token = connections.token(of: exchange.connection).flatMap({ $0.text == text ? $0 : nil }) ?? (try? ProviderToken(parsing: text))
         {
             record.noteProviderToken(token)
         }

@@ -40,7 +40,7 @@ struct ProviderRequestReading {
     /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
     init?(_ head: HTTPRequest, endpoint: ProviderEndpoint, servesAcceptRoute: Bool) {
         let full = head.path ?? ""
-        let path = full.firstIndex(of: "?").map { String(full[..<$0]) } ?? full
+        let path = full.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(full[..<$0]) } ?? full
         if case .provider(let path, let stores) = endpoint.route(path) {
             route = .provider(path: path, stores: stores)
         } else if servesAcceptRoute, path == "/bench/accept", head.method == .post {
