@@ -196,38 +196,6 @@ import Testing
     }
 }
 
-@Suite struct ProviderRequestCheckTests {
-    static func check(_ headers: [(String, String)], method: String = "POST", path: String = "/3/device/\(String(repeating: "ab", count: 32))") -> Result<ProviderPush, APNsReason> {
-        ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) })).result
-    }
-
-    @Test func aValidPush() throws {
-        let push = try Self.check([("apns-topic", "com.example.app.voip"), ("apns-push-type", "voip"), ("apns-id", "6E2B0C0A-6F7C-4B59-9E1F-1D3C5B1A2B3C"), ("apns-priority", "5"), ("apns-collapse-id", "c"), ("authorization", "bearer x.y.z")]).get()
-        #expect(push.bundleIdentifier == "com.example.app")
-        #expect(push.apnsID == "6e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c")
-        #expect(push.priority == 5 && push.collapseID == "c" && push.providerToken == "x.y.z" && push.pushType == .voip)
-    }
-
-    @Test func fullWidthDigitsAreNotHexadecimal() {
-        let fullWidth = "６e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c"
-        #expect(Self.check([("apns-topic", "a.b"), ("apns-id", fullWidth)]) == .failure(.badMessageId))
-        let token = "ａｂ" + String(repeating: "ab", count: 31)
-        #expect(Self.check([("apns-topic", "a.b")], path: "/3/device/\(token)") == .failure(.badDeviceToken))
-    }
-
-    @Test func checksRunInTheDocumentedOrder() {
-        // A request wrong in every way is refused for the first check in apns.md's order.
-        let everythingWrong: [(String, String)] = [("apns-id", "nope"), ("apns-priority", "7"), ("apns-push-type", "fax")]
-        #expect(Self.check(everythingWrong, method: "GET", path: "/x") == .failure(.badMessageId))
-        #expect(Self.check([("apns-priority", "7")], method: "GET", path: "/x") == .failure(.methodNotAllowed))
-        #expect(Self.check([("apns-priority", "7"), ("apns-push-type", "fax")], path: "/x") == .failure(.missingTopic))
-        #expect(Self.check([("apns-topic", "a.b"), ("apns-collapse-id", String(repeating: "x", count: 65)), ("apns-priority", "7")]) == .failure(.badCollapseId))
-        #expect(Self.check([("apns-topic", "a.b"), ("apns-priority", "7"), ("apns-push-type", "fax")]) == .failure(.badPriority))
-        #expect(Self.check([("apns-topic", "a.b"), ("apns-push-type", "fax")], path: "/x") == .failure(.invalidPushType))
-        #expect(Self.check([("apns-topic", "a.b")], path: "/x") == .failure(.badPath))
-    }
-}
-
 extension Data {
     var base64URL: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")

@@ -1,4 +1,8 @@
 public import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension UUID {
     /// A new random (version 4) UUID as lowercase text, the form of the `apns-id` APNs answers with.
@@ -7,11 +11,11 @@ extension UUID {
     /// opens, reads and closes `/dev/urandom` for every identifier, and every push that comes without an
     /// `apns-id` needs one.
     public static func randomLowercasedString() -> String {
-        var generator = SystemRandomNumberGenerator()
+        let (random, moreRandom) = randomBits.withLock { $0.next() }
         // RFC 9562: the version (4) in the high nibble of byte 6, the variant (binary 10) in the top bits of
         // byte 8.
-        let high = (generator.next() as UInt64) & ~0xF000 | 0x4000
-        let low = (generator.next() as UInt64) & ~(0xC0 << 56) | (0x80 << 56)
+        let high = random & ~0xF000 | 0x4000
+        let low = moreRandom & ~(0xC0 << 56) | (0x80 << 56)
         // Written in place, 8-4-4-4-12 digits: one allocation for the text and nothing else.
         return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
@@ -29,5 +33,39 @@ extension UUID {
                 return written
             }
         }
+    }
+}
+
+/// Random bits from the system's generator, taken 4 KiB at a time: on Linux each of the generator's numbers is
+/// a `getrandom` call, and a push without an `apns-id` needs two identifiers (its `apns-id` and, in development,
+/// its `apns-unique-id`). Identifiers are not secrets; the bits are the kernel's all the same.
+private let randomBits = Mutex(RandomBits())
+
+private struct RandomBits {
+    private var words = [UInt64](repeating: 0, count: 512)
+    private var used = 512
+
+    mutating func next() -> (UInt64, UInt64) {
+        if used + 2 > words.count {
+            var generator = SystemRandomNumberGenerator()
+            words.withUnsafeMutableBytes { generator.fill($0) }
+            used = 0
+        }
+        defer { used += 2 }
+        return (words[used], words[used + 1])
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// Fills `buffer` with random bytes: with one call on Linux (glibc's `arc4random_buf`, the kernel's
+    /// `getrandom`), a number at a time elsewhere.
+    fileprivate mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+        if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
+        #else
+        for offset in stride(from: 0, to: buffer.count, by: 8) {
+            buffer.storeBytes(of: next() as UInt64, toByteOffset: offset, as: UInt64.self)
+        }
+        #endif
     }
 }
