@@ -125,9 +125,30 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func trimNotifications(app: String, device token: String, limit: Int) -> DeviceChange? {
         guard let notifications = devices[token]?.notifications[app], notifications.count > limit else { return nil }
-        let oldestFirst = notifications.values.sorted { $0.stamp.sequence < $1.stamp.sequence }
-        let leaving = oldestFirst.prefix(NotificationLimit.removedByTrimming(count: notifications.count, limit: limit)).map(\.identifier)
-        return deleteNotifications(app: app, identifiers: leaving, deliveredThrough: nil, device: token)
+        let leaving = Self.oldest(NotificationLimit.removedByTrimming(count: notifications.count, limit: limit), of: notifications.values)
+        return deleteNotifications(app: app, identifiers: leaving.map(\.identifier), deliveredThrough: nil, device: token)
+    }
+
+    /// The `count` first delivered of `notifications`, oldest first, without sorting them all: a trim takes a
+    /// hundredth of an app's notifications, and an app at its limit is trimmed every hundredth delivery.
+    static func oldest(_ count: Int, of notifications: some Collection<DeliveredNotification>) -> [DeliveredNotification] {
+        guard count > 0 else { return [] }
+        var oldest: [DeliveredNotification] = []
+        oldest.reserveCapacity(count + 1)
+        for notification in notifications {
+            let sequence = notification.stamp.sequence
+            if oldest.count == count, let newest = oldest.last, sequence >= newest.stamp.sequence { continue }
+            // Where it goes among those kept so far, found by halving.
+            var low = 0
+            var high = oldest.count
+            while low < high {
+                let middle = (low + high) / 2
+                if oldest[middle].stamp.sequence < sequence { low = middle + 1 } else { high = middle }
+            }
+            oldest.insert(notification, at: low)
+            if oldest.count > count { oldest.removeLast() }
+        }
+        return oldest
     }
 
     /// Each write in turn, in one step of the actor: nothing else runs between them. As the databases do,
