@@ -845,6 +845,40 @@ def test_an_http2_request_whose_body_never_ends_is_reset(tmp_path):
         server.stop()
 
 
+def test_an_http2_api_request_whose_body_stops_is_reset(tmp_path):
+    """The request timeout holds for every stream, not only pushes: a device API request whose body stops
+    coming is reset within about 2–4 s, while a stream whose body keeps coming slowly is not."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60")
+    connection = RawH2(server)
+    try:
+        stalled = connection.headers("POST", "/v1/devices", [("content-type", "application/json"), ("content-length", "100")],
+                                     end_stream=False)
+        connection.connection.send_data(stalled, b'{"name": ', end_stream=False)
+        connection.flush()
+        # Without a content-length, as HTTP/2 allows: the body is read all the same, and its name kept.
+        slow = connection.headers("POST", "/v1/devices", [("content-type", "application/json")], end_stream=False)
+        body = json.dumps({"name": "slow but steady"}).encode()
+        for byte in body[:-1]:
+            connection.connection.send_data(slow, bytes([byte]), end_stream=False)
+            connection.flush()
+            reset, _ = connection.read_until(stops(slow), seconds=0.2)
+            assert reset is None, f"a stream whose body kept coming was reset: {reset}"
+        connection.connection.send_data(slow, body[-1:], end_stream=True)
+        connection.flush()
+        answered, _ = connection.read_until(
+            lambda event: isinstance(event, h2.events.ResponseReceived) and event.stream_id == slow, seconds=5)
+        assert isinstance(answered, h2.events.ResponseReceived), connection.events[-4:]
+        assert dict(answered.headers)[":status"] == "201", answered.headers
+        _, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == slow, seconds=5)
+        created = b"".join(event.data for event in connection.events if isinstance(event, h2.events.DataReceived) and event.stream_id == slow)
+        assert json.loads(created)["name"] == "slow but steady", created
+        what = next(filter(stops(stalled), connection.events), None) or connection.read_until(stops(stalled), seconds=4)[0]
+        assert what is not None, f"the stalled request was still open well past the request timeout: {connection.events[-4:]}"
+    finally:
+        connection.close()
+        server.stop()
+
+
 def test_an_http2_connection_with_only_cheap_requests_answered_is_sent_away(tmp_path):
     """Issue 26 item 5: an answered GET (or a stream the server timed out) does not buy the long idle timeout:
     with no stream open and no push accepted, the connection is sent away after --request-timeout."""

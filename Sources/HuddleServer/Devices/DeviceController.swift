@@ -57,9 +57,8 @@ struct DeviceController {
         }
         var name = DeviceRegistration.defaultName
         var environment = APNsEnvironment.development
-        if request.headers[.contentLength].map({ $0 != "0" }) ?? false {
-            // A name and an environment are all a registration says: anyone may call this, so it reads little.
-            let body = try await request.jsonBody(limit: 4096)
+        // A name and an environment are all a registration says: anyone may call this, so it reads little.
+        if let body = try await request.optionalJSONBody(limit: 4096) {
             try body.rejectUnknownMembers(["name", "environment"])
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")

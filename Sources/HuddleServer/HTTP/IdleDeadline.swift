@@ -22,20 +22,25 @@ final class IdleDeadline: ChannelInboundHandler, RemovableChannelHandler {
         typealias OutboundOut = HTTPResponsePart
 
         private static let apnsID = HTTPField.Name("apns-id")!
-        /// The connection's deadline; `nil` once a push was accepted on the connection (it is gone then).
-        private var deadline: IdleDeadline?
+        /// The connection's deadline, given when the stream is made (not looked up in the connection's pipeline
+        /// for every stream). Once a push was accepted on the connection it has left the pipeline, and what it
+        /// is told changes nothing.
+        private let deadline: IdleDeadline
+
+        init(deadline: IdleDeadline) {
+            self.deadline = deadline
+        }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            deadline = try? context.channel.parent?.pipeline.syncOperations.handler(type: IdleDeadline.self)
-            deadline?.streamOpened()
+            deadline.streamOpened()
         }
 
         func handlerRemoved(context: ChannelHandlerContext) {
-            deadline?.streamClosed()
+            deadline.streamClosed()
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            if let deadline, case .head(let response) = unwrapOutboundIn(data), response.status == .ok,
+            if deadline.isWaitingForAPush, case .head(let response) = unwrapOutboundIn(data), response.status == .ok,
                 response.headerFields[Self.apnsID] != nil
             {
                 deadline.pushAccepted()
@@ -43,6 +48,9 @@ final class IdleDeadline: ChannelInboundHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
         }
     }
+
+    /// Whether no push was accepted on the connection yet (the deadline is still in its pipeline).
+    var isWaitingForAPush: Bool { context != nil }
 
     private let timeout: TimeAmount
     private var openStreams = 0

@@ -34,8 +34,15 @@ extension Request {
 
     /// The body as JSON.
     func jsonBody(limit: Int = 1 << 20) async throws -> JSONReader {
+        guard let body = try await optionalJSONBody(limit: limit) else { throw APIError(.badRequest, "the body is empty; expected JSON") }
+        return body
+    }
+
+    /// The body as JSON, or `nil` when there is none. A body is read whether or not a `Content-Length` announces
+    /// it: HTTP/2 and chunked HTTP/1.1 requests may come without one.
+    func optionalJSONBody(limit: Int = 1 << 20) async throws -> JSONReader? {
         let buffer = try await collectBody(limit: limit)
-        guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "the body is empty; expected JSON") }
+        guard buffer.readableBytes > 0 else { return nil }
         do {
             return JSONReader(try JSONParser.parse(buffer.readableBytesView))
         } catch {

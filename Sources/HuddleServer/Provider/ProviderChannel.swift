@@ -75,8 +75,9 @@ struct ProviderChannel: HTTPChannelHandler {
             let sniffer = HTTPVersionSniffer(firstBytesTimeout: firstBytesTimeout) { isHTTP2 in
                 if isHTTP2 {
                     return channel.eventLoop.makeCompletedFuture { [pushes, requestTimeout] in
-                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: pushes, logger: logger)
-                        try channel.pipeline.syncOperations.addHandler(IdleDeadline(timeout: requestTimeout))
+                        let deadline = IdleDeadline(timeout: requestTimeout)
+                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: pushes, deadline: deadline, logger: logger)
+                        try channel.pipeline.syncOperations.addHandler(deadline)
                         return .http2(connection)
                     }
                 }

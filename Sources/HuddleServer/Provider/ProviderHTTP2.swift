@@ -31,12 +31,17 @@ struct ProviderHTTP2Connection: Sendable {
         var requestIdleTimeout: Duration
     }
 
-    /// Adds HTTP/2 to a connection's pipeline; on its event loop.
-    static func setup(channel: any Channel, configuration: Configuration, logger: Logger) throws -> ProviderHTTP2Connection {
+    /// Adds HTTP/2 to a connection's pipeline; on its event loop. Each stream tells `deadline` (which the caller
+    /// adds to the pipeline) when it opens, closes, and has a push accepted.
+    static func setup(
+        channel: any Channel, configuration: Configuration, deadline: IdleDeadline, logger: Logger
+    ) throws -> ProviderHTTP2Connection {
         let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
         // Between the socket and HTTP/2: the answers that come back together are written with one flush.
         let answers = AnswerWriter(eventLoop: channel.eventLoop)
         try channel.pipeline.syncOperations.addHandler(answers)
+        // Streams run on their connection's event loop, where the deadline lives.
+        let deadline = NIOLoopBound(deadline, eventLoop: channel.eventLoop)
         let manager = HTTP2ConnectionManager(
             eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
             gracefulCloseTimeout: .seconds(5))
@@ -48,9 +53,9 @@ struct ProviderHTTP2Connection: Sendable {
                 // Next to the frames: an answer's body and its end go out as one DATA frame.
                 try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
-                try operations.addHandler(IdleDeadline.StreamSignal())
+                try operations.addHandler(IdleDeadline.StreamSignal(deadline: deadline.value))
                 // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
-                try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.requestIdleTimeout, logger: logger))
+                try operations.addHandler(StreamRequestDeadline(timeout: TimeAmount(configuration.requestIdleTimeout)))
                 try operations.addHandler(ProviderStreamHandler(
                     pushes: PushAnswering(
                         endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
@@ -133,6 +138,59 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
     private static func stopRequest(context: ChannelHandlerContext) {
         guard let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self) else { return }
         frames.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.rstStream(.noError)), promise: nil)
+    }
+}
+
+/// Closes an HTTP/2 stream whose request stops coming for `timeout` (`--request-timeout`): no part of it read
+/// for that long before its end. It does for a stream what Hummingbird's `HTTPConnectionStateHandler` does,
+/// which a stream's request and answer never need beyond that; but a timer is only set when a read leaves
+/// the request unfinished, so a push whose headers and body came together (most do) sets none.
+final class StreamRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    private let timeout: TimeAmount
+    /// The request has begun and not ended.
+    private var isReading = false
+    private var lastRead = NIODeadline.now()
+    private var timer: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head, .body:
+            isReading = true
+            lastRead = .now()
+        case .end:
+            isReading = false
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if isReading, timer == nil { scheduleCheck(at: lastRead + timeout, context: context) }
+        context.fireChannelReadComplete()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// At `deadline`: closes the stream if nothing of its unfinished request came since, else looks again when
+    /// the last read's time is up.
+    private func scheduleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = bound.value
+            handler.timer = nil
+            guard handler.isReading else { return }
+            let due = handler.lastRead + handler.timeout
+            if due <= .now() { context.close(promise: nil) } else { handler.scheduleCheck(at: due, context: context) }
+        }
     }
 }
 
