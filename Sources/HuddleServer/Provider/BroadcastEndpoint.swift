@@ -217,7 +217,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         if record.environment == .development {
             let uniqueID = UUID.randomLowercasedString()
             record.uniqueID = uniqueID
-            answered[ProviderEndpoint.uniqueIDField] = uniqueID
+            answered.appendUnindexed(ProviderEndpoint.uniqueIDField, uniqueID)
         }
         return Response(status: .ok, headers: answered)
     }

@@ -106,7 +106,7 @@ struct ProviderEndpoint: RouterMiddleware {
         if case .success = outcome, record.environment == .development { record.uniqueID = UUID.randomLowercasedString() }
         finish(&record, outcome: outcome, apnsID: apnsID, started: started)
         var answer = respond(outcome, apnsID: apnsID)
-        if let uniqueID = record.uniqueID { answer.headers[Self.uniqueIDField] = uniqueID }
+        if let uniqueID = record.uniqueID { answer.headers.appendUnindexed(Self.uniqueIDField, uniqueID) }
         if case .failure(let refusal) = outcome { answer.goesAway = refusal.goesAway }
         return answer
     }
@@ -355,7 +355,7 @@ struct ProviderEndpoint: RouterMiddleware {
 
     private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> ProviderAnswer {
         var headers = HTTPFields()
-        headers[Self.apnsIDField] = apnsID
+        headers.appendUnindexed(Self.apnsIDField, apnsID)
         switch outcome {
         case .success:
             Self.accepted.increment()

@@ -67,3 +67,14 @@ struct ProviderAnswer: Sendable {
     /// HTTP/2 stream is reset with `NO_ERROR` after the answer (RFC 9113 §8.1), its HTTP/1.1 connection closed.
     var bodyCutShort = false
 }
+
+extension HTTPFields {
+    /// Adds a field whose value is new in every answer (an `apns-id`, an `apns-unique-id`), marked so that HTTP/2's
+    /// header compression does not index it: indexed, each would only push out of the connection's table the
+    /// fields that do repeat (the status, `server`, `date`), at a cost to both sides.
+    mutating func appendUnindexed(_ name: HTTPField.Name, _ value: String) {
+        var field = HTTPField(name: name, value: value)
+        field.indexingStrategy = .avoid
+        append(field)
+    }
+}
