@@ -51,7 +51,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         let exchange = ProviderExchange(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
             authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
-            isHTTP2: context.isHTTP2, logger: context.logger)
+            isHTTP2: context.isHTTP2, logger: context.logger, client: ProviderExchange.client(of: context.connectionChannel))
         let incoming = Incoming(
             request: ProviderRequest(method: exchange.method, path: path, headers: exchange.headers), exchange: exchange,
             certificate: await provider.certificates?.certificate(of: context.connectionChannel) ?? .none)

@@ -63,7 +63,7 @@ struct ProviderEndpoint: RouterMiddleware {
         let exchange = ProviderExchange(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
             authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
-            isHTTP2: context.isHTTP2, logger: context.logger)
+            isHTTP2: context.isHTTP2, logger: context.logger, client: ProviderExchange.client(of: context.connectionChannel))
         let answer = await answer(exchange, stores: stores)
         var response = Response(
             status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
@@ -306,7 +306,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// provider token's key, team and age (the token itself is not kept).
     func startRecord(_ request: ProviderRequest, exchange: ProviderExchange) -> ProviderRequestRecord {
         var record = ProviderRequestRecord(
-            receivedAt: clock(), client: exchange.connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }, httpVersion: exchange.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
+            receivedAt: clock(), client: exchange.client, httpVersion: exchange.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
             tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.utf8.starts(with: "apns-".utf8) })
         // The token as sent, also when the request is refused before it is checked.
         if let sent = ProviderRequestCheck.deviceToken(in: request) {

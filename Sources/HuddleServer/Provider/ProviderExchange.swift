@@ -21,9 +21,17 @@ struct ProviderExchange: Sendable {
     var connectionChannel: any Channel
     var isHTTP2: Bool
     var logger: Logger
+    /// The client's address and port (``client(of:)``), which the inspector shows.
+    var client: String?
 
     /// Identifies the client connection, which provider authentication binds to.
     var connection: ObjectIdentifier { ObjectIdentifier(connectionChannel) }
+
+    /// A connection's client as the inspector shows it, `address:port`: formatted once per connection by the
+    /// handlers that answer pushes, not for every push.
+    static func client(of connectionChannel: any Channel) -> String? {
+        connectionChannel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
+    }
 }
 
 /// A request's body, read when the endpoint asks for it: after the checks that need no body, so that a refused

@@ -21,7 +21,7 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         case answering
     }
 
-    private let pushes: PushAnswering
+    private var pushes: PushAnswering
     private var state = State.idle
     /// Requests handed to Hummingbird whose answers have not ended yet.
     private var handedOff = 0
@@ -32,6 +32,10 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
 
     init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger) {
         pushes = PushAnswering(endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        pushes.client = ProviderExchange.client(of: context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

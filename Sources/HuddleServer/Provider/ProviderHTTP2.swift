@@ -42,6 +42,7 @@ struct ProviderHTTP2Connection: Sendable {
         try channel.pipeline.syncOperations.addHandler(answers)
         // Streams run on their connection's event loop, where the deadline lives.
         let deadline = NIOLoopBound(deadline, eventLoop: channel.eventLoop)
+        let client = ProviderExchange.client(of: channel)
         let manager = HTTP2ConnectionManager(
             eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
             gracefulCloseTimeout: .seconds(5))
@@ -59,7 +60,7 @@ struct ProviderHTTP2Connection: Sendable {
                 try operations.addHandler(ProviderStreamHandler(
                     pushes: PushAnswering(
                         endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
-                        logger: logger),
+                        logger: logger, client: client),
                     handOff: { continuation.yield($0) }))
             }
         }

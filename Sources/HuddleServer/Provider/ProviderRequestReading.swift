@@ -71,7 +71,7 @@ struct ProviderRequestReading {
     /// device's session, the commit) and hands the answer to `answers`, which writes it on the event loop.
     func answer(
         endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, connectionChannel: any Channel,
-        isHTTP2: Bool, answers: AnswerWriter, logger: Logger
+        client: String?, isHTTP2: Bool, answers: AnswerWriter, logger: Logger
     ) {
         switch route {
         case .accept:
@@ -82,7 +82,7 @@ struct ProviderRequestReading {
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
                 authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), channel: context.channel,
-                connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger)
+                connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client)
             let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
             Task {
@@ -103,6 +103,8 @@ struct PushAnswering {
     let answers: AnswerWriter
     let isHTTP2: Bool
     let logger: Logger
+    /// The connection's client (``ProviderExchange/client(of:)``).
+    var client: String?
 
     /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
     func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
@@ -132,9 +134,9 @@ struct PushAnswering {
 
     private func answer(_ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext) {
         reading.answer(
-                endpoint: endpoint, target: target, context: context,
-                connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, isHTTP2: isHTTP2,
-                answers: answers, logger: logger)
+            endpoint: endpoint, target: target, context: context,
+            connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, client: client, isHTTP2: isHTTP2,
+            answers: answers, logger: logger)
     }
 }
 
