@@ -879,6 +879,20 @@ def test_an_http2_api_request_whose_body_stops_is_reset(tmp_path):
         server.stop()
 
 
+def test_an_http2_stream_whose_headers_cannot_be_read_is_reset(tmp_path):
+    """A stream whose request head HTTP/2 accepts but the server cannot read (a method with a character no method
+    has) does not hold its connection open: it is reset within about the request timeout."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60")
+    connection = RawH2(server)
+    try:
+        stream = connection.headers("GET(", "/health", end_stream=False)
+        what, _ = connection.read_until(stops(stream), seconds=6)
+        assert what is not None, f"the stream was still open 6 s later, with --request-timeout 2: {connection.events[-4:]}"
+    finally:
+        connection.close()
+        server.stop()
+
+
 def test_an_http2_connection_with_only_cheap_requests_answered_is_sent_away(tmp_path):
     """Issue 26 item 5: an answered GET (or a stream the server timed out) does not buy the long idle timeout:
     with no stream open and no push accepted, the connection is sent away after --request-timeout."""

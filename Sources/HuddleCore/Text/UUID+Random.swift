@@ -2,6 +2,8 @@ public import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 extension UUID {
@@ -57,15 +59,30 @@ private struct RandomBits {
 }
 
 extension SystemRandomNumberGenerator {
-    /// Fills `buffer` with random bytes: with one call on Linux (glibc's `arc4random_buf`, the kernel's
-    /// `getrandom`), a number at a time elsewhere.
+    /// Fills `buffer` with random bytes: on Linux with one read of the kernel's `/dev/urandom` (glibc's
+    /// `arc4random_buf` would be one call, but glibc has it only from 2.36 on, and Ubuntu 22.04 has 2.35); a
+    /// number at a time elsewhere, or should that read fail.
     fileprivate mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if canImport(Glibc)
-        if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
-        #else
+        #if canImport(Glibc) || canImport(Musl)
+        if let base = buffer.baseAddress, Self.readKernelRandom(into: base, count: buffer.count) { return }
+        #endif
         for offset in stride(from: 0, to: buffer.count, by: 8) {
             buffer.storeBytes(of: next() as UInt64, toByteOffset: offset, as: UInt64.self)
         }
-        #endif
     }
+
+    #if canImport(Glibc) || canImport(Musl)
+    private static func readKernelRandom(into base: UnsafeMutableRawPointer, count: Int) -> Bool {
+        let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var filled = 0
+        while filled < count {
+            let read = read(descriptor, base + filled, count - filled)
+            guard read > 0 else { return false }
+            filled += read
+        }
+        return true
+    }
+    #endif
 }

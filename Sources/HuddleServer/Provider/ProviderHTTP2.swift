@@ -129,15 +129,23 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
         // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
         guard context.channel.isActive else { return }
-        answer.write(to: context)
-        if answer.bodyCutShort { Self.stopRequest(context: context) }
+        guard answer.bodyCutShort else {
+            answer.write(to: context)
+            return
+        }
+        // The reset goes once the answer's end has gone out: sent before it, it would drop the answer's frames
+        // still waiting for the client's flow-control window.
+        let ended = context.eventLoop.makePromise(of: Void.self)
+        answer.write(to: context, ended: ended)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        ended.futureResult.whenSuccess { Self.stopRequest(context: bound.value) }
     }
 
     /// Asks the client to stop sending the rest of a request that has its answer: RST_STREAM with `NO_ERROR`,
     /// which RFC 9113 §8.1 gives for this, so that clients keep the answer (closing the stream's channel would
     /// send `CANCEL`). Written below the HTTP codec, which carries no frames but the response's.
     private static func stopRequest(context: ChannelHandlerContext) {
-        guard let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self) else { return }
+        guard context.channel.isActive, let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self) else { return }
         frames.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.rstStream(.noError)), promise: nil)
     }
 }
@@ -145,14 +153,15 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
 /// Closes an HTTP/2 stream whose request stops coming for `timeout` (`--request-timeout`): no part of it read
 /// for that long before its end. It does for a stream what Hummingbird's `HTTPConnectionStateHandler` does,
 /// which a stream's request and answer never need beyond that; but a timer is only set when a read leaves
-/// the request unfinished, so a push whose headers and body came together (most do) sets none.
+/// the request unfinished, so a push whose headers and body came together (most do) sets none. A stream
+/// counts as unfinished until its head is read: one whose headers the codec refused gets the timer too.
 final class StreamRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
     private let timeout: TimeAmount
-    /// The request has begun and not ended.
-    private var isReading = false
+    /// The request has not ended (nor, at first, begun).
+    private var isReading = true
     private var lastRead = NIODeadline.now()
     private var timer: Scheduled<Void>?
 

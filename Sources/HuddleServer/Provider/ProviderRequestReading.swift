@@ -147,14 +147,14 @@ protocol ProviderAnswerTarget: AnyObject {
 
 extension ProviderAnswer {
     /// Writes the answer as Hummingbird would (with its `Date` and `Server`, and the body's length) and
-    /// flushes it.
-    func write(to context: ChannelHandlerContext) {
+    /// flushes it; `ended` is completed once its end is written.
+    func write(to context: ChannelHandlerContext, ended: EventLoopPromise<Void>? = nil) {
         var response = HTTPResponse(status: status, headerFields: headers)
         response.headerFields[.contentLength] = String(body?.readableBytes ?? 0)
         response.headerFields[.date] = ResponseDate.now
         response.headerFields[.server] = "Huddle"
         context.write(NIOAny(HTTPResponsePart.head(response)), promise: nil)
         if let body { context.write(NIOAny(HTTPResponsePart.body(body)), promise: nil) }
-        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: ended)
     }
 }
