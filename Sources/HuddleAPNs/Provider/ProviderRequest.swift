@@ -61,7 +61,7 @@ public enum ProviderRequestCheck {
     /// - Returns: the push, or the reason to refuse it; `apnsID` is what to echo in either case.
     public static func check(_ request: ProviderRequest) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
         let sentID = request.first("apns-id")
-        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID.randomLowercasedString()
+        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID.timeOrderedLowercasedString()
         return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: sentID) })
     }
 
