@@ -216,6 +216,8 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     typealias Stream = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
 
     private let eventLoop: any EventLoop
+    /// Where the connection's pushes run: on its event loop.
+    let pushExecutor: EventLoopTaskExecutor
     /// The answers waiting for the event loop; a hop is under way while there are some.
     private let waiting = Mutex<[(ProviderAnswer, Stream)]>([])
     private var context: ChannelHandlerContext?
@@ -224,6 +226,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
+        pushExecutor = EventLoopTaskExecutor(eventLoop)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

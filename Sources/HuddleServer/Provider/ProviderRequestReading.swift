@@ -67,8 +67,9 @@ struct ProviderRequestReading {
     private static let apnsID = HTTPField.Name("apns-id")!
 
     /// Once the request has ended: `/bench/accept` is answered at once, a push by one task that runs
-    /// ``ProviderEndpoint/answer(_:stores:)`` (the one hop to Swift concurrency per push: key lookups, the
-    /// device's session, the commit) and hands the answer to `answers`, which writes it on the event loop.
+    /// ``ProviderEndpoint/answer(_:stores:)`` (key lookups, the device's session, the commit) on the
+    /// connection's event loop (``EventLoopTaskExecutor``) and hands the answer to `answers`, which writes it
+    /// with the other answers ready by then.
     func answer(
         endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, connectionChannel: any Channel,
         client: String?, isHTTP2: Bool, answers: AnswerWriter, logger: Logger
@@ -85,7 +86,7 @@ struct ProviderRequestReading {
                 connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client)
             let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
-            Task {
+            Task(executorPreference: answers.pushExecutor) {
                 var answer = await endpoint.answer(exchange, stores: stores)
                 guard answer.answered else { return }
                 answer.bodyCutShort = cutShort
