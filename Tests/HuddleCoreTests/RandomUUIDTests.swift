@@ -59,4 +59,14 @@ import Testing
         let milliseconds = try #require(UInt64(text.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16))
         #expect((before...after).contains(milliseconds), "\(text)")
     }
+
+    @Test func timeOrderedClampsATimeOutsideItsBits() {
+        // Before 1970, past the 48 bits (year 10889), or no time at all: the nearest time the bits hold. Foundation's
+        // distant future, 4001-01-01, fits.
+        #expect(UUID.timeOrderedLowercasedString(at: Date(timeIntervalSince1970: -5)).hasPrefix("00000000-0000-7"))
+        #expect(UUID.timeOrderedLowercasedString(at: .distantFuture).hasPrefix("3a4aa17b-4000-7"))
+        #expect(UUID.timeOrderedLowercasedString(at: Date(timeIntervalSince1970: 1e15)).hasPrefix("ffffffff-ffff-7"))
+        #expect(UUID.timeOrderedLowercasedString(at: Date(timeIntervalSince1970: .nan)).hasPrefix("00000000-0000-7"))
+        #expect(UUID.timeOrderedLowercasedString(at: Date(timeIntervalSince1970: .infinity)).hasPrefix("ffffffff-ffff-7"))
+    }
 }

@@ -26,10 +26,12 @@ extension UUID {
     /// place of that index, about twice the SQLite write-ahead log pages per push.
     public static func timeOrderedLowercasedString(at date: Date = Date()) -> String {
         let (random, moreRandom) = randomBits.withLock { $0.next() }
-        let milliseconds = UInt64(clamping: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-        // RFC 9562 §5.7: 48 bits of Unix time in milliseconds, the version (7) in the next nibble, then 12
-        // random bits.
-        return lowercasedText(high: (milliseconds & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | random & 0x0FFF, low: moreRandom)
+        // RFC 9562 §5.7: 48 bits of Unix time in milliseconds (a time outside them, or none, is clamped), the
+        // version (7) in the next nibble, then 12 random bits.
+        let latest: UInt64 = 0xFFFF_FFFF_FFFF
+        let time = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let milliseconds = time >= Double(latest) ? latest : time > 0 ? UInt64(time) : 0
+        return lowercasedText(high: milliseconds << 16 | 0x7000 | random & 0x0FFF, low: moreRandom)
     }
 
     /// The UUID of these 128 bits, its variant set to RFC 9562's (binary 10 in the top bits of byte 8), as
