@@ -1,12 +1,12 @@
 import NIOCore
 
-/// A task executor that runs its jobs on one NIO event loop: a push's task prefers its connection's event
-/// loop, so that its checks, its session's work and its answer run on the thread that read it, instead of
-/// hopping to Swift's pool and back (two thread wake-ups per push; on a small machine the hops, not the work,
-/// were most of a push's cost beyond the HTTP/2 codec).
+/// A task executor that runs its jobs on one NIO event loop. A push's task prefers its connection's event
+/// loop, so that its checks and its answer run on the thread that read it instead of hopping to Swift's pool
+/// and back: two thread wake-ups fewer per push (the check-only route went from 0.38 to 0.46 of nginx with
+/// h2load).
 ///
-/// Actors without an executor of their own (the sessions, the caches) run a preferring task's work here too
-/// (SE-0417); they stay serial as always. A task that waits for a store resumes here when its commit ends.
+/// The preference is the task's: a default actor it calls (a device's session) runs on whichever thread drains
+/// it, and a task it starts with `Task {}` does not inherit it. A task that waits for a commit resumes here.
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 
