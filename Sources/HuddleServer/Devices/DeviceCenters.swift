@@ -86,8 +86,9 @@ final class DeviceCenters: Sendable {
     /// the sorting is paid once per many loads. A request still holding one finishes with it; the session
     /// stays correct on its own, as a second server's would.
     ///
-    /// It runs under the lock every push takes first, on an event loop: the sort compares numbers, not two
-    /// dictionary lookups of 64-character tokens per comparison, and nothing copies the table of uses.
+    /// It runs under the lock that every push takes first (for a push, on its event loop): the sort compares
+    /// numbers, not two dictionary lookups of 64-character tokens per comparison, and nothing copies the table
+    /// of uses.
     private static func letIdleSessionsGo(_ state: inout State, maximum: Int) {
         guard state.sessions.count > maximum else { return }
         var idle: [(lastUse: UInt64, token: String)] = []
