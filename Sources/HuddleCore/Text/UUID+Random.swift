@@ -18,7 +18,7 @@ extension UUID {
     }
 
     /// A new time-ordered (version 7) UUID as lowercase text: the `apns-id` Huddle gives a push that came
-    /// without one, as APNs does (Apple asks only for a canonical UUID, and its own example is a version 1).
+    /// without one, as APNs does (Apple's documentation asks for a canonical UUID and names no version).
     ///
     /// Its first 48 bits are the milliseconds since 1970, so identifiers made later sort later. Such a push's
     /// identifier is its key in the store, and a key that grows lands at the end of the store's index: with
