@@ -141,6 +141,49 @@ import Testing
         }
     }
 
+    /// A signature a key refused is refused again by a lookup, while the key stays as it was.
+    @Test func aRefusedSignatureIsRefusedAgainWithoutACheckWhileItsKeyStays() async throws {
+        let signatures = VerifiedSignatures()
+        let token = try Self.token(at: Self.start)
+        func verify(_ text: String, key: SigningKeyRecord = Self.record) async throws(APNsReason) {
+            _ = try await ProviderAuthentication.verify(
+                text, connection: ProviderConnectionState(), now: Self.start, verifiedSignatures: signatures, lookUpKey: { _ in key })
+        }
+        let forged = String(token.dropLast(4)) + (token.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(forged) }
+        #expect(signatures.refuses(try ProviderToken(parsing: forged), with: Self.record))
+        #expect(signatures.refusedCount == 1 && signatures.count == 0)
+        // A good token that the server had (in this test) recorded as refused is refused: proof that the
+        // signature is not checked again ...
+        signatures.insertRefusal(try ProviderToken(parsing: token), by: Self.record)
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(token) }
+        // ... while its key is registered as it was: a replaced key checks it anew (and refuses it: another key).
+        let replaced = SigningKeyRecord(
+            keyID: Self.record.keyID, teamID: Self.record.teamID,
+            publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation, topics: [], createdAt: Date())
+        #expect(!signatures.refuses(try ProviderToken(parsing: forged), with: replaced))
+        await #expect(throws: APNsReason.invalidProviderToken) { try await verify(forged, key: replaced) }
+        #expect(signatures.refuses(try ProviderToken(parsing: forged), with: replaced))
+        // A token that verifies is not refused on its way: it passes on a fresh server's signatures.
+        let fresh = VerifiedSignatures()
+        _ = try await ProviderAuthentication.verify(
+            token, connection: ProviderConnectionState(), now: Self.start, verifiedSignatures: fresh, lookUpKey: { _ in Self.record })
+        #expect(fresh.refusedCount == 0 && fresh.count == 1)
+    }
+
+    @Test func refusedSignaturesAreBounded() throws {
+        let signatures = VerifiedSignatures(capacity: 3)
+        let refused = try (0..<3).map { try ProviderToken(parsing: try Self.token(at: Self.start.addingTimeInterval(Double($0)))) }
+        for token in refused { signatures.insertRefusal(token, by: Self.record) }
+        #expect(signatures.refusedCount == 3)
+        // One more than the capacity: all go, and the new one stays.
+        let another = try ProviderToken(parsing: try Self.token(at: Self.start.addingTimeInterval(9)))
+        signatures.insertRefusal(another, by: Self.record)
+        #expect(signatures.refusedCount == 1)
+        #expect(signatures.refuses(another, with: Self.record))
+        #expect(!signatures.refuses(refused[0], with: Self.record))
+    }
+
     @Test func verifiedSignaturesAreBounded() throws {
         func token(_ seconds: Double) throws -> ProviderToken {
             try ProviderToken(parsing: try Self.token(at: Self.start.addingTimeInterval(seconds)))

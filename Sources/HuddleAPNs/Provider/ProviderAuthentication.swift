@@ -65,7 +65,7 @@ public enum ProviderAuthentication {
     /// ``ProviderConnectionState/admit(_:key:bundleIdentifier:now:)``.
     /// - Parameters:
     ///   - text: the token from `authorization: bearer …`, or `nil`.
-    ///   - verifiedSignatures: signatures verified before, on any connection; a new one is added.
+    ///   - verifiedSignatures: signatures verified or refused before, on any connection; a new answer is added.
     ///   - lookUpKey: finds a registered key by its identifier, as it is now (a removed key is `nil`).
     /// - Returns: the token and the key that verified it.
     /// - Throws: the ``APNsReason`` to answer with.
@@ -91,7 +91,11 @@ public enum ProviderAuthentication {
         if connection.hasVerified(text, with: key) || verifiedSignatures.contains(token, verifiedWith: key) {
             return (token, key)
         }
-        guard token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else { throw .invalidProviderToken }
+        if verifiedSignatures.refuses(token, with: key) { throw .invalidProviderToken }
+        guard token.isSigned(byPublicKeyPEM: key.publicKeyPEM) else {
+            verifiedSignatures.insertRefusal(token, by: key)
+            throw .invalidProviderToken
+        }
         verifiedSignatures.insert(token, verifiedWith: key, now: now)
         return (token, key)
     }

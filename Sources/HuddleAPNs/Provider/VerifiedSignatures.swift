@@ -9,15 +9,22 @@ import Synchronization
 /// Only the signature is remembered. Every other rule is checked on each push as before: the key must still
 /// be registered as it was (a key removed or replaced makes the remembered answer void), and expiry, the
 /// team and the connection's rules do not depend on the signature.
+///
+/// Signatures a key refused are remembered too, so that a client repeating one badly signed token is refused
+/// by a lookup instead of an ES256 check per push (on its connection's event loop). That answer is exact: a
+/// signature matches a key or never does.
 public final class VerifiedSignatures: Sendable {
     private struct Entry {
         var key: SigningKeyRecord
         var issuedAt: Date
     }
 
-    /// The most tokens remembered; past it, expired ones are dropped, and all if none has expired.
+    /// The most tokens remembered; past it, expired ones are dropped, and all if none has expired. As many
+    /// refused ones again; past that, all of them go.
     public let capacity: Int
     private let entries = Mutex<[String: Entry]>([:])
+    /// Each refused token's text, with the key that refused it.
+    private let refusals = Mutex<[String: SigningKeyRecord]>([:])
 
     public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
@@ -39,6 +46,22 @@ public final class VerifiedSignatures: Sendable {
         }
     }
 
-    /// How many tokens are remembered.
+    /// How many tokens are remembered as verified.
     public var count: Int { entries.withLock { $0.count } }
+
+    /// Whether `key`, as it is registered now, refused `token`'s signature.
+    public func refuses(_ token: ProviderToken, with key: SigningKeyRecord) -> Bool {
+        refusals.withLock { $0[token.text] == key }
+    }
+
+    /// Remembers that `key` refused `token`'s signature.
+    public func insertRefusal(_ token: ProviderToken, by key: SigningKeyRecord) {
+        refusals.withLock { refusals in
+            if refusals.count >= capacity, refusals[token.text] == nil { refusals.removeAll(keepingCapacity: true) }
+            refusals[token.text] = key
+        }
+    }
+
+    /// How many tokens are remembered as refused.
+    public var refusedCount: Int { refusals.withLock { $0.count } }
 }
