@@ -54,8 +54,15 @@ public final class VerifiedSignatures: Sendable {
         refusals.withLock { $0[token.text] == key }
     }
 
-    /// Remembers that `key` refused `token`'s signature.
+    /// The longest refused token remembered, in bytes. Anyone who knows a key's identifier and team can make
+    /// refused tokens, as long as a request's headers allow; the ones APNs clients make are about 200 bytes.
+    /// A longer one is checked each time, so the table stays within `capacity` × this.
+    public static let longestRefusalRemembered = 1024
+
+    /// Remembers that `key` refused `token`'s signature, unless the token is longer than
+    /// ``longestRefusalRemembered``.
     public func insertRefusal(_ token: ProviderToken, by key: SigningKeyRecord) {
+        guard token.text.utf8.count <= Self.longestRefusalRemembered else { return }
         refusals.withLock { refusals in
             if refusals.count >= capacity, refusals[token.text] == nil { refusals.removeAll(keepingCapacity: true) }
             refusals[token.text] = key
