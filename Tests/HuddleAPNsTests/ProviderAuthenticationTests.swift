@@ -185,7 +185,8 @@ import Testing
         // A token longer than any client makes (its claims padded by whoever knows the key's identifier and
         // team) is not remembered: the table's memory stays bounded.
         let claims = Data(#"{"iss":"DEF123GHIJ","iat":1800000000,"pad":"\#(String(repeating: "x", count: 2000))"}"#.utf8).base64URL
-        let long = try ProviderToken(parsing: "\#(Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL).\#(claims).AAAA")
+        let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
+        let long = try ProviderToken(parsing: "\(header).\(claims).AAAA")
         #expect(long.text.utf8.count > VerifiedSignatures.longestRefusalRemembered)
         signatures.insertRefusal(long, by: Self.record)
         #expect(!signatures.refuses(long, with: Self.record))
