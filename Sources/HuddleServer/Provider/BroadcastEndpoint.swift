@@ -48,10 +48,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         let path = request.uri.path
         guard path.hasPrefix("/1/") || path.hasPrefix("/4/") else { return try await next(request, context) }
         let started = ContinuousClock.now
-        let exchange = ProviderExchange(
-            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
-            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
-            isHTTP2: context.isHTTP2, logger: context.logger, client: ProviderExchange.client(of: context.connectionChannel))
+        let exchange = ProviderExchange(request, path: path, context: context)
         let incoming = Incoming(
             request: ProviderRequest(method: exchange.method, path: path, headers: exchange.headers), exchange: exchange,
             certificate: await provider.certificates?.certificate(of: context.connectionChannel) ?? .none)

@@ -60,10 +60,7 @@ struct ProviderEndpoint: RouterMiddleware {
         guard case .provider(let path, let stores) = route(request.uri.path) else {
             return try await next(request, context)
         }
-        let exchange = ProviderExchange(
-            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
-            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
-            isHTTP2: context.isHTTP2, logger: context.logger, client: ProviderExchange.client(of: context.connectionChannel))
+        let exchange = ProviderExchange(request, path: path, context: context)
         let answer = await answer(exchange, stores: stores)
         var response = Response(
             status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())

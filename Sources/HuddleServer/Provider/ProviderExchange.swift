@@ -34,6 +34,16 @@ struct ProviderExchange: Sendable {
     }
 }
 
+extension ProviderExchange {
+    /// A request that Hummingbird's router carried, with the stream and connection of `context`.
+    init(_ request: Request, path: String, context: HuddleRequestContext) {
+        self.init(
+            method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
+            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
+            isHTTP2: context.isHTTP2, logger: context.logger, client: Self.client(of: context.connectionChannel))
+    }
+}
+
 /// A request's body, read when the endpoint asks for it: after the checks that need no body, so that a refused
 /// request's body is never read.
 enum ProviderBody: Sendable {
