@@ -15,6 +15,15 @@ import Testing
         #expect(push.priority == 5 && push.collapseID == "c" && push.providerToken == "x.y.z" && push.pushType == .voip)
     }
 
+    @Test func aPushWithoutAnAPNsIDGetsATimeOrderedOne() throws {
+        // A version 7 UUID, whose growing time keeps a push's key at the end of the store's index; one sent is
+        // kept as sent (lowercased).
+        let (apnsID, result) = ProviderRequestCheck.check(ProviderRequest(
+            method: "POST", path: "/3/device/\(String(repeating: "ab", count: 32))", headers: [(name: "apns-topic", value: "a.b")]))
+        #expect(apnsID.count == 36 && Array(apnsID)[14] == "7", "\(apnsID)")
+        #expect(try result.get().apnsID == apnsID)
+    }
+
     @Test func fullWidthDigitsAreNotHexadecimal() {
         let fullWidth = "６e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c"
         #expect(Self.check([("apns-topic", "a.b"), ("apns-id", fullWidth)]) == .failure(.badMessageId))
