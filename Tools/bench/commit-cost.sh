@@ -56,13 +56,7 @@ measure() {  # label database binary
     url="$url/$(cat "$work/device")"
     before=$(thread_ticks "$huddle_pid")
     if [[ $client == wrk ]]; then
-        cat >"$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = io.open("$work/payload.json"):read("*a")
-wrk.headers["apns-topic"] = "com.example.bench"
-wrk.headers["authorization"] = "bearer $(cat "$work/jwt")"
-wrk.headers["content-type"] = "application/json"
-LUA
+        wrk_push_script "$work"
         pushes=$(wrk -t2 -c16 -d"${duration}s" -s "$work/post.lua" "$url" | awk '/requests in/ {print $1}')
     else
         pushes=$(h2load -D "$duration" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \

@@ -55,19 +55,8 @@ headers_for() {  # setup-folder
     echo "apns-topic: com.example.bench"
     echo "authorization: bearer $(cat "$1/jwt")"
 }
-wrk_script() {  # setup-folder -> lua file
-    local lua="$1/post.lua"
-    cat >"$lua" <<LUA
-wrk.method = "POST"
-wrk.body = io.open("$work/payload.json"):read("*a")
-wrk.headers["apns-topic"] = "com.example.bench"
-wrk.headers["authorization"] = "bearer $(cat "$1/jwt")"
-wrk.headers["content-type"] = "application/json"
-LUA
-    echo "$lua"
-}
 for folder in memory sqlite memory-before sqlite-before; do
-    if [[ -d $work/$folder ]]; then wrk_script "$work/$folder" >/dev/null; fi
+    if [[ -d $work/$folder ]]; then wrk_push_script "$work/$folder"; fi
 done
 
 measure() {  # label client h2-url h1-url setup-folder

@@ -7,6 +7,7 @@
 #   start_huddle [-p PORT] BINARY LOG ARGS...  # sets $huddle_url, $huddle_port and $huddle_pid
 #   stop_huddle [PID...]                       # stops those servers (default: every one started)
 #   bench_setup URL WORK [OPTIONS...]          # runs bench_setup.py with the test set-up's Python
+#   wrk_push_script FOLDER                     # writes FOLDER/post.lua: wrk posting bench_setup's push
 #   on_exit COMMAND [ARGS...]                  # a clean-up of the script's own, run on exit
 #   start_nginx                                # the floor: sets $nginx_h2, $nginx_h1 (ports) and $nginx_pid
 #
@@ -132,6 +133,18 @@ stop_huddle() {  # [pid...]
 # bench_setup.py for what it writes and its options.
 bench_setup() {  # url work [options...]
     "$bench_python" "$bench_root/Tools/bench/bench_setup.py" "$@"
+}
+
+# A wrk script that posts the push bench_setup left in FOLDER (its payload.json, with its provider token and
+# topic), written to FOLDER/post.lua.
+wrk_push_script() {  # folder
+    cat >"$1/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = io.open("$1/payload.json"):read("*a")
+wrk.headers["apns-topic"] = "com.example.bench"
+wrk.headers["authorization"] = "bearer $(cat "$1/jwt")"
+wrk.headers["content-type"] = "application/json"
+LUA
 }
 
 # The HTTP floor: nginx answering `return 200` from a prefix of its own (never as the system's service), two

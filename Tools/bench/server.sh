@@ -23,13 +23,7 @@ url=$huddle_url
 # A signing key, a device with one app, a provider token and the payload.
 bench_setup "$url" "$work"
 token=$(cat "$work/device"); jwt=$(cat "$work/jwt")
-cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = io.open("$work/payload.json"):read("*a")
-wrk.headers["apns-topic"] = "com.example.bench"
-wrk.headers["authorization"] = "bearer $jwt"
-wrk.headers["content-type"] = "application/json"
-LUA
+wrk_push_script "$work"
 
 measure_wrk() {  # label path
     local rate
