@@ -51,9 +51,8 @@ measure() {  # label database binary
     local url pushes before after
     rm -f "$work"/*.sqlite*
     start_huddle "$3" "$work/serve.log" --database "$2" --admin-token bench --benchmark-routes
-    url="$huddle_url/3/device"
     bench_setup "$huddle_url" "$work"
-    url="$url/$(cat "$work/device")"
+    url="$huddle_url/3/device/$(cat "$work/device")"
     before=$(thread_ticks "$huddle_pid")
     if [[ $client == wrk ]]; then
         wrk_push_script "$work"
@@ -78,9 +77,10 @@ measure() {  # label database binary
             label, pushes / duration, (a[1] - b[1]) * us, (a[2] - b[2]) * us, (a[3] - b[3]) * us, (a[4] - b[4]) * us
         if (commits > 0) printf "; %.1f writes per commit, %.0f µs per commit, dispatch queues %.0f µs CPU per commit",
             writes / commits, seconds / commits * 1000000, (a[3] - b[3]) * 1000000 / tps / commits
-        printf "\n" }' | tee -a "$work/results"
+        printf "\n" }'
 }
 
+# The push that push-cpu.sh sends (bench_setup keeps a payload.json it finds).
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
 for round in $(seq "$rounds"); do
     echo "== round $round ($client, $duration s)"
