@@ -140,7 +140,7 @@ func buildRouter(
         // Over HTTP/1.1; ProviderStreamHandler answers it over HTTP/2.
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)
-            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.timeOrderedLowercasedString()])
+            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.timeOrderedLowercasedString(at: Date())])
         }
     }
     return (router, provider)

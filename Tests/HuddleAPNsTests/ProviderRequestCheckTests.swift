@@ -1,3 +1,4 @@
+import Foundation
 import HuddleAPNs
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// byte; these pin what is found, edge cases included.
 @Suite struct ProviderRequestCheckTests {
     static func check(_ headers: [(String, String)], method: String = "POST", path: String = "/3/device/\(String(repeating: "ab", count: 32))") -> Result<ProviderPush, APNsReason> {
-        ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) })).result
+        ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) }), now: Date()).result
     }
 
     @Test func aValidPush() throws {
@@ -15,13 +16,20 @@ import Testing
         #expect(push.priority == 5 && push.collapseID == "c" && push.providerToken == "x.y.z" && push.pushType == .voip)
     }
 
-    @Test func aPushWithoutAnAPNsIDGetsATimeOrderedOne() throws {
-        // A version 7 UUID, whose growing time keeps a push's key at the end of the store's index; one sent is
-        // kept as sent (lowercased).
-        let (apnsID, result) = ProviderRequestCheck.check(ProviderRequest(
-            method: "POST", path: "/3/device/\(String(repeating: "ab", count: 32))", headers: [(name: "apns-topic", value: "a.b")]))
-        #expect(apnsID.count == 36 && Array(apnsID)[14] == "7", "\(apnsID)")
+    @Test func aPushWithoutAnAPNsIDGetsATimeOrderedOneOfTheServersTime() throws {
+        // A version 7 UUID of the time given (the server's clock), whose growing time keeps a push's key at the
+        // end of the store's index; 2025-11-26 08:00:00.123 UTC is 0x19abf2d2c7b milliseconds since 1970.
+        let now = Date(timeIntervalSince1970: 1_764_144_000.123)
+        let path = "/3/device/\(String(repeating: "ab", count: 32))"
+        let (apnsID, result) = ProviderRequestCheck.check(
+            ProviderRequest(method: "POST", path: path, headers: [(name: "apns-topic", value: "a.b")]), now: now)
+        #expect(apnsID.hasPrefix("019abf2d-2c7b-7") && apnsID.count == 36, "\(apnsID)")
         #expect(try result.get().apnsID == apnsID)
+        // One sent is kept as sent, lowercased.
+        let sent = ProviderRequestCheck.check(
+            ProviderRequest(method: "POST", path: path, headers: [(name: "apns-topic", value: "a.b"), (name: "apns-id", value: "6E2B0C0A-6F7C-4B59-9E1F-1D3C5B1A2B3C")]),
+            now: now)
+        #expect(sent.apnsID == "6e2b0c0a-6f7c-4b59-9e1f-1d3c5b1a2b3c")
     }
 
     @Test func fullWidthDigitsAreNotHexadecimal() {

@@ -18,7 +18,7 @@ import X509
         var headers: [(name: String, value: String)] = []
         if let topic { headers.append((name: "apns-topic", value: topic)) }
         if let pushType { headers.append((name: "apns-push-type", value: pushType)) }
-        return try ProviderRequestCheck.check(ProviderRequest(method: "POST", path: "/3/device/" + String(repeating: "ab", count: 32), headers: headers)).result.get()
+        return try ProviderRequestCheck.check(ProviderRequest(method: "POST", path: "/3/device/" + String(repeating: "ab", count: 32), headers: headers), now: Date()).result.get()
     }
 
     static func refusal(_ push: ProviderPush, _ certificate: ProviderCertificate, _ environment: APNsEnvironment, at date: Date = now) -> APNsReason? {

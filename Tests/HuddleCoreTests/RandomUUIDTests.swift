@@ -52,14 +52,6 @@ import Testing
         }
     }
 
-    @Test func timeOrderedByDefaultIsOfNow() throws {
-        let before = UInt64(Date().timeIntervalSince1970 * 1000)
-        let text = UUID.timeOrderedLowercasedString()
-        let after = UInt64(Date().timeIntervalSince1970 * 1000)
-        let milliseconds = try #require(UInt64(text.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16))
-        #expect((before...after).contains(milliseconds), "\(text)")
-    }
-
     @Test func timeOrderedClampsATimeOutsideItsBits() {
         // Before 1970, past the 48 bits (year 10889), or no time at all: the nearest time the bits hold. Foundation's
         // distant future, 4001-01-01, fits.

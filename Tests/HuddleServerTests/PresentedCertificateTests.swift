@@ -32,7 +32,7 @@ struct PresentedCertificateTests {
     }
 
     @Test func aCertificateAuthenticatesInPlaceOfAToken() throws {
-        let push = try ProviderRequestCheck.check(Self.request(topic: "com.example.app")).result.get()
+        let push = try ProviderRequestCheck.check(Self.request(topic: "com.example.app"), now: Date()).result.get()
         var record = Self.record()
         #expect(try PresentedCertificate.none.authenticates(push, in: record.environment, now: Date()) == false)
         #expect(try Self.certificate(["com.example.app"]).authenticates(push, in: record.environment, now: Date()))

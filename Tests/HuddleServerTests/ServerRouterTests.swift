@@ -98,6 +98,26 @@ import Testing
         }
     }
 
+    @Test func aPushWithoutAnAPNsIDIsAnsweredWithOneOfTheServersClock() async throws {
+        // 2025-11-26 08:00:00.123 UTC: 0x19abf2d2c7b milliseconds since 1970, the start of a version 7 UUID.
+        var configuration = ServerConfiguration()
+        configuration.developmentMode = true
+        configuration.clock = { Date(timeIntervalSince1970: 1_764_144_000.123) }
+        let application = Application(router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
+        try await application.test(.router) { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
+            let token = try #require(device["token"]?.stringValue)
+            let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
+            #expect(try await client.execute(uri: "/v1/devices/\(token)/apps/a.b", method: .put, headers: auth, body: ByteBuffer(string: "{}")).status == .ok)
+            let response = try await client.execute(
+                uri: "/3/device/\(token)", method: .post, headers: [HTTPField.Name("apns-topic")!: "a.b"],
+                body: ByteBuffer(string: #"{"aps": {"alert": "hi"}}"#))
+            #expect(response.status == .ok)
+            let apnsID = try #require(response.headers[HTTPField.Name("apns-id")!])
+            #expect(apnsID.hasPrefix("019abf2d-2c7b-7"), "\(apnsID)")
+        }
+    }
+
     @Test func unknownPathsUnderThreeAreBadPath() async throws {
         try await Self.withApplication(.memory) { client in
             let response = try await client.execute(uri: "/3/push", method: .post, headers: [HTTPField.Name("apns-topic")!: "a.b"])

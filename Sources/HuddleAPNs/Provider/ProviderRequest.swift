@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HuddleCore
 
 /// A request to the provider endpoint, as the HTTP layer hands it over: method, path, header fields
@@ -58,11 +58,18 @@ public enum ProviderRequestCheck {
         "apns-id", "apns-topic", "apns-push-type", "apns-expiration", "apns-priority", "apns-collapse-id", "authorization",
     ]
 
+    /// - Parameter now: the server's time, which an `apns-id` made for the request carries.
     /// - Returns: the push, or the reason to refuse it; `apnsID` is what to echo in either case.
-    public static func check(_ request: ProviderRequest) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
-        let sentID = request.first("apns-id")
-        let apnsID = sentID.flatMap(canonicalUUID) ?? UUID.timeOrderedLowercasedString()
-        return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: sentID) })
+    public static func check(_ request: ProviderRequest, now: Date) -> (apnsID: String, result: Result<ProviderPush, APNsReason>) {
+        let apnsID = apnsID(of: request, now: now)
+        return (apnsID, Result { () throws(APNsReason) in try checkAll(request, apnsID: apnsID, sentID: request.first("apns-id")) })
+    }
+
+    /// The `apns-id` a request is answered with, accepted or refused: the one it sent, in canonical form, else a
+    /// new time-ordered one of `now` (``Foundation/UUID/timeOrderedLowercasedString(at:)``), as APNs makes one
+    /// for a request that has none.
+    public static func apnsID(of request: ProviderRequest, now: Date) -> String {
+        request.first("apns-id").flatMap(canonicalUUID) ?? UUID.timeOrderedLowercasedString(at: now)
     }
 
     private static func checkAll(_ request: ProviderRequest, apnsID: String, sentID: String?) throws(APNsReason) -> ProviderPush {

@@ -24,7 +24,7 @@ extension UUID {
     /// identifier is its key in the store, and a key that grows lands at the end of the store's index: with
     /// random keys, each push of a commit and each notification trimmed dirtied a page of its own in a random
     /// place of that index, about twice the SQLite write-ahead log pages per push.
-    public static func timeOrderedLowercasedString(at date: Date = Date()) -> String {
+    public static func timeOrderedLowercasedString(at date: Date) -> String {
         let (random, moreRandom) = randomBits.withLock { $0.next() }
         // RFC 9562 §5.7: 48 bits of Unix time in milliseconds (a time outside them, or none, is clamped), the
         // version (7) in the next nibble, then 12 random bits.

@@ -194,8 +194,8 @@ struct BroadcastEndpoint: RouterMiddleware {
             throw ProviderRefusal(reason: .badPayload, description: "the payload is not JSON: \(error)")
         }
         record.storedApp = app
-        let apnsID = providerRequest.first("apns-id").flatMap(ProviderRequestCheck.canonicalUUID) ?? UUID.timeOrderedLowercasedString()
         let now = provider.clock()
+        let apnsID = ProviderRequestCheck.apnsID(of: providerRequest, now: now)
         // Stored first, then fanned out: an activity that subscribes meanwhile either is found by the fan-out
         // or finds the stored message when it catches up (LiveActivitySubscription), never neither.
         if channel.storagePolicy == .mostRecentMessageStored {

@@ -80,7 +80,7 @@ struct ProviderEndpoint: RouterMiddleware {
         let started = ContinuousClock.now
         let providerRequest = ProviderRequest(method: exchange.method, path: exchange.path, headers: exchange.headers)
         let certificate = await certificates?.certificate(of: exchange.connectionChannel) ?? .none
-        let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest))
+        let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest), now: clock())
         var record = startRecord(providerRequest, exchange: exchange)
         record.environment = Self.environment(of: exchange.authority)
         certificate.note(in: &record)

@@ -77,7 +77,7 @@ struct ProviderRequestReading {
         switch route {
         case .accept:
             var fields = HTTPFields()
-            fields.appendUnindexed(Self.apnsID, UUID.timeOrderedLowercasedString())
+            fields.appendUnindexed(Self.apnsID, UUID.timeOrderedLowercasedString(at: Date()))
             target.write(ProviderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
         case .provider(let path, let stores):
             let exchange = ProviderExchange(
