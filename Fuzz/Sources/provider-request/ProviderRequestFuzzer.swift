@@ -1,3 +1,4 @@
+import Foundation
 import HuddleAPNs
 
 /// The provider endpoint's request checks and its provider-token parsing.
@@ -18,7 +19,9 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         headers.append((line[..<colon].lowercased(), String(value)))
     }
 
-    let (apnsID, result) = ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers))
+    // A fixed server time, so that a finding replays the same.
+    let now = Date(timeIntervalSince1970: 1_764_144_000)
+    let (apnsID, result) = ProviderRequestCheck.check(ProviderRequest(method: method, path: path, headers: headers), now: now)
     guard ProviderRequestCheck.isValidUUIDText(apnsID) else { fatalError("apns-id \(apnsID) is not a canonical UUID") }
     if case .success(let push) = result {
         // Checked here without the checks' own helpers: what the server stores and routes by must be plain
