@@ -51,6 +51,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
         onServerRunning: { _ in await onListening() }, logger: logger)
     application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
+    application.addServices(MemoryReturn(connections: connections))
     if let notices = store.noticesFromOtherServers() {
         application.addServices(DeviceCentersService(centers: centers, notices: notices, logger: logger))
     }
@@ -100,16 +101,14 @@ func buildRouter(
     let attempts = SignInAttempts()
     let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
     InspectorController(
-        log: requestLog, pages: .shared, centers: centers, access: admin, slots: streamSlots,
-        writeTimeout: configuration.limits.streamWriteTimeout, clock: configuration.clock
+        log: requestLog, pages: .shared, centers: centers, access: admin, slots: streamSlots, clock: configuration.clock
     ).addRoutes(to: router)
     DeviceController(
         centers: centers, store: store, clock: configuration.clock, registrationToken: configuration.registrationToken,
         attempts: attempts, limits: configuration.limits, slots: streamSlots
     ).addRoutes(to: router)
     StreamController(
-        centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes,
-        writeTimeout: configuration.limits.streamWriteTimeout
+        centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes
     ).addRoutes(to: router)
     WebController(
         centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
@@ -121,7 +120,7 @@ func buildRouter(
     FaultController(faults: faults, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,
-            try !attempts.verify(Secrets.bearer(request), is: token, kind: .metrics, client: context.clientAddress)
+            try await !attempts.verify(Secrets.bearer(request), is: token, kind: .metrics, client: context.clientAddress)
         {
             throw APIError(.unauthorized, "the metrics need the metrics token: send Authorization: Bearer <token>")
         }
@@ -130,11 +129,12 @@ func buildRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
     }
     router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+    // Read once: every answer shares the one buffer, so that answers a client leaves unread hold no copy of it.
+    let openAPIDocument = Bundle.module.url(forResource: "openapi", withExtension: "yaml").flatMap { try? Data(contentsOf: $0) }
+        .map { ByteBuffer(bytes: $0) }
     router.get("/openapi.yaml") { _, _ in
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let document = try? Data(contentsOf: url) else {
-            throw APIError(.notFound, "the OpenAPI document is missing from this build")
-        }
-        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        guard let openAPIDocument else { throw APIError(.notFound, "the OpenAPI document is missing from this build") }
+        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
     }
     if configuration.benchmarkRoutes {
         // Over HTTP/1.1; ProviderStreamHandler answers it over HTTP/2.

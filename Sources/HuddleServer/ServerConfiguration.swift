@@ -61,11 +61,22 @@ extension ServerConfiguration {
     public struct Limits: Sendable {
         /// Open connections in all; more are closed as they arrive.
         public var connections = 4_096
-        /// How long an HTTP/1.1 connection may sit without sending: the time a client has to finish its
-        /// request's headers, and how long a kept-alive connection waits for its next request.
-        public var requestIdleTimeout: Duration = .seconds(10)
+        /// How long a request has to arrive whole, from its first byte (an HTTP/2 stream's opening, an HTTP/1.1
+        /// request's head) to its last: a total, so that a body sent a byte at a time ends as surely as one that
+        /// stops. Also how long an HTTP/1.1 connection may sit without sending (to finish its headers, or
+        /// between requests), and an HTTP/2 connection that had no push accepted yet with no request under way.
+        public var requestTimeout: Duration = .seconds(10)
+        /// How long one write of an answer (a push's, a page's, an event of a live stream) may wait for its
+        /// client to take it (to read it, or to open HTTP/2's flow-control window for it): past that, its HTTP/2
+        /// stream is reset or its HTTP/1.1 connection closed, so that a client that stops reading gives back what
+        /// its answers hold, and their place.
+        public var writeTimeout: Duration = .seconds(30)
+        /// Bytes of answers one HTTP/2 connection may hold for a client that does not take them: past that, the
+        /// stream whose answer would go over is reset. One answer alone may be larger (Hummingbird writes it as
+        /// the client's window opens).
+        public var heldAnswerBytesPerConnection = 1 << 20
         /// How long an HTTP/2 connection whose last stream ended may stay open: APNs clients keep theirs
-        /// between pushes. A connection that has not finished a request yet gets ``requestIdleTimeout`` only.
+        /// between pushes. A connection that has not had a push accepted yet gets ``requestTimeout`` only.
         public var connectionIdleTimeout: Duration = .seconds(600)
         /// How long a new connection has to show which protocol it speaks.
         public var firstBytesTimeout: Duration = .seconds(10)
@@ -76,9 +87,6 @@ extension ServerConfiguration {
         /// Bytes of events a live stream may have waiting; a stream further behind is closed, and its
         /// client resumes with `Last-Event-ID`.
         public var streamBufferBytes = 1 << 20
-        /// How long one write to a live stream may wait for its client to read; past that the connection
-        /// is closed, so that a client that stops reading gives its stream's place back.
-        public var streamWriteTimeout: Duration = .seconds(30)
         /// Devices the server keeps.
         public var devices = 100_000
         /// Apps one device may install.

@@ -6,8 +6,16 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Open connections in all.")
     var maxConnections = ServerConfiguration.Limits().connections
 
-    @Option(help: "Seconds an HTTP/1.1 connection may send nothing (to finish its headers, or between requests).")
-    var requestTimeout = Int(ServerConfiguration.Limits().requestIdleTimeout.components.seconds)
+    @Option(help: "Seconds a request has to arrive whole (a total, from its first byte); also how long an HTTP/1.1 connection may send nothing between requests.")
+    var requestTimeout = Int(ServerConfiguration.Limits().requestTimeout.components.seconds)
+
+    @Option(
+        name: [.customLong("write-timeout"), .customLong("stream-write-timeout")],
+        help: "Seconds one write of an answer (a live stream's event included) may wait for its client to take it before its HTTP/2 stream is reset or its HTTP/1.1 connection closed.")
+    var writeTimeout = Int(ServerConfiguration.Limits().writeTimeout.components.seconds)
+
+    @Option(help: "Bytes of answers one HTTP/2 connection may hold for a client that does not read them.")
+    var maxHeldAnswerBytes = ServerConfiguration.Limits().heldAnswerBytesPerConnection
 
     @Option(help: "Seconds an HTTP/2 connection may stay open with no request under way, once it has finished one.")
     var idleTimeout = Int(ServerConfiguration.Limits().connectionIdleTimeout.components.seconds)
@@ -20,9 +28,6 @@ struct LimitOptions: ParsableArguments {
 
     @Option(help: "Bytes of events a live stream may have waiting before it is closed (its client resumes).")
     var streamBufferBytes = ServerConfiguration.Limits().streamBufferBytes
-
-    @Option(help: "Seconds one write to a live stream may wait for its client to read before the connection is closed.")
-    var streamWriteTimeout = Int(ServerConfiguration.Limits().streamWriteTimeout.components.seconds)
 
     @Option(help: "Devices the server keeps.")
     var maxDevices = ServerConfiguration.Limits().devices
@@ -47,7 +52,7 @@ struct LimitOptions: ParsableArguments {
 
     func validate() throws {
         let values = [
-            maxConnections, requestTimeout, idleTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, streamWriteTimeout, maxDevices,
+            maxConnections, requestTimeout, writeTimeout, maxHeldAnswerBytes, idleTimeout, maxStreamsPerDevice, maxStreams, streamBufferBytes, maxDevices,
             maxAppsPerDevice, maxChannelsPerApp, maxNotificationsPerApp, maxLocalizationBytes, requestHistory, requestHistoryBytes,
         ]
         guard values.allSatisfy({ $0 > 0 }) else { throw ValidationError("every limit must be a positive number") }
@@ -56,12 +61,13 @@ struct LimitOptions: ParsableArguments {
     var limits: ServerConfiguration.Limits {
         var limits = ServerConfiguration.Limits()
         limits.connections = maxConnections
-        limits.requestIdleTimeout = .seconds(requestTimeout)
+        limits.requestTimeout = .seconds(requestTimeout)
+        limits.writeTimeout = .seconds(writeTimeout)
+        limits.heldAnswerBytesPerConnection = maxHeldAnswerBytes
         limits.connectionIdleTimeout = .seconds(idleTimeout)
         limits.streamsPerDevice = maxStreamsPerDevice
         limits.streams = maxStreams
         limits.streamBufferBytes = streamBufferBytes
-        limits.streamWriteTimeout = .seconds(streamWriteTimeout)
         limits.devices = maxDevices
         limits.appsPerDevice = maxAppsPerDevice
         limits.channelsPerApp = maxChannelsPerApp

@@ -110,6 +110,16 @@ import Testing
     @Test func aDateInMillisecondsIsNotedToo() throws {
         let (_, notes) = try Self.check("{\(Self.valid.replacingOccurrences(of: "813000000", with: "1760003600000"))}")
         #expect(notes.map(\.kind) == [.dateInUnixMilliseconds])
+        // 1,760,003,600 seconds after 2001 read as milliseconds... the other way: 1.76e12 s from 2001 is year 57,773.
+        #expect(notes[0].message.hasSuffix("shows a date in the year 57773"))
+    }
+
+    /// A number that is no date in either reading is noted as neither (it used to be "in the year 506713").
+    @Test(arguments: ["1e300", "1.7976931348623157e308", "99999999999999999999"])
+    func aNumberThatIsNoDateGetsNoNote(number: String) throws {
+        let (failure, notes) = try Self.check("{\(Self.valid.replacingOccurrences(of: "813000000", with: number))}")
+        #expect(failure == nil)
+        #expect(notes.isEmpty)
     }
 
     @Test func aDateInSecondsSince2001HasNoNote() throws {

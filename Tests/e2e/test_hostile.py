@@ -497,7 +497,7 @@ def test_streams_that_never_read_are_bounded(serve):
 def test_a_stream_whose_client_stops_reading_gives_its_place_back(serve):
     # The clients keep their sockets open and never read: the write that waits longer than the write timeout
     # closes the connection, so the device's stream slots come back without the clients' help.
-    server = serve("--max-streams-per-device", "4", "--stream-buffer-bytes", "65536", "--stream-write-timeout", "2")
+    server = serve("--max-streams-per-device", "4", "--stream-buffer-bytes", "65536", "--write-timeout", "2")
     device = register_device(server, categories=MESSAGE_CATEGORIES)
     fill_center(server, device, 200, threads=20)
     sockets = []

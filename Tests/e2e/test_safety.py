@@ -847,8 +847,9 @@ def test_an_http2_request_whose_body_never_ends_is_reset(tmp_path):
 
 def test_an_http2_api_request_whose_body_stops_is_reset(tmp_path):
     """The request timeout holds for every stream, not only pushes: a device API request whose body stops
-    coming is reset within about 2–4 s, while a stream whose body keeps coming slowly is not."""
-    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60")
+    coming is reset within about 4–6 s, while a stream whose body keeps coming slowly, and ends within the
+    timeout (a total: test_deadlines.py has the body that trickles past it), is not."""
+    server = start(tmp_path, "--request-timeout", "4", "--idle-timeout", "60")
     connection = RawH2(server)
     try:
         stalled = connection.headers("POST", "/v1/devices", [("content-type", "application/json"), ("content-length", "100")],
@@ -861,7 +862,7 @@ def test_an_http2_api_request_whose_body_stops_is_reset(tmp_path):
         for byte in body[:-1]:
             connection.connection.send_data(slow, bytes([byte]), end_stream=False)
             connection.flush()
-            reset, _ = connection.read_until(stops(slow), seconds=0.2)
+            reset, _ = connection.read_until(stops(slow), seconds=0.05)
             assert reset is None, f"a stream whose body kept coming was reset: {reset}"
         connection.connection.send_data(slow, body[-1:], end_stream=True)
         connection.flush()
@@ -872,7 +873,7 @@ def test_an_http2_api_request_whose_body_stops_is_reset(tmp_path):
         _, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == slow, seconds=5)
         created = b"".join(event.data for event in connection.events if isinstance(event, h2.events.DataReceived) and event.stream_id == slow)
         assert json.loads(created)["name"] == "slow but steady", created
-        what = next(filter(stops(stalled), connection.events), None) or connection.read_until(stops(stalled), seconds=4)[0]
+        what = next(filter(stops(stalled), connection.events), None) or connection.read_until(stops(stalled), seconds=6)[0]
         assert what is not None, f"the stalled request was still open well past the request timeout: {connection.events[-4:]}"
     finally:
         connection.close()
@@ -1222,16 +1223,20 @@ def test_an_inspector_stream_opened_by_session_ends_with_the_session(tmp_path):
 
 
 def test_admin_sign_in_attempts_are_limited_per_client(tmp_path):
-    """Issue 26 item 7: after 10 wrong admin tokens in a minute, the 11th attempt (even the right token) gets 429 with Retry-After."""
+    """Issue 26 item 7, as issue 41 changed it: after 10 wrong admin tokens in a minute, the 11th wrong one gets
+    429 with Retry-After after a pause, while the right token still signs in: guessing is slowed, the admin is
+    never locked out."""
     server = start(tmp_path)
     try:
         for attempt in range(10):
             wrong = post_form(server, "/admin/session", {"adminToken": f"wrong-{attempt}"}, csrf=fresh_csrf(server))
             assert wrong.status_code == 401, f"attempt {attempt + 1}: {wrong.status_code}"
             assert ADMIN_COOKIE not in set_cookies(wrong)
-        limited = post_form(server, "/admin/session", {"adminToken": ADMIN_TOKEN}, csrf=fresh_csrf(server))
+        limited = post_form(server, "/admin/session", {"adminToken": "wrong-10"}, csrf=fresh_csrf(server))
         assert limited.status_code == 429, f"the 11th attempt got {limited.status_code}"
         assert int(limited.headers["retry-after"]) > 0
         assert ADMIN_COOKIE not in set_cookies(limited)
+        signed_in = post_form(server, "/admin/session", {"adminToken": ADMIN_TOKEN}, csrf=fresh_csrf(server))
+        assert signed_in.status_code == 303 and ADMIN_COOKIE in set_cookies(signed_in), signed_in.status_code
     finally:
         server.stop()

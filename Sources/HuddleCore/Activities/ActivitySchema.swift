@@ -112,6 +112,9 @@ public struct ActivitySchema: Sendable, Hashable {
         let asReference = Date(timeIntervalSinceReferenceDate: seconds)
         if seconds >= 100_000_000_000 {
             let asUnix = Date(timeIntervalSince1970: seconds / 1000)
+            // A number that is no date in either reading (1e300) is noted as neither: it decodes, and shows as
+            // whatever ActivityKit makes of it.
+            guard asUnix.timeIntervalSince1970 < latestFourDigitYear else { return }
             if abs(asUnix.timeIntervalSince(now)) < abs(asReference.timeIntervalSince(now)) {
                 notes.append(ActivityNote(.dateInUnixMilliseconds, path: path,
                     "\(describe(value)) looks like milliseconds since 1970 (\(dayText(asUnix))); ActivityKit's default decoder reads seconds since 2001-01-01, so it shows a date in the year \(yearText(asReference))"))
@@ -131,9 +134,18 @@ public struct ActivitySchema: Sendable, Hashable {
         date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day())
     }
 
+    /// The end of the year 9999 in seconds since 1970: ISO 8601's four-digit years end there, and Foundation's
+    /// calendar gives no trustworthy year far beyond it.
+    private static let latestFourDigitYear: TimeInterval = 253_402_300_800
+
+    /// The year of a date in the year 1 or later: from the calendar up to 9999, beyond it counted in mean Gregorian
+    /// years (365.2425 days), which is exact enough to say how far off a date is.
     private static func yearText(_ date: Date) -> String {
-        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).year
-        return year.map(String.init) ?? "far ahead"
+        guard date.timeIntervalSince1970 >= latestFourDigitYear else {
+            let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).year
+            return year.map(String.init) ?? "far ahead"
+        }
+        return String(1970 + Int(date.timeIntervalSince1970 / 31_556_952))
     }
 
     private static func parseObject(_ json: JSONValue, path: String, depth: Int) throws(ActivityError) -> ActivitySchema {

@@ -7,8 +7,8 @@ import Synchronization
 /// inspector's requests from them) a session cookie that signing in with the token opened.
 ///
 /// A session is a random value this server keeps, not derived from the token: it tells nothing about the
-/// token, expires, and ends at sign-out. Wrong tokens are counted per client address, so that a token
-/// cannot be guessed at the speed of the network.
+/// token, expires, and ends at sign-out. Wrong tokens are counted per client (``SignInAttempts``), so that a
+/// token cannot be guessed at the speed of the network, and the right one always gets in.
 final class AdminAccess: Sendable {
     static let cookieName = "huddle-admin"
     static let sessionLifetime: Duration = .seconds(12 * 3600)
@@ -27,13 +27,13 @@ final class AdminAccess: Sendable {
     }
 
     /// Admits the admin: a bearer token, or (`acceptingCookie`) the session cookie.
-    /// - Throws: ``APIError`` `unauthorized`, or `tooManyRequests` for an address that gave wrong tokens too often.
-    func authorize(_ request: Request, context: HuddleRequestContext, acceptingCookie: Bool) throws {
+    /// - Throws: ``APIError`` `unauthorized`, or `tooManyRequests` for a wrong token from a client that gave too many.
+    func authorize(_ request: Request, context: HuddleRequestContext, acceptingCookie: Bool) async throws {
         guard let token else {
             throw APIError(.unauthorized, "the admin API is off: start huddle serve with --admin-token or HUDDLE_ADMIN_TOKEN")
         }
         if let presented = Secrets.bearer(request) {
-            try check(presented, against: token, client: context.clientAddress)
+            try await check(presented, against: token, client: context.clientAddress)
             return
         }
         if acceptingCookie, isSignedIn(request) { return }
@@ -54,10 +54,10 @@ final class AdminAccess: Sendable {
     }
 
     /// Opens a session for whoever presents the admin token: its cookie value.
-    /// - Throws: ``APIError`` `unauthorized` for a wrong token, `tooManyRequests` when the address is held back.
-    func signIn(presenting presented: String, context: HuddleRequestContext) throws -> String {
+    /// - Throws: ``APIError`` `unauthorized` for a wrong token, `tooManyRequests` for one past the client's limit.
+    func signIn(presenting presented: String, context: HuddleRequestContext) async throws -> String {
         guard let token else { throw APIError(.unauthorized, "the admin API is off") }
-        try check(presented, against: token, client: context.clientAddress)
+        try await check(presented, against: token, client: context.clientAddress)
         let session = Secrets.randomHex(bytes: 32)
         let now = ContinuousClock.now
         sessions.withLock { sessions in
@@ -78,8 +78,8 @@ final class AdminAccess: Sendable {
         _ = sessions.withLock { $0.removeValue(forKey: value) }
     }
 
-    private func check(_ presented: String, against token: String, client: String) throws {
-        guard try attempts.verify(presented, is: token, kind: .admin, client: client) else { throw APIError(.unauthorized, "wrong admin token") }
+    private func check(_ presented: String, against token: String, client: String) async throws {
+        guard try await attempts.verify(presented, is: token, kind: .admin, client: client) else { throw APIError(.unauthorized, "wrong admin token") }
     }
 
 }

@@ -23,7 +23,7 @@ struct AdminController {
     /// pushes to their tokens are answered `Unregistered` from then on, as for any deleted device.
     /// - Returns: `{"removed": <count>}`.
     @Sendable func removeDevices(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         // The devices there now, however many register meanwhile (those are the next test's): the loop is
         // bounded by the count at the start.
         let present = try await store.deviceCount()
@@ -45,13 +45,13 @@ struct AdminController {
     }
 
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         return .json(.array(try await store.signingKeys().map(Self.json)))
     }
 
     /// Registers a key: `{"teamID": "…", "publicKey": "-----BEGIN PUBLIC KEY-----…", "topics": ["…"]}`.
     @Sendable func save(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         let keyID = try context.parameters.require("keyID")
         let body = try await request.jsonBody()
         try body.rejectUnknownMembers(["teamID", "publicKey", "topics", "environments"])
@@ -77,7 +77,7 @@ struct AdminController {
     }
 
     @Sendable func delete(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         let keyID = try context.parameters.require("keyID")
         // Forgotten whatever the answer: a key the store no longer has must not go on working from here.
         defer { keys.forget(id: keyID) }

@@ -7,12 +7,16 @@ enum DeliveryRefusal: HTTPResponseError {
     case deviceGone
     /// The device has no such app (any more).
     case unknownApp
+    /// A Live Activity token of another app of the device than the one written for (APNs binds an activity's
+    /// tokens to their app's topic).
+    case tokenOfAnotherApp
 
     /// The device API's answer (the provider endpoint answers with APNs reasons instead).
     var apiError: APIError {
         switch self {
         case .deviceGone: APIError(.notFound, "the device was deleted")
         case .unknownApp: APIError(.notFound, "the device has no such app")
+        case .tokenOfAnotherApp: APIError(.badRequest, "this Live Activity token belongs to another app of the device")
         }
     }
 

@@ -51,7 +51,7 @@ struct DeviceController {
     // MARK: Devices
 
     @Sendable func register(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        if let registrationToken, try !attempts.verify(Secrets.bearer(request), is: registrationToken, kind: .registration, client: context.clientAddress) {
+        if let registrationToken, try await !attempts.verify(Secrets.bearer(request), is: registrationToken, kind: .registration, client: context.clientAddress) {
             throw APIError(
                 .unauthorized, "registering a device on this server needs its registration token: send Authorization: Bearer <token>")
         }
@@ -159,7 +159,7 @@ struct DeviceController {
             throw APIError(.badRequest, "\(error)")
         }
         try await requireApp(app, session)
-        let identity = NewActivityIdentity(id: UUID.randomLowercasedString(), updateToken: LiveActivityTokens.newUpdateToken(device: device.token))
+        let identity = NewActivityIdentity(id: UUID.randomLowercasedString(), updateToken: LiveActivityTokens.newUpdateToken(device: device.token, app: app))
         _ = try await session.updateActivities(app: app) { [push] activities, declarations in
             var activitiesOfDevice = DeviceActivities(activities: activities)
             let result = activitiesOfDevice.apply(
@@ -217,7 +217,7 @@ struct DeviceController {
             }
             let slot = try slots.open(device: session.token)
             defer { withExtendedLifetime(slot) {} }
-            let met = await session.wait(within: wait) { center, applied in
+            let met = await session.wait(within: wait, whileOpen: context.channel) { center, applied in
                 (notifications.map { center.notificationCount >= $0 } ?? true) && (change.map { applied >= $0 } ?? true)
             }
             headers[HTTPField.Name("Huddle-Wait")!] = met ? "met" : "timed-out"

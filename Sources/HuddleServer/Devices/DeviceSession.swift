@@ -328,14 +328,16 @@ actor DeviceSession {
     }
 
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then
-    /// after each change), for at most `limit`.
+    /// after each change), for at most `limit`, and no longer than the client's `channel` is open.
     /// - Returns: whether it came to hold in time.
-    func wait(within limit: Duration, until condition: @escaping @Sendable (borrowing Center, UInt64) -> Bool) async -> Bool {
+    func wait(
+        within limit: Duration, whileOpen channel: any Channel, until condition: @escaping @Sendable (borrowing Center, UInt64) -> Bool
+    ) async -> Bool {
         if holds(condition) { return true }
         // A stream of the center's changes as the wake-up: a view of one notification keeps its renderings small.
         let changes = publisher.subscribe(
             CenterView(viewer: Viewer(), format: .json, notificationLimit: 1), resumingAfter: appliedChange, byteLimit: 1 << 20)
-        let met = await EventDeadline.happens(within: limit) {
+        let met = await EventDeadline.happens(within: limit, whileOpen: channel) {
             while await changes.next() != nil {
                 if await self.holds(condition) { return true }
             }

@@ -18,8 +18,6 @@ struct StreamController {
     let slots: StreamSlots
     /// How many bytes of events may wait for one stream's client.
     let bufferBytes: Int
-    /// How long one write may wait for the client to read.
-    let writeTimeout: Duration
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/v1/devices/:token/stream", use: centerStream)
@@ -38,7 +36,7 @@ struct StreamController {
         let view = CenterView(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(view, resumingAfter: resumingAfter, bufferBytes: bufferBytes)
-        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, channel: context.channel, writeTimeout: writeTimeout)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events)
     }
 
     @Sendable func groupStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -48,6 +46,6 @@ struct StreamController {
         let viewer = try request.viewer()
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(group, viewer: viewer, bufferBytes: bufferBytes)
-        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, channel: context.channel, writeTimeout: writeTimeout)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events)
     }
 }

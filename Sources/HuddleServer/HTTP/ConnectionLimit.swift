@@ -9,6 +9,7 @@ final class ConnectionLimit: Sendable {
 
     let maximum: Int
     private let open = Atomic<Int>(0)
+    private let closed = Atomic<Int>(0)
     /// When a refusal was last logged, so that a flood of connections does not flood the log too.
     private let lastWarning = Mutex<ContinuousClock.Instant?>(nil)
     private let logger: Logger
@@ -26,9 +27,15 @@ final class ConnectionLimit: Sendable {
             warnOfRefusal()
             return false
         }
-        closed.whenComplete { _ in self.open.wrappingSubtract(1, ordering: .relaxed) }
+        closed.whenComplete { _ in
+            self.open.wrappingSubtract(1, ordering: .relaxed)
+            self.closed.wrappingAdd(1, ordering: .relaxed)
+        }
         return true
     }
+
+    /// The connections that closed since the server started (``MemoryReturn`` looks at it).
+    var closedInAll: Int { closed.load(ordering: .relaxed) }
 
     private func warnOfRefusal() {
         let now = ContinuousClock.now

@@ -1,13 +1,23 @@
+import Foundation
 import Synchronization
 
-/// Wrong tokens per client address, for every token the server checks (admin, registration, metrics, each
-/// counted apart): past ``maximumFailures`` in ``window``, the address is refused that token (even the right
-/// one) until the window that began with its first failure is over.
+/// Wrong tokens, for every token the server checks (admin, registration, metrics, each counted apart), by client.
+///
+/// The right token always gets in: it is compared first, whatever the client's address sent before, so that no
+/// one can lock the admin out by guessing, not even a process on the same machine, whose address every local
+/// client shares. Guessing stays slow another way: past ``maximumFailures`` wrong tokens of a client in
+/// ``window``, each wrong one is answered only after ``pause`` (429, with `Retry-After`). A guesser in turn waits
+/// that long per guess; one that guesses in parallel holds a connection per guess, and connections are bounded
+/// (`--max-connections`). So what protects a token from a determined guesser is its length: the tokens Huddle
+/// makes have 128 random bits, and one chosen by hand should have as many (README, "Tokens").
+///
+/// A client is its address, with the whole loopback range as one (127.0.0.2 is the same machine as 127.0.0.1,
+/// and buys no fresh guesses) and an IPv6 address by its /64, which one host may fill at will.
 final class SignInAttempts: Sendable {
     static let maximumFailures = 10
     static let window: Duration = .seconds(60)
-    /// Addresses tracked at once. Past that (a flood of addresses), the ones whose window is over are
-    /// forgotten, and new ones share one count (``overflow``), so that fresh addresses buy no fresh guesses.
+    /// Clients tracked at once. Past that (a flood of addresses), the ones whose window is over are forgotten,
+    /// and new ones share one count (``overflow``), so that fresh addresses buy no fresh guesses.
     static let maximumClients = 10_000
     static let overflow = "(addresses past the table)"
 
@@ -16,9 +26,13 @@ final class SignInAttempts: Sendable {
         var windowEnds: ContinuousClock.Instant
     }
 
+    /// How long a wrong token past the limit waits for its answer.
+    let pause: Duration
     private let failures = Mutex<[String: Failures]>([:])
 
-    init() {}
+    init(pause: Duration = .seconds(1)) {
+        self.pause = pause
+    }
 
     /// The tokens counted apart: guesses at one do not hold back the others.
     enum Token: String, Sendable {
@@ -30,24 +44,25 @@ final class SignInAttempts: Sendable {
     /// counts against `client` for that kind; none presented (a client that did not know it needed one) is
     /// no guess, and does not count.
     ///
-    /// The attempt is counted before the comparison and given back when the token was right, in one step
-    /// under the lock: requests sent at once cannot all pass the check before any of them is counted.
-    /// - Throws: ``APIError`` `tooManyRequests` while `client` is held back, before anything is compared.
-    func verify(_ presented: String?, is token: String, kind: Token, client: String) throws -> Bool {
+    /// A wrong token is counted and judged against the limit in one step under the lock: guesses sent at once
+    /// cannot all pass as the first ten.
+    /// - Throws: ``APIError`` `tooManyRequests`, after ``pause``, for a wrong token past the limit.
+    func verify(_ presented: String?, is token: String, kind: Token, client: String) async throws -> Bool {
         guard let presented else { return false }
-        let counted = try take("\(kind.rawValue) \(client)")
-        guard Secrets.constantTimeEqual(Secrets.hash(presented), Secrets.hash(token)) else { return false }
-        giveBack(counted)
-        return true
+        guard !Secrets.constantTimeEqual(Secrets.hash(presented), Secrets.hash(token)) else { return true }
+        guard !countFailure(of: "\(kind.rawValue) \(Self.clientKey(client))") else { return false }
+        try? await Task.sleep(for: pause)
+        let seconds = max(1, Int(pause.components.seconds))
+        throw APIError(
+            .tooManyRequests,
+            "wrong \(kind.rawValue) token, one of too many from this address: each is now answered after a pause", retryAfter: seconds)
     }
 
-    /// Counts an attempt of `client` (or, when the table is full of live windows, of every new address
-    /// together), unless its window holds ``maximumFailures`` already.
-    /// - Returns: the key the attempt was counted under.
-    /// - Throws: ``APIError`` `tooManyRequests`, with the seconds to wait, while `client` is held back.
-    private func take(_ client: String) throws -> String {
+    /// Counts a wrong token of `client` (or, when the table is full of live windows, of every new client together).
+    /// - Returns: whether it is within the limit.
+    private func countFailure(of client: String) -> Bool {
         let now = ContinuousClock.now
-        let outcome: (key: String?, wait: Duration) = failures.withLock { failures in
+        return failures.withLock { failures in
             var key = client
             if failures[key] == nil, failures.count >= Self.maximumClients {
                 failures = failures.filter { $0.value.windowEnds > now }
@@ -55,24 +70,26 @@ final class SignInAttempts: Sendable {
             }
             guard let entry = failures[key], entry.windowEnds > now else {
                 failures[key] = Failures(count: 1, windowEnds: now + Self.window)
-                return (key, .zero)
+                return true
             }
-            guard entry.count < Self.maximumFailures else { return (nil, entry.windowEnds - now) }
             failures[key]!.count += 1
-            return (key, .zero)
+            return entry.count < Self.maximumFailures
         }
-        guard let key = outcome.key else {
-            let seconds = max(1, Int(outcome.wait.components.seconds) + 1)
-            throw APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s", retryAfter: seconds)
-        }
-        return key
     }
 
-    /// Takes back an attempt that turned out right.
-    private func giveBack(_ key: String) {
-        failures.withLock { failures in
-            guard let entry = failures[key] else { return }
-            if entry.count <= 1 { failures[key] = nil } else { failures[key]!.count -= 1 }
+    /// Who an address counts as: `loopback` for the whole loopback range (127.0.0.0/8, ::1, and IPv4-mapped
+    /// loopback), an IPv6 address's first 64 bits, else the address as given.
+    static func clientKey(_ address: String) -> String {
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, address, &ipv4) == 1 {
+            return address.hasPrefix("127.") ? "loopback" : address
         }
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET6, address, &ipv6) == 1 else { return address }
+        let bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+        let isLoopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+        let isMappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
+        if isLoopback || isMappedLoopback { return "loopback" }
+        return "ipv6 " + bytes[0..<8].map { String(format: "%02x", $0) }.joined() + "/64"
     }
 }

@@ -18,8 +18,6 @@ struct InspectorController {
     let access: AdminAccess
     /// The server's live streams, which inspector streams count among.
     let slots: StreamSlots
-    /// How long one write may wait for the client to read.
-    let writeTimeout: Duration
     let clock: @Sendable () -> Date
 
     /// The most records one list answers with.
@@ -51,7 +49,7 @@ struct InspectorController {
     /// time is up; `wait` then says which: `{"count", "found", "timedOut"}`. An assertion in CI that waits
     /// for what it checks instead of sleeping.
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: true)
+        try await access.authorize(request, context: context, acceptingCookie: true)
         let filter = try Self.filter(request)
         var limit = try request.number("limit", in: 1...Self.maximumLimit) ?? 100
         var waited: JSONValue?
@@ -61,7 +59,7 @@ struct InspectorController {
             // Held as a stream's slot is, so that waits are bounded as streams are.
             let slot = try slots.open(device: Self.streamSlotKey)
             defer { withExtendedLifetime(slot) {} }
-            let found = await waitForRecords(filter, count: count, within: wait)
+            let found = await waitForRecords(filter, count: count, within: wait, whileOpen: context.channel)
             waited = .object(JSONObject([("count", .integer(Int64(count))), ("found", .integer(Int64(found))), ("timedOut", .bool(found < count))]))
         }
         let now = clock()
@@ -71,12 +69,15 @@ struct InspectorController {
         return .json(.object(body))
     }
 
-    /// Waits until `count` records match `filter`, woken by each record, for at most `limit`. Each record is
+    /// Waits until `count` records match `filter`, woken by each record, for at most `limit` and while the
+    /// client's `channel` is open. Each record is
     /// looked at once (from a position, as a live viewer reads), not the whole history at each wake-up.
     /// - Returns: how many matched when it stopped waiting (at most `count`).
-    private func waitForRecords(_ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration) async -> Int {
+    private func waitForRecords(
+        _ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration, whileOpen channel: any Channel
+    ) async -> Int {
         let found = Mutex(0)
-        _ = await EventDeadline.happens(within: limit) { [log] in
+        _ = await EventDeadline.happens(within: limit, whileOpen: channel) { [log] in
             var position: UInt64 = 0
             // The first wake-up comes at once, so what is there already counts.
             for await _ in log.wakeUps() {
@@ -91,14 +92,14 @@ struct InspectorController {
 
     /// `DELETE /v1/admin/requests`: forgets the history, so that a test's assertions see its own requests only.
     @Sendable func clear(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         log.clear()
         return Response(status: .noContent)
     }
 
     /// `GET /v1/admin/requests/<id>`: one request, with the group its notification is in now.
     @Sendable func one(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: true)
+        try await access.authorize(request, context: context, acceptingCookie: true)
         let text = try context.parameters.require("id")
         guard let id = UInt64(text) else { throw APIError(.badRequest, "request id: expected a number, found \"\(text.prefix(40))\"") }
         guard let record = log.record(id: id) else {
@@ -119,7 +120,7 @@ struct InspectorController {
     /// answered (those after `Last-Event-ID` or `after` first), with the list's filters. It counts as a live
     /// stream of the server (`--max-streams`; `--max-streams-per-device` bounds inspector streams together).
     @Sendable func stream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: true)
+        try await access.authorize(request, context: context, acceptingCookie: true)
         var filter = try Self.filter(request)
         // Where the stream starts is its own position, not a filter.
         filter.after = nil
@@ -131,7 +132,7 @@ struct InspectorController {
         let bySession = Secrets.bearer(request) == nil
         let events = log.wakeUps().prefix { [access] _ in !bySession || access.isSignedIn(request) }
             .compactMap { _ in cursor.eventsSinceLastTaken() }
-        return EventStreamResponse.make(holding: slot, events: events, channel: context.channel, writeTimeout: writeTimeout)
+        return EventStreamResponse.make(holding: slot, events: events)
     }
 
     /// Where a live viewer of the inspector is in the history. The records its filter admits that it has not

@@ -20,7 +20,7 @@ struct FaultController {
 
     /// Adds a fault (``ProviderFault/init(id:json:now:)``): 201 with the fault as it is kept.
     @Sendable func add(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         let body = try await request.jsonBody(limit: 4096)
         let now = clock()
         let fault = try faults.add { id throws(JSONReadError) in try ProviderFault(id: id, json: body, now: now) }
@@ -29,12 +29,12 @@ struct FaultController {
 
     /// `{"faults": [...]}`, oldest first: the order pushes are matched in.
     @Sendable func list(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         return .json(["faults": .array(faults.all.map(\.json))])
     }
 
     @Sendable func remove(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         guard let id = Int(try context.parameters.require("id")), faults.remove(id: id) else {
             throw APIError(.notFound, "no such fault")
         }
@@ -43,7 +43,7 @@ struct FaultController {
 
     /// Removes every fault: `{"removed": <count>}`.
     @Sendable func removeAll(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        try access.authorize(request, context: context, acceptingCookie: false)
+        try await access.authorize(request, context: context, acceptingCookie: false)
         return .json(["removed": .integer(Int64(faults.removeAll()))])
     }
 }

@@ -32,6 +32,7 @@ struct ProviderChannel: HTTPChannelHandler {
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
     private let requestTimeout: TimeAmount
+    private let writeTimeout: TimeAmount
 
     var responder: HTTPChannelHandler.Responder { http1.responder }
 
@@ -46,16 +47,19 @@ struct ProviderChannel: HTTPChannelHandler {
     ) throws {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
-        // An HTTP/1.1 connection that stops sending, in the middle of its headers or between requests, is
-        // closed soon (a response being written is not idleness). So is an HTTP/2 stream whose body stops
-        // coming, and an HTTP/2 connection with no stream open that has not had a push accepted yet
-        // (``IdleDeadline``). Once it has, it may stay with no stream open for the idle timeout: APNs clients
-        // keep their connections between pushes. A shutdown waits a bounded time for clients to leave.
-        requestTimeout = TimeAmount(limits.requestIdleTimeout)
+        // Every request has an end: it must arrive whole within the request timeout, and each write of its answer
+        // be taken by the client within the write timeout, whichever HTTP version and whoever answers it
+        // (``StreamLifetime``, ``HTTP1RequestLifetime``). An HTTP/1.1 connection that stops sending, between
+        // requests, is closed after the request timeout too (Hummingbird's idle timeout), and so is an HTTP/2
+        // connection with no stream busy that has not had a push accepted yet (``IdleDeadline``). Once it has, it
+        // may stay with no stream busy for the idle timeout: APNs clients keep their connections between pushes.
+        // A shutdown waits a bounded time for clients to leave.
+        requestTimeout = TimeAmount(limits.requestTimeout)
+        writeTimeout = TimeAmount(limits.writeTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
         pushes = .init(
             endpoint: provider, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
-            requestIdleTimeout: limits.requestIdleTimeout)
+            requestTimeout: limits.requestTimeout, writeTimeout: limits.writeTimeout, maximumHeldBytes: limits.heldAnswerBytesPerConnection)
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
             tlsConfiguration.applicationProtocols = ["h2", "http/1.1"]
@@ -81,8 +85,9 @@ struct ProviderChannel: HTTPChannelHandler {
                         return .http2(connection)
                     }
                 }
-                return http1.setup(channel: channel, logger: logger).flatMapThrowing { [pushes] connection in
-                    // Pushes are answered in front of Hummingbird's async channel, after the connection's state.
+                return http1.setup(channel: channel, logger: logger).flatMapThrowing { [pushes, requestTimeout, writeTimeout] connection in
+                    // Pushes are answered in front of Hummingbird's async channel, after the connection's state and
+                    // the requests' deadlines.
                     let operations = channel.pipeline.syncOperations
                     let state = try operations.handler(type: HTTPConnectionStateHandler.self)
                     let answers = AnswerWriter(eventLoop: channel.eventLoop)
@@ -90,6 +95,7 @@ struct ProviderChannel: HTTPChannelHandler {
                         ProviderHTTP1Handler(endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers, logger: logger),
                         position: .after(state))
                     try operations.addHandler(answers, position: .after(state))
+                    try operations.addHandler(HTTP1RequestLifetime(requestTimeout: requestTimeout, writeTimeout: writeTimeout), position: .after(state))
                     return .http1(connection)
                 }
             } completion: { result in

@@ -246,6 +246,10 @@ struct ProviderEndpoint: RouterMiddleware {
             throw try await refusalForUnknownDevice(device)
         } catch DeliveryRefusal.unknownApp {
             throw APNsReason.deviceTokenNotForTopic
+        } catch DeliveryRefusal.tokenOfAnotherApp {
+            throw ProviderRefusal(
+                reason: .deviceTokenNotForTopic,
+                description: "this Live Activity token belongs to another app of the device; a push to it names that app's topic")
         }
     }
 

@@ -81,8 +81,9 @@ struct ProviderAnswer: Sendable {
     var body: ByteBuffer?
     var answered = true
     var goesAway = false
-    /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): its
-    /// HTTP/2 stream is reset with `NO_ERROR` after the answer (RFC 9113 §8.1), its HTTP/1.1 connection closed.
+    /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): an
+    /// HTTP/1.1 connection reads nothing more (and ends with this answer). An HTTP/2 stream needs no word of it:
+    /// an answer that ends before its request is reset after the answer (``StreamLifetime``).
     var bodyCutShort = false
 }
 

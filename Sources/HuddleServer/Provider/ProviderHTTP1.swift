@@ -80,19 +80,12 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         guard context.channel.isActive else { return }
         var answer = answer
         // A request whose body was cut short leaves the rest of it on the connection, which therefore ends with
-        // this answer. Its sending side closes after the answer, and nothing more is read (the state stays
-        // `.answering`): the client gets the answer and the close, and its own sending stalls, costing nothing,
-        // until it closes or the idle timeout does. Closing both sides at once, with the body unread, would be
-        // a reset, which can reach the client before the answer and destroy it.
+        // this answer (``HTTP1RequestLifetime`` says so and closes its sending side): nothing more is read (the
+        // state stays `.answering`), and the client's own sending stalls, costing nothing, until it closes or the
+        // request timeout does.
         if answer.bodyCutShort {
-            answer.headers[.connection] = "close"
             answer.write(to: context)
             held = []
-            let channel = context.channel
-            let closed = context.eventLoop.makePromise(of: Void.self)
-            // A connection that cannot close one side (TLS may not) closes whole.
-            closed.futureResult.whenFailure { _ in channel.close(promise: nil) }
-            context.close(mode: .output, promise: closed)
             return
         }
         // A connection told to go away closes once this answer is written, and says so.

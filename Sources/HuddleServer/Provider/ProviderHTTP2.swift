@@ -28,11 +28,14 @@ struct ProviderHTTP2Connection: Sendable {
         var endpoint: ProviderEndpoint
         var servesAcceptRoute: Bool
         var connectionIdleTimeout: Duration?
-        var requestIdleTimeout: Duration
+        var requestTimeout: Duration
+        var writeTimeout: Duration
+        /// Bytes of answers the connection may hold for a client that does not take them (``ConnectionStreams``).
+        var maximumHeldBytes: Int
     }
 
     /// Adds HTTP/2 to a connection's pipeline; on its event loop. Each stream tells `deadline` (which the caller
-    /// adds to the pipeline) when it opens, closes, and has a push accepted.
+    /// adds to the pipeline) when it is busy, when it is not, and when a push on it is accepted.
     static func setup(
         channel: any Channel, configuration: Configuration, deadline: IdleDeadline, logger: Logger
     ) throws -> ProviderHTTP2Connection {
@@ -40,12 +43,16 @@ struct ProviderHTTP2Connection: Sendable {
         // Between the socket and HTTP/2: the answers that come back together are written with one flush.
         let answers = AnswerWriter(eventLoop: channel.eventLoop)
         try channel.pipeline.syncOperations.addHandler(answers)
-        // Streams run on their connection's event loop, where the deadline lives.
-        let deadline = NIOLoopBound(deadline, eventLoop: channel.eventLoop)
         let client = ProviderExchange.client(of: channel)
         let manager = HTTP2ConnectionManager(
             eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
             gracefulCloseTimeout: .seconds(5))
+        // Streams run on their connection's event loop, where what they share lives.
+        let streams = ConnectionStreams(
+            eventLoop: channel.eventLoop, idleDeadline: deadline, manager: manager, writeTimeout: TimeAmount(configuration.writeTimeout),
+            maximumHeldBytes: configuration.maximumHeldBytes)
+        let shared = NIOLoopBound(streams, eventLoop: channel.eventLoop)
+        let requestTimeout = TimeAmount(configuration.requestTimeout)
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(), streamDelegate: manager.streamDelegate
         ) { stream in
@@ -54,9 +61,7 @@ struct ProviderHTTP2Connection: Sendable {
                 // Next to the frames: an answer's body and its end go out as one DATA frame.
                 try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
-                try operations.addHandler(IdleDeadline.StreamSignal(deadline: deadline.value))
-                // A stream whose request stops coming is closed (--request-timeout), as Hummingbird's are.
-                try operations.addHandler(StreamRequestDeadline(timeout: TimeAmount(configuration.requestIdleTimeout)))
+                try operations.addHandler(StreamLifetime(connection: shared.value, requestTimeout: requestTimeout))
                 try operations.addHandler(ProviderStreamHandler(
                     pushes: PushAnswering(
                         endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
@@ -65,7 +70,10 @@ struct ProviderHTTP2Connection: Sendable {
             }
         }
         try channel.pipeline.syncOperations.addHandler(manager)
-        channel.closeFuture.whenComplete { _ in continuation.finish() }
+        channel.closeFuture.whenComplete { _ in
+            continuation.finish()
+            shared.value.connectionClosed()
+        }
         return ProviderHTTP2Connection(handedOff: handedOff, channel: channel)
     }
 }
@@ -126,81 +134,12 @@ final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
         }
     }
 
+    /// Writes a push's answer. One whose request has not ended (its body was cut short) ends the request too
+    /// (``StreamLifetime``).
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
         // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
         guard context.channel.isActive else { return }
-        guard answer.bodyCutShort else {
-            answer.write(to: context)
-            return
-        }
-        // The reset goes once the answer's end has gone out: sent before it, it would drop the answer's frames
-        // still waiting for the client's flow-control window.
-        let ended = context.eventLoop.makePromise(of: Void.self)
-        answer.write(to: context, ended: ended)
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        ended.futureResult.whenSuccess { Self.stopRequest(context: bound.value) }
-    }
-
-    /// Asks the client to stop sending the rest of a request that has its answer: RST_STREAM with `NO_ERROR`,
-    /// which RFC 9113 §8.1 gives for this, so that clients keep the answer (closing the stream's channel would
-    /// send `CANCEL`). Written below the HTTP codec, which carries no frames but the response's.
-    private static func stopRequest(context: ChannelHandlerContext) {
-        guard context.channel.isActive, let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self) else { return }
-        frames.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.rstStream(.noError)), promise: nil)
-    }
-}
-
-/// Closes an HTTP/2 stream whose request stops coming for `timeout` (`--request-timeout`): no part of it read
-/// for that long before its end. It does for a stream what Hummingbird's `HTTPConnectionStateHandler` does,
-/// which a stream's request and answer never need beyond that; but a timer is only set when a read leaves
-/// the request unfinished, so a push whose headers and body came together (most do) sets none. A stream
-/// counts as unfinished until its head is read: one whose headers the codec refused gets the timer too.
-final class StreamRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-
-    private let timeout: TimeAmount
-    /// The request has not ended (nor, at first, begun).
-    private var isReading = true
-    private var lastRead = NIODeadline.now()
-    private var timer: Scheduled<Void>?
-
-    init(timeout: TimeAmount) {
-        self.timeout = timeout
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head, .body:
-            isReading = true
-            lastRead = .now()
-        case .end:
-            isReading = false
-        }
-        context.fireChannelRead(data)
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        if isReading, timer == nil { scheduleCheck(at: lastRead + timeout, context: context) }
-        context.fireChannelReadComplete()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
-    }
-
-    /// At `deadline`: closes the stream if nothing of its unfinished request came since, else looks again when
-    /// the last read's time is up.
-    private func scheduleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(deadline: deadline) {
-            let (handler, context) = bound.value
-            handler.timer = nil
-            guard handler.isReading else { return }
-            let due = handler.lastRead + handler.timeout
-            if due <= .now() { context.close(promise: nil) } else { handler.scheduleCheck(at: due, context: context) }
-        }
+        answer.write(to: context)
     }
 }
 
@@ -266,10 +205,11 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
 }
 
 /// What Hummingbird's HTTP/2 channel did for a connection, for connections whose streams ``ProviderStreamHandler``
-/// serves: closes a connection idle for `idleTimeout` (no stream open), and closes gracefully when told to
-/// quiesce (a server shutting down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible
-/// stream and a PING, then, once the PING comes back, a GOAWAY naming the last stream opened; the
-/// connection closes when its open streams are done, or after `gracefulCloseTimeout`. A fault's ``GoAway``
+/// serves: closes a connection idle for `idleTimeout` (no stream busy: a stream whose answer waits only for the
+/// client's window is idle, ``StreamLifetime``), and closes gracefully when told to quiesce (a server shutting
+/// down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible stream and a PING, then, once
+/// the PING comes back, a GOAWAY naming the last stream opened; the connection closes when its open streams are
+/// done, or after `gracefulCloseTimeout` (also when the PING does not come back in that time). A fault's ``GoAway``
 /// is one GOAWAY with its debug data, naming the last stream opened, and nothing after it (clients such as
 /// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included); the client
 /// closes the connection then, or `gracefulCloseTimeout` does.
@@ -299,6 +239,8 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
     private let gracefulCloseTimeout: TimeAmount
     private var phase = Phase.active
     private var openStreams = 0
+    /// Streams being read or answered (``ConnectionStreams``): the idle timeout counts while there are none.
+    private var busyStreams = 0
     private var lastStreamID = HTTP2StreamID.rootStream
     private var idleTimer: Scheduled<Void>?
     private var gracefulCloseTimer: Scheduled<Void>?
@@ -379,23 +321,25 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
     private func streamCreated(_ id: HTTP2StreamID) {
         openStreams += 1
         lastStreamID = id
-        idleTimer?.cancel()
-        idleTimer = nil
     }
 
     private func streamClosed() {
         openStreams -= 1
-        guard openStreams == 0 else { return }
-        switch phase {
-        case .active:
-            scheduleIdleTimer()
-        case .closing(_, sentSecondGoAway: true):
-            phase = .closed
-            context?.flush()
-            context?.close(promise: nil)
-        case .closing, .wentAway, .closed:
-            break
-        }
+        guard openStreams == 0, case .closing(_, sentSecondGoAway: true) = phase else { return }
+        phase = .closed
+        context?.flush()
+        context?.close(promise: nil)
+    }
+
+    func streamBusy() {
+        busyStreams += 1
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    func streamIdle() {
+        busyStreams -= 1
+        if busyStreams == 0, case .active = phase { scheduleIdleTimer() }
     }
 
     private func scheduleIdleTimer() {
@@ -415,6 +359,9 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))), promise: nil)
         context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(ping, ack: false))), promise: nil)
         flushSoon(context: context)
+        // A client that does not answer the PING (one that reads nothing, say) is not waited for longer.
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
     }
 
     private func goAwayAtOnce(debugData: ByteBuffer, context: ChannelHandlerContext) {
@@ -439,6 +386,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
             context.flush()
             context.close(promise: nil)
         } else {
+            gracefulCloseTimer?.cancel()
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             gracefulCloseTimer = context.eventLoop.scheduleTask(in: gracefulCloseTimeout) { bound.value.close(promise: nil) }
         }

@@ -8,8 +8,9 @@ import Synchronization
 /// streams): it writes what its events give until they end or the client goes away, holding the stream's
 /// slot and subscription until the response is done with (written to the end, or dropped unwritten).
 ///
-/// A client that stops reading would leave a write waiting forever, and its slot taken: a write that waits
-/// longer than `writeTimeout` closes the request's channel, which ends the write.
+/// A client that stops reading would leave a write waiting forever, and its slot taken: the write deadline that
+/// every answer has (`--write-timeout`: ``StreamLifetime``, ``HTTP1RequestLifetime``) resets its stream or
+/// closes its connection, which ends the write.
 enum EventStreamResponse {
     /// The shortest time between two writes to one stream: under a burst, 10 updates a second, which is
     /// as often as a person can follow a list of notifications changing; a quiet stream's event still goes
@@ -35,64 +36,21 @@ enum EventStreamResponse {
         return number
     }
 
-    static func make(
-        holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable, channel: any Channel,
-        writeTimeout: Duration
-    ) -> Response {
+    static func make(holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable) -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 defer { withExtendedLifetime(resources) {} }
-                let progress = WriteProgress()
-                let watchdog = Task {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: writeTimeout / 4)
-                        if progress.hasWaited(longerThan: writeTimeout) {
-                            channel.close(promise: nil)
-                            return
-                        }
-                    }
-                }
-                defer { watchdog.cancel() }
-                var watched: any ResponseBodyWriter = WatchedWriter(base: writer, progress: progress)
-                try await watched.write(ServerSentEvent.reconnectQuickly)
+                try await writer.write(ServerSentEvent.reconnectQuickly)
                 for await buffer in events {
-                    try await watched.write(buffer)
+                    try await writer.write(buffer)
                     // The next write waits for the next tick, gathering what arrives meanwhile: under a burst
                     // each stream writes (and its client wakes) at most 1 / interval times a second, and a quiet
                     // stream's next event still goes at once.
                     await pacing.nextTick()
                 }
-                try await watched.finish(nil)
+                try await writer.finish(nil)
             })
-    }
-}
-
-/// When the write in progress began, if one is.
-private final class WriteProgress: Sendable {
-    private let startedAt = Mutex<ContinuousClock.Instant?>(nil)
-
-    func begin() { startedAt.withLock { $0 = .now } }
-    func end() { startedAt.withLock { $0 = nil } }
-
-    func hasWaited(longerThan limit: Duration) -> Bool {
-        startedAt.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
-    }
-}
-
-/// A response writer that tells ``WriteProgress`` when each write begins and ends.
-private struct WatchedWriter: ResponseBodyWriter {
-    var base: any ResponseBodyWriter
-    let progress: WriteProgress
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        progress.begin()
-        defer { progress.end() }
-        try await base.write(buffer)
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
-        try await base.finish(trailingHeaders)
     }
 }

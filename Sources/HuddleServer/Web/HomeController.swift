@@ -42,7 +42,7 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let isAdmin = isAdmin(request)
         if let registrationToken = configuration.registrationToken, !isAdmin {
-            guard try admin.attempts.verify(form["registrationToken"], is: registrationToken, kind: .registration, client: context.clientAddress) else {
+            guard try await admin.attempts.verify(form["registrationToken"], is: registrationToken, kind: .registration, client: context.clientAddress) else {
                 return try await page(for: request, problem: .wrongRegistrationToken)
             }
         }
@@ -73,7 +73,7 @@ struct HomeController {
         let form = try await FormBody.read(request)
         let session: String
         do {
-            session = try admin.signIn(presenting: form["adminToken"] ?? "", context: context)
+            session = try await admin.signIn(presenting: form["adminToken"] ?? "", context: context)
         } catch let error as APIError where error.kind == .unauthorized {
             return try await page(for: request, problem: .wrongAdminToken)
         }
