@@ -197,10 +197,18 @@ let package = Package(
 )
 
 // One list of strict settings for every target (the swift-log manifest does the same).
+//
+// Huddle's own code builds without a warning, and scripts/test (so CI) keeps it so: it sets
+// HUDDLE_WARNINGS_AS_ERRORS, which makes every warning in Huddle's targets an error. Only then: Xcode and SwiftPM's
+// swiftbuild system compile a package's dependencies with -suppress-warnings, which the driver refuses beside
+// -warnings-as-errors, so the setting always on would break every package that uses Huddle's lint plugin or its
+// libraries (swiftlang/swift-package-manager#10192). Dependencies of Huddle are never affected.
+let warningsAreErrors = Context.environment["HUDDLE_WARNINGS_AS_ERRORS"].map { !$0.isEmpty && $0 != "0" } ?? false
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    if warningsAreErrors { settings.append(.treatAllWarnings(as: .error)) }
     target.swiftSettings = settings
 }

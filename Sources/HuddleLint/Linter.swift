@@ -21,8 +21,9 @@ public struct Linter: Sendable {
         public var app: String?
         /// The development language of catalogs whose app does not declare one.
         public var developmentLanguage: String?
-        /// The push type payload files are sent as, which sets their size limit.
-        public var pushType: PushType = .alert
+        /// The push type payload files are sent as, which chooses their rules and size limit; `nil` reads each
+        /// file's from its keys (``PushTypeReading``).
+        public var pushType: PushType?
         /// Rules whose findings are left out.
         public var disabledRules: Set<LintRule> = []
         /// The most files one run reads.
@@ -30,6 +31,9 @@ public struct Linter: Sendable {
 
         public init() {}
     }
+
+    /// How a payload file's push type is read from its keys when ``Configuration/pushType`` names none.
+    public static let pushTypeRules = PushTypeReading.rules
 
     public var configuration: Configuration
 

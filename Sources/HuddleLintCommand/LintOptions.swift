@@ -40,8 +40,10 @@ public struct LintOptions: ParsableArguments {
     @Option(name: .customLong("development-language"), help: "The development language of catalogs whose app declares none (default: a String Catalog's source language, else en).")
     var developmentLanguage: String?
 
-    @Option(name: .customLong("push-type"), help: "The apns-push-type payload files are sent with, for their size limit (alert: 4096 bytes, voip: 5120).")
-    var pushType: String = "alert"
+    @Option(
+        name: .customLong("push-type"),
+        help: "The apns-push-type to lint every payload file as (its rules and size limit: alert 4096 bytes, voip 5120). Without it, each file's type is read from its keys: \(Linter.pushTypeRules).")
+    var pushType: String?
 
     @Option(help: "clang (file:line:column: severity: message [rule]), json, sarif (SARIF 2.1.0), github (workflow annotations) or junit (JUnit XML test results, failed at --fail-on).")
     var format: OutputFormat = .clang
@@ -63,7 +65,7 @@ public struct LintOptions: ParsableArguments {
 
     public func validate() throws {
         if !listRules, paths.isEmpty { throw ValidationError("Give at least one payload, scenario, catalog or folder to lint.") }
-        if PushType(rawValue: pushType) == nil {
+        if let pushType, PushType(rawValue: pushType) == nil {
             throw ValidationError("--push-type must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         for id in disabledRules where LintRule(rawValue: id) == nil {
@@ -91,7 +93,7 @@ public struct LintOptions: ParsableArguments {
         configuration.appFiles = appFiles
         configuration.app = app
         configuration.developmentLanguage = developmentLanguage
-        configuration.pushType = PushType(rawValue: pushType) ?? .alert
+        configuration.pushType = pushType.flatMap(PushType.init(rawValue:))
         configuration.disabledRules = Set(disabledRules.compactMap(LintRule.init(rawValue:)))
         let report = Linter(configuration: configuration).lint(paths)
         switch format {

@@ -128,7 +128,7 @@ import Testing
         let other = try ActivityDeclarations(types: [ActivityType(name: "ScoreAttributes")])
         var device = DeviceActivities()
         #expect(Self.start(&device, declarations: other).outcome == .dropped(.unknownAttributesType("DeliveryAttributes")))
-        let none = try ActivityDeclarations()
+        let none = ActivityDeclarations()
         #expect(Self.started(declarations: none).1.contentState == ["eta": 813000000])
     }
 

@@ -92,7 +92,35 @@ import Testing
         #expect(report.findings.map(\.rule) == [.unknownKey])
         let key = try #require(text.range(of: #""thread.id""#))
         #expect(report.findings.first?.column == text.unicodeScalars.distance(from: text.startIndex, to: key.lowerBound) + 1)
-        #expect(report.findings.first?.message.hasSuffix("did you mean `thread-id`?") == true)
+        #expect(report.findings.first?.message.hasSuffix("did you mean `thread-id`? (linted as an alert push)") == true)
+    }
+
+    /// A folder of pushes of several types is linted file by file, each by its own type's rules, read from its
+    /// keys, and every finding says which type it was read as (issue 44). `--push-type` overrides the reading.
+    @Test func eachPayloadFileIsLintedAsThePushTypeItsKeysSay() throws {
+        let folder = Fixtures.directory().appendingPathComponent("PushTypes")
+        let report = Self.lint([folder.path])
+        let byFile = Dictionary(grouping: report.findings) { URL(fileURLWithPath: $0.file).lastPathComponent }
+        let expected: [(file: String, rule: LintRule, context: String)] = [
+            ("alert.json", .unknownKey, "(linted as an alert push)"),
+            ("background.json", .unknownKey, #"(linted as a background push: aps has "content-available": 1 and no alert, badge or sound)"#),
+            ("start.json", .liveActivityKey, #"(linted as a liveactivity push: aps has "event" and "content-state")"#),
+            ("update.json", .liveActivityPayload, #"(linted as a liveactivity push: aps has "event" and "content-state")"#),
+            ("end.json", .liveActivityKey, #"(linted as a liveactivity push: aps has "event")"#),
+        ]
+        for (file, rule, context) in expected {
+            let findings = byFile[file] ?? []
+            #expect(findings.map(\.rule) == [rule], "\(file): \(findings.map(\.message))")
+            #expect(findings.allSatisfy { $0.message.hasSuffix(context) }, "\(file): \(findings.map(\.message))")
+        }
+        // A widget push is a widget push: content-changed is its key, not an unknown one.
+        #expect(byFile["widgets.json"] == nil)
+        // The update without a timestamp is the one error: as an alert push (the option), it has none.
+        #expect(report.findings.filter { $0.severity == .error }.map(\.file).map { URL(fileURLWithPath: $0).lastPathComponent } == ["update.json"])
+        let asAlerts = Self.lint([folder.appendingPathComponent("update.json").path]) { $0.pushType = .alert }
+        #expect(asAlerts.findings.isEmpty)
+        let named = Self.lint([folder.appendingPathComponent("background.json").path]) { $0.pushType = .background }
+        #expect(named.findings.map(\.message).allSatisfy { $0.hasSuffix("(linted as a background push: --push-type)") })
     }
 
     @Test func aVoIPPushMayBeLarger() throws {

@@ -144,10 +144,32 @@ def test_an_app_file_with_a_simulator_push(tmp_path):
     key_column = push.index('"thread_id"') + 1
     assert run.stdout.splitlines() == [
         f"push.apns:1:{category_column}: error: category `mgs` is not declared by com.example.chat (it declares `msg`): "
-        "the push gets no summary format, placeholder or actions; send a declared category or declare this one [unknown-category]",
+        "the push gets no summary format, placeholder or actions; send a declared category or declare this one (linted as an alert push) [unknown-category]",
         f"push.apns:1:{key_column}: warning: `thread_id` is not a key of aps, so APNs accepts the push and ignores it: "
-        "did you mean `thread-id`? [unknown-key]",
+        "did you mean `thread-id`? (linted as an alert push) [unknown-key]",
     ]
+
+
+def test_a_folder_of_pushes_of_every_type_is_linted_file_by_file_without_a_flag(tmp_path):
+    """Issue 44: an alert, a background push and Live Activity start, update and end payloads side by side, each
+    linted by its own type's rules, read from its keys (which --help names), each finding saying which type;
+    --push-type still overrides."""
+    folder = ROOT / "Tests" / "HuddleLintTests" / "Fixtures" / "PushTypes"
+    run = lint(str(folder), cwd=tmp_path)
+    lines = run.stdout.splitlines()
+    found = sorted((pathlib.Path(m["file"]).name, m["rule"]) for m in map(CLANG_LINE.match, lines))
+    assert found == [("alert.json", "unknown-key"), ("background.json", "unknown-key"), ("end.json", "live-activity-key"),
+                     ("start.json", "live-activity-key"), ("update.json", "live-activity-payload")], run.stdout
+    said = {pathlib.Path(m["file"]).name: m["message"] for m in map(CLANG_LINE.match, lines)}
+    assert said["update.json"].endswith('(linted as a liveactivity push: aps has "event" and "content-state")'), said
+    assert "aps.timestamp: is missing" in said["update.json"]
+    assert said["background.json"].endswith("(linted as a background push: aps has \"content-available\": 1 and no alert, badge or sound)")
+    assert said["alert.json"].endswith("(linted as an alert push)")
+    assert run.returncode == 1
+    overridden = lint("--push-type", "alert", str(folder / "update.json"), cwd=tmp_path)
+    assert overridden.returncode == 0 and overridden.stdout == "", overridden.stdout
+    help_text = " ".join(lint("--help", cwd=tmp_path).stdout.split())
+    assert "aps.event or aps.content-state: liveactivity" in help_text and "aps.content-changed: widgets" in help_text
 
 
 def test_a_live_activity_payload_file_is_checked_against_the_declared_type(tmp_path):

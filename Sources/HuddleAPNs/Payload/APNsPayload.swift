@@ -71,7 +71,7 @@ private struct PayloadDecoder {
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
         "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes",
-        "summary-arg", "summary-arg-count", "input-push-channel", "input-push-token", "alert-loc-key",
+        "summary-arg", "summary-arg-count", "input-push-channel", "input-push-token", "alert-loc-key", "content-changed",
     ]
 
     mutating func decode() throws(JSONReadError) -> APNsPayload {

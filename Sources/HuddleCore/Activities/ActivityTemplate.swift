@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The template an activity type may declare (``ActivityType/template``), which the page draws its Lock
 /// Screen presentation with: plain text lines with placeholders, never markup.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension LiveActivity {
     /// The activity as the device API, its streams and the stores show it: dates in ISO 8601 (UTC, with

@@ -18,6 +18,8 @@ final class JSONDocument {
     let url: URL
     let bytes: [UInt8]
     let json: JSONValue
+    /// What every finding about this document adds to its message (for a payload, the push type it was linted as).
+    var context: String?
     private var pending: [PendingFinding] = []
 
     private init(displayPath: String, url: URL, bytes: [UInt8], json: JSONValue) {
@@ -64,7 +66,7 @@ final class JSONDocument {
         return zip(pending, locations).map { finding, location in
             LintFinding(
                 finding.rule, severity: finding.severity, file: displayPath, line: location?.line, column: location?.column,
-                message: finding.message)
+                message: context.map { "\(finding.message) \($0)" } ?? finding.message)
         }
     }
 }

@@ -100,7 +100,9 @@ struct LintRun {
         if file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json) {
             fileCount += 1
             documents.append(document)
-            payloads.append(PayloadInput(document: document, pushType: configuration.pushType))
+            let reading = configuration.pushType.map(PushTypeReading.named) ?? PushTypeReading.of(document.json)
+            document.context = reading.findingContext
+            payloads.append(PayloadInput(document: document, reading: reading))
         } else if Self.isScenario(document.json) {
             fileCount += 1
             documents.append(document)

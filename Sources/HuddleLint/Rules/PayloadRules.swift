@@ -5,7 +5,9 @@ import HuddleLocalization
 /// A payload file to lint.
 struct PayloadInput {
     let document: JSONDocument
-    let pushType: PushType
+    let reading: PushTypeReading
+
+    var pushType: PushType { reading.type }
 
     /// The app a Simulator file names (`Simulator Target Bundle`).
     var simulatorTargetBundle: String? {

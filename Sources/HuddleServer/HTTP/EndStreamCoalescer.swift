@@ -21,7 +21,7 @@ final class EndStreamCoalescer: ChannelOutboundHandler, RemovableChannelHandler 
             context.write(data, promise: promise)
             return
         }
-        if frame.endStream, bytes.readableBytes == 0, var (heldFrame, heldPromise) = held {
+        if frame.endStream, bytes.readableBytes == 0, case (var heldFrame, let heldPromise)? = held {
             held = nil
             heldFrame.endStream = true
             if let heldPromise, let promise { heldPromise.futureResult.cascade(to: promise) }
