@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates each generated table into a temporary file and fails, showing the diff, when it differs from
 # the committed one: the CLDR plural rules (PluralRuleTable.swift) and parent locales (ParentLocaleTable.swift),
-# and the pages' icon (favicon.svg, favicon.ico). Needs the generators' Babel: pip install babel==2.18.0
+# and the pages' icon (favicon.svg, favicon.ico). Needs the generators' Babel: pip install babel==2.19.0
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 # The one place to change when moving to a newer Babel (and so a newer CLDR).
-EXPECTED_BABEL_VERSION = "2.18.0"
+EXPECTED_BABEL_VERSION = "2.19.0"
 
 
 def fail(tool: str, message: str) -> None:

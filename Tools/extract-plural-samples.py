@@ -6,13 +6,15 @@ Babel (the source of PluralRuleTable.swift) drops the samples, so they come from
 Debian packages (CLDR 41 on Debian 12):
 
     apt-get install -y unicode-cldr-core
-    pip install babel==2.18.0
+    pip install babel==2.19.0
     python3 Tools/extract-plural-samples.py
 
-A sample is only valid for the rule text it was written for, so a CLDR group is kept only when its rules
-parse into the same tree as Babel's rules for the group's first locale that Babel knows; groups whose
-rules changed since (he, ro, mt, ...) are left out and reported. The output is sorted and depends only on
-the two inputs.
+A sample is only valid for the rules it was written for, so a CLDR group's samples are kept, under the
+first of its locales whose Babel rules mean the same as the group's rules in the XML, and groups where no
+locale's rules do (he, ro, mt, ... changed since) are left out and reported. Two rules mean the same when
+they parse into the same tree once each `=`/`!=` range list is written out as its set of integers
+(`i = 0,1` and `i = 0..1`, which CLDR 49 writes for fr, are one rule). The output is sorted and depends
+only on the two inputs.
 """
 
 from __future__ import annotations
@@ -56,6 +58,31 @@ def groups(path: Path):
         yield element.get("locales").split(), rules
 
 
+# Range lists longer than this stay as written (none in CLDR comes near it).
+LARGEST_EXPANDED_RANGE = 100_000
+
+
+def canonical(node):
+    """The tree with each `in` relation's range list as its sorted set of integers. `x = 0..1` is true only
+    for integer x, so it is `x = 0,1`; `within` ranges also take decimals, so they stay as written."""
+    kind, args = node
+    if kind in ("and", "or", "not"):
+        return (kind, tuple(canonical(arg) for arg in args))
+    if kind == "relation" and args[0] == "in":
+        method, expression, (_, ranges) = args
+        bounds = [(low, high) for (_, (low,)), (_, (high,)) in ranges]
+        if all(isinstance(low, int) and isinstance(high, int) for low, high in bounds) and sum(
+            high - low + 1 for low, high in bounds
+        ) <= LARGEST_EXPANDED_RANGE:
+            values = sorted({value for low, high in bounds for value in range(low, high + 1)})
+            return (kind, (method, expression, ("values", tuple(values))))
+    return node
+
+
+def canonical_rules(trees: dict) -> dict:
+    return {category: canonical(tree) for category, tree in trees.items()}
+
+
 def babel_tree(locale: str, ordinal: bool):
     rule = Locale.parse(locale).ordinal_form if ordinal else Locale.parse(locale).plural_form
     return dict(rule.abstract)
@@ -72,15 +99,23 @@ def main() -> None:
     entries = []
     for kind, file_name in (("cardinal", "plurals.xml"), ("ordinal", "ordinals.xml")):
         for locales, rules in groups(common / "supplemental" / file_name):
-            representative = next((locale for locale in locales if locale in known), None)
-            if representative is None or representative == "root":
+            candidates = [locale for locale in locales if locale in known and locale != "root"]
+            if not candidates:
                 continue
-            xml_tree = {
+            xml_tree = canonical_rules({
                 category: _Parser(condition).ast
                 for category, (condition, _, _) in rules.items()
                 if condition and category != "other"
-            }
-            if xml_tree != babel_tree(representative, ordinal=kind == "ordinal"):
+            })
+            representative = next(
+                (
+                    locale
+                    for locale in candidates
+                    if canonical_rules(babel_tree(locale, ordinal=kind == "ordinal")) == xml_tree
+                ),
+                None,
+            )
+            if representative is None:
                 print(f"skipped {kind} {' '.join(locales)}: rules changed since this CLDR", file=sys.stderr)
                 continue
             for category in CATEGORIES:

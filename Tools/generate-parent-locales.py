@@ -2,7 +2,7 @@
 """Writes Sources/HuddleLocalization/Catalogs/ParentLocaleTable.swift from Babel's copy of CLDR's parentLocales.
 
 Usage:
-    pip install babel==2.18.0
+    pip install babel==2.19.0
     python3 Tools/generate-parent-locales.py            # rewrites the committed table
     python3 Tools/generate-parent-locales.py -o FILE    # writes it elsewhere (Tools/check-generated.sh)
 

@@ -2,7 +2,7 @@
 """Writes Sources/HuddleLocalization/Plurals/PluralRuleTable.swift from Babel's copy of the CLDR plural rules.
 
 Usage:
-    pip install babel==2.18.0
+    pip install babel==2.19.0
     python3 Tools/generate-plural-rules.py            # rewrites the committed table
     python3 Tools/generate-plural-rules.py -o -       # prints it instead
     python3 Tools/generate-plural-rules.py -o FILE    # writes it elsewhere (Tools/check-generated.sh)
@@ -18,7 +18,7 @@ What goes into the table:
 - Babel's language aliases (iw -> he, tl -> fil, eng -> en) are kept where the target has rules, so
   deprecated and three-letter codes do not fall through to root.
 - A locale whose CLDR parent (the parentLocales data) is not what dropping subtags gives takes its parent's
-  rules: ht's parent is fr_HT, so Haitian Creole counts as French does; pt_AO's is pt_PT, not pt. Such a
+  rules: pt_AO's parent is pt_PT, not pt, so Angolan Portuguese counts as European Portuguese does. Such a
   locale is listed when its parent's rules differ from the ones truncation would reach.
 
 The output depends only on the Babel version: everything is sorted, so CI can regenerate the file and

@@ -355,10 +355,11 @@ extension HuddleStrings {
             placeholderSingle: "Сповіщення",
             placeholder: [.one: "%u сповіщення", .few: "%u сповіщення", .many: "%u сповіщень", .other: "%u сповіщення"]),
         "vi": Strings(
-            summary: [.other: "%u thông báo khác"],
-            summaryWithArguments: [.other: "%u thông báo khác từ %@"],
+            // CLDR 49 gives Vietnamese a `one` category (0 and 1); the noun does not change with the number.
+            summary: [.one: "%u thông báo khác", .other: "%u thông báo khác"],
+            summaryWithArguments: [.one: "%u thông báo khác từ %@", .other: "%u thông báo khác từ %@"],
             placeholderSingle: "Thông báo",
-            placeholder: [.other: "%u thông báo"]),
+            placeholder: [.one: "%u thông báo", .other: "%u thông báo"]),
         "zh-Hans": Strings(
             summary: [.other: "还有%u条通知"],
             summaryWithArguments: [.other: "还有%u条来自%@的通知"],

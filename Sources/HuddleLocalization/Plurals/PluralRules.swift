@@ -71,6 +71,6 @@ public struct PluralRules: Sendable {
         PluralRuleTable.ordinal.keys.filter { $0 != "root" }.sorted()
     }
 
-    /// The CLDR release the rules come from ("47").
+    /// The CLDR release the rules come from ("49"), as the generator read it from Babel.
     public static var cldrVersion: String { PluralRuleTable.cldrVersion }
 }

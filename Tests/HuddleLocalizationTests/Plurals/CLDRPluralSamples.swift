@@ -121,7 +121,7 @@ enum CLDRPluralSamples {
         CLDRPluralSample(kind: .cardinal, locale: "sl", category: .two, integers: "2, 102, 202, 302, 402, 502, 602, 702, 1002, …", decimals: ""),
         CLDRPluralSample(kind: .cardinal, locale: "tzm", category: .one, integers: "0, 1, 11~24", decimals: "0.0, 1.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0"),
         CLDRPluralSample(kind: .cardinal, locale: "tzm", category: .other, integers: "2~10, 100~106, 1000, 10000, 100000, 1000000, …", decimals: "0.1~0.9, 1.1~1.7, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0, …"),
-        CLDRPluralSample(kind: .ordinal, locale: "af", category: .other, integers: "0~15, 100, 1000, 10000, 100000, 1000000, …", decimals: ""),
+        CLDRPluralSample(kind: .ordinal, locale: "am", category: .other, integers: "0~15, 100, 1000, 10000, 100000, 1000000, …", decimals: ""),
         CLDRPluralSample(kind: .ordinal, locale: "as", category: .few, integers: "4", decimals: ""),
         CLDRPluralSample(kind: .ordinal, locale: "as", category: .many, integers: "6", decimals: ""),
         CLDRPluralSample(kind: .ordinal, locale: "as", category: .one, integers: "1, 5, 7~10", decimals: ""),

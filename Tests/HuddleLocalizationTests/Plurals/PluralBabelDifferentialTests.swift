@@ -7,7 +7,7 @@ import Testing
 ///
 /// Babel evaluates the rules with its own code, so this checks our parser and evaluator, the table's
 /// locale mapping, and that the committed table matches the Babel installed. It fails, not skips, when
-/// python3 or Babel is missing: CI installs `babel==2.18.0` before `swift test`.
+/// python3 or Babel is missing: CI installs `babel==2.19.0` before `swift test`.
 @Suite("Differential against Babel")
 struct PluralBabelDifferentialTests {
     /// 0…130, powers of ten, and decimals with and without visible trailing zeros.
@@ -17,8 +17,7 @@ struct PluralBabelDifferentialTests {
 
     /// Prints Babel's categories as JSON for every locale that has its own rules in Babel's data
     /// (languages, and regional or script locales such as pt_PT and zh_Hant), and every locale whose
-    /// CLDR parent is not its truncated identifier (ht takes fr_HT's rules, pt_AO pt_PT's), cardinal and
-    /// ordinal.
+    /// CLDR parent is not its truncated identifier (pt_AO takes pt_PT's rules), cardinal and ordinal.
     /// Numbers with a "." become `decimal.Decimal`, so "2.50" keeps its visible digits.
     static let script = #"""
         import json, sys
@@ -28,7 +27,7 @@ struct PluralBabelDifferentialTests {
             from babel import Locale, localedata
             from babel.core import get_global
         except ImportError as error:
-            sys.exit(f"babel is not installed ({error}): pip install babel==2.18.0")
+            sys.exit(f"babel is not installed ({error}): pip install babel==2.19.0")
 
         numbers = [Decimal(text) if "." in text else int(text) for text in sys.argv[1:]]
         report = {"babel": babel.__version__, "cldr": str(get_global("cldr")["version"]),

@@ -17,6 +17,9 @@ struct PluralRulesTests {
         ("ja", 0, .other), ("ja", 1, .other), ("ja", 2, .other),
         ("pt", 0, .one), ("pt", 1, .one), ("pt-PT", 0, .other), ("pt-PT", 1, .one), ("pt_PT", 1_000_000, .many),
         ("cy", 0, .zero), ("cy", 3, .few), ("cy", 6, .many), ("cy", 7, .other),
+        // New in CLDR 49 (Babel 2.19): vi has `one`, gl `many` for millions, cv `zero`.
+        ("vi", 0, .one), ("vi", 1, .one), ("vi", 2, .other), ("gl", 1, .one), ("gl", 2, .other),
+        ("gl", 1_000_000, .many), ("gl", 1_000_001, .other), ("cv", 0, .zero), ("cv", 1, .one), ("cv", 2, .other),
         ("xx", 1, .other), ("xx", 0, .other),
     ])
     func integerCategories(locale: String, number: Int, expected: PluralCategory) {
@@ -45,6 +48,9 @@ struct PluralRulesTests {
         ("en", 23, .few), ("en", 111, .other), ("fr", 1, .one), ("fr", 2, .other),
         ("it", 8, .many), ("it", 11, .many), ("it", 800, .many), ("it", 9, .other),
         ("sv", 1, .one), ("sv", 11, .other), ("ru", 1, .other), ("pt-PT", 1, .other), ("xx", 1, .other),
+        // New in CLDR 49 (Babel 2.19): Spanish and Afrikaans ordinals.
+        ("es", 1, .one), ("es", 3, .one), ("es", 2, .other), ("es", 11, .other), ("es", 21, .one),
+        ("af", 1, .other), ("af", 2, .few), ("af", 19, .few), ("af", 20, .other), ("af", 102, .few),
     ])
     func ordinalCategories(locale: String, number: Int, expected: PluralCategory) {
         #expect(PluralRules.ordinal(for: locale).category(for: number) == expected)
@@ -53,8 +59,9 @@ struct PluralRulesTests {
     @Test("locale identifiers resolve to the CLDR locale with rules", arguments: [
         ("pt-PT", "pt_PT"), ("pt_PT", "pt_PT"), ("PT-pt", "pt_PT"), ("pt-PT-u-nu-latn", "pt_PT"),
         ("pt", "pt"), ("pt-BR", "pt"),
-        // CLDR's parentLocales: pt-AO's parent is pt-PT, ht's is fr-HT (so French rules).
-        ("pt-AO", "pt_AO"), ("pt-MZ", "pt_MZ"), ("ht", "ht"), ("ht-HT", "ht"),
+        // CLDR's parentLocales: pt-AO's parent is pt-PT. Since CLDR 49 ht's is no longer fr-HT, and ht has
+        // no rules of its own, so it ends at root.
+        ("pt-AO", "pt_AO"), ("pt-MZ", "pt_MZ"), ("ht", "root"), ("ht-HT", "root"),
         ("zh-Hant-TW", "zh"), ("zh_Hans", "zh"), ("de-AT", "de"), ("sr-Latn", "sr"), ("EN", "en"),
         ("en_US.UTF-8", "en"), ("en_US@calendar=gregorian", "en"), ("ca-ES-valencia", "ca"),
         ("iw", "he"), ("iw-IL", "he"), ("in", "id"), ("tl", "fil"), ("sh", "sr"), ("eng", "en"),
@@ -66,7 +73,7 @@ struct PluralRulesTests {
     }
 
     @Test("locales that CLDR's parentLocales sends elsewhere take their parent's rules", arguments: [
-        ("pt-AO", "pt-PT"), ("pt-CH", "pt-PT"), ("ht", "fr"),
+        ("pt-AO", "pt-PT"), ("pt-CH", "pt-PT"), ("pt-MZ", "pt-PT"),
     ])
     func parentLocaleRules(locale: String, parent: String) {
         let numbers = [0, 1, 2, 5, 1_000_000]
@@ -75,11 +82,16 @@ struct PluralRulesTests {
         #expect(numbers.map(PluralRules.ordinal(for: locale).category) == numbers.map(PluralRules.ordinal(for: parent).category))
     }
 
-    @Test func haitianCreoleCountsAsFrench() {
+    /// CLDR 47 (Babel 2.18) named fr-HT as ht's parent, so Haitian Creole took French's rules; CLDR 49
+    /// (Babel 2.19) names no parent for ht and gives it no rules, so every number is `other` (root's).
+    @Test func haitianCreoleNoLongerCountsAsFrench() {
         let rules = PluralRules.cardinal(for: "ht")
-        #expect(rules.categories == [.one, .many, .other])
-        #expect(rules.category(for: 0) == .one)
-        #expect(rules.category(for: 2) == .other)
+        #expect(rules.locale == "root")
+        #expect(rules.categories == [.other])
+        for number in [0, 1, 2, 1_000_000] {
+            #expect(rules.category(for: number) == .other, "ht \(number)")
+        }
+        #expect(PluralRules.ordinal(for: "ht").categories == [.other])
     }
 
     @Test("ordinal rules resolve on their own table", arguments: [
@@ -94,6 +106,8 @@ struct PluralRulesTests {
         ("ar", [.zero, .one, .two, .few, .many, .other]),
         ("ru", [.one, .few, .many, .other]),
         ("fr", [.one, .many, .other]),
+        ("vi", [.one, .other]),
+        ("gl", [.one, .many, .other]),
         ("he", [.one, .two, .other]),
         ("ja", [.other]),
         ("xx", [.other]),
@@ -148,7 +162,7 @@ struct PluralRulesTests {
         #expect(english.condition(for: .one) == "i = 1 and v = 0")
         #expect(english.condition(for: .other) == nil)
         #expect(english.condition(for: .few) == nil)
-        #expect(PluralRules.cldrVersion == "47")
+        #expect(PluralRules.cldrVersion == "49")
     }
 
     @Test("rules can be looked up from many tasks at once")
