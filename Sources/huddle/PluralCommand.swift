@@ -7,8 +7,10 @@ struct PluralCommand: ParsableCommand {
         abstract: "Print the CLDR plural category of numbers in a language.",
         discussion: """
             One line per number: NUMBER CATEGORY. Numbers may be decimals as written ("1.0" has one visible \
-            fraction digit and is not "1") or compact ("1c6"). With --rules, print the language's rules instead.
-            """
+            fraction digit and is not "1") or compact ("1c6"). With --rules, print the language's rules instead. \
+            --version names the CLDR release the rules come from.
+            """,
+        version: "huddle \(Version.description), plural rules of CLDR \(PluralRules.cldrVersion)"
     )
 
     @Argument(help: "A language tag, e.g. ru, pt-PT, ar.")

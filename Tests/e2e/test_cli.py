@@ -104,6 +104,15 @@ def test_a_key_that_is_not_a_key_is_bad_input(tmp_path):
     assert missing.returncode == 66 and "no such file" in missing.stderr
 
 
+def test_plural_version_names_the_cldr_release_of_its_rules():
+    """Issue 44: which CLDR the plural rules come from, as the generator's Babel reports it (Tools/cldr_babel.py)."""
+    table = (ROOT / "Sources/HuddleLocalization/Plurals/PluralRuleTable.swift").read_text()
+    cldr = re.search(r'static let cldrVersion = "([0-9.]+)"', table).group(1)
+    assert cldr == "49"
+    result = huddle("plural", "--version")
+    assert result.returncode == 0 and result.stdout.endswith(f", plural rules of CLDR {cldr}\n"), result.stdout
+
+
 def test_version_names_the_version_and_the_commit_or_says_it_has_none():
     result = huddle("--version")
     assert result.returncode == 0
