@@ -151,7 +151,7 @@ extension NotificationCategory {
 extension AppSettings {
     /// Applies the settings an object names; the others stay as they are.
     public mutating func update(json reader: JSONReader, ignoring: Set<String> = []) throws(JSONReadError) {
-        try reader.rejectUnknownMembers(Set(["grouping", "showPreviews"]).union(ignoring))
+        try reader.rejectUnknownMembers(Set(["grouping", "showPreviews", "timeSensitive", "scheduledSummary"]).union(ignoring))
         if let grouping = try reader.optionalMember("grouping") {
             let name = try grouping.string()
             guard let value = Grouping(rawValue: name) else {
@@ -166,10 +166,17 @@ extension AppSettings {
             }
             self.showPreviews = value
         }
+        if let timeSensitive = try reader.optionalMember("timeSensitive") { self.timeSensitive = try timeSensitive.bool() }
+        if let scheduledSummary = try reader.optionalMember("scheduledSummary") { self.scheduledSummary = try scheduledSummary.bool() }
     }
 
+    /// The settings as JSON; the two of iOS 15 only when they differ from their defaults, so that an app's settings
+    /// read as before wherever they are not used.
     public var json: JSONValue {
-        .object(JSONObject([("grouping", .string(grouping.rawValue)), ("showPreviews", .string(showPreviews.rawValue))]))
+        var object = JSONObject([("grouping", .string(grouping.rawValue)), ("showPreviews", .string(showPreviews.rawValue))])
+        if !timeSensitive { object["timeSensitive"] = .bool(false) }
+        if scheduledSummary { object["scheduledSummary"] = .bool(true) }
+        return .object(object)
     }
 }
 
