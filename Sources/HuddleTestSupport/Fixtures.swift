@@ -50,10 +50,10 @@ public struct ScenarioFixture: Sendable, CustomStringConvertible {
     /// Plays the scenario and checks each expected render.
     /// - Returns: the mismatches, each prefixed with the render's index; empty when all match.
     public func mismatches(
-        play: (Scenario, URL) throws -> Center = { scenario, url in try scenario.play(relativeTo: url).center }
+        play: (Scenario, URL) throws -> Scenario.Played = { scenario, url in try scenario.playDevice(relativeTo: url).played }
     ) throws -> [String] {
         let scenario = try Scenario.load(contentsOf: scenarioURL)
-        let center = try play(scenario, scenarioURL)
+        let played = try play(scenario, scenarioURL)
         guard case .array(let renders) = try Fixtures.json(expectationsURL) else {
             return ["\(expectationsURL.lastPathComponent): expected a list of renders"]
         }
@@ -68,7 +68,7 @@ public struct ScenarioFixture: Sendable, CustomStringConvertible {
                 problems.append("render \(index): no \"center\"")
                 continue
             }
-            let actual = center.render(for: viewer).json
+            let actual = played.render(for: viewer).json
             problems += JSONExpectation.mismatches(expected: expected, actual: actual).map { "render \(index): \($0)" }
         }
         return problems

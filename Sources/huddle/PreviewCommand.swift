@@ -52,9 +52,9 @@ struct PreviewCommand: ParsableCommand {
     func run() throws {
         let urls = inputs.map { URL(fileURLWithPath: $0) }
         let scenario: Scenario
-        let center: Center
+        let played: Scenario.Played
         do {
-            (scenario, center) = try loadAndPlay(urls)
+            (scenario, played) = try loadAndPlay(urls)
         } catch {
             FileHandle.standardError.write(Data("huddle preview: \(error)\n".utf8))
             throw (error.code == .unreadable ? CommandFailure.Kind.missingInput : .badInput).exitCode
@@ -64,7 +64,7 @@ struct PreviewCommand: ParsableCommand {
             viewer.languages = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         if let locked { viewer.locked = locked }
-        let rendered = center.render(for: viewer)
+        let rendered = played.render(for: viewer)
         for diagnostic in rendered.diagnostics {
             FileHandle.standardError.write(Data("warning: \(diagnostic)\n".utf8))
         }
@@ -80,10 +80,17 @@ struct PreviewCommand: ParsableCommand {
                 })
                 json = .object(object)
             }
+            if played.attention != nil, case .object(var object) = json {
+                object["deviceEvents"] = .array(played.notes.map { note in
+                    .object(JSONObject([("event", .integer(Int64(note.event))), ("did", .string(note.note))]))
+                })
+                json = .object(object)
+            }
             print(json.jsonText(pretty: true))
         case .text:
             let useColor = color ?? (isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
             print(rendered.text(colors: useColor), terminator: "")
+            if played.attention != nil { print(Self.text(played.notes), terminator: "") }
             if let live { print(Self.text(live.activities, outcomes: live.outcomes), terminator: "") }
         }
     }
@@ -101,13 +108,21 @@ struct PreviewCommand: ParsableCommand {
         return text
     }
 
+    /// What the device's settings did, event by event.
+    static func text(_ notes: [(event: Int, note: String)]) -> String {
+        var text = "\nWhat the device did\n"
+        if notes.isEmpty { text += "  (every notification arrived as its level says)\n" }
+        for note in notes { text += "  event \(note.event): \(note.note)\n" }
+        return text
+    }
+
     /// Push files rather than a scenario: an app or app file is named, the files are `.apns`, or there are
     /// several. (One `.json` file is read as a scenario, and played as a push if it is a payload.)
     private var inputsArePushes: Bool {
         app != nil || appFile != nil || inputs.count != 1 || inputs[0].hasSuffix(".apns")
     }
 
-    private func loadAndPlay(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Center) {
+    private func loadAndPlay(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Scenario.Played) {
         guard !inputsArePushes else { return try playPushes(urls) }
         do {
             let scenario = try Scenario.load(contentsOf: urls[0])
@@ -118,18 +133,18 @@ struct PreviewCommand: ParsableCommand {
         }
     }
 
-    private func playPushes(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Center) {
+    private func playPushes(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Scenario.Played) {
         let appFileURL = appFile.map { URL(fileURLWithPath: $0) }
         let scenario = try Scenario.loadSimulatorPushes(urls, app: app, appFile: appFileURL)
-        guard let appFileURL else { return (scenario, try scenario.play()) }
+        guard let appFileURL else { return (scenario, try scenario.playDevice()) }
         return (scenario, try play(scenario, relativeTo: appFileURL))
     }
 
-    private func play(_ scenario: Scenario, relativeTo url: URL) throws(ScenarioError) -> Center {
-        let played = try scenario.play(relativeTo: url)
-        for warning in played.warnings {
+    private func play(_ scenario: Scenario, relativeTo url: URL) throws(ScenarioError) -> Scenario.Played {
+        let (played, warnings) = try scenario.playDevice(relativeTo: url)
+        for warning in warnings {
             FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
         }
-        return played.center
+        return played
     }
 }

@@ -27,6 +27,39 @@ import Testing
     }
 
     static let cases: [Case] = [
+        // Device settings (issue 43): each bad value named where it is.
+        Case(
+            name: "a summary without times",
+            scenario: #"{\#(app), "device": {"summary": {"enabled": true, "times": []}}}"#,
+            message: "device.summary: summary.times: give at least one time"),
+        Case(
+            name: "a summary time that is no time",
+            scenario: #"{\#(app), "device": {"summary": {"times": ["8am"]}}}"#,
+            message: #"device.summary.times[0]: expected a time of day like "08:00""#),
+        Case(
+            name: "an unknown time zone",
+            scenario: #"{\#(app), "device": {"timeZone": "Mars/Olympus"}}"#,
+            message: #"device.timeZone: timeZone: "Mars/Olympus" is not a time zone (expected an IANA name such as Europe/Paris)"#),
+        Case(
+            name: "a Focus both on and scheduled",
+            scenario: #"{\#(app), "device": {"focus": {"on": true, "schedule": {"from": "22:00", "to": "07:00"}}}}"#,
+            message: #"device.focus: a Focus is either "on" or on a "schedule", not both"#),
+        Case(
+            name: "an unknown Lock Screen layout",
+            scenario: #"{\#(app), "device": {"lockScreen": "grid"}}"#,
+            message: #"device.lockScreen: expected count, stack or list, found "grid""#),
+        Case(
+            name: "an unknown capability",
+            scenario: #"{"apps": {"com.example.app": {"capabilities": ["pushToTalk"]}}}"#,
+            message: #"apps.com.example.app.capabilities[0]: unknown capability "pushToTalk" (expected timeSensitive or criticalAlerts)"#),
+        Case(
+            name: "an advance without a date",
+            scenario: #"{\#(app), "events": [{"advance": {}}]}"#,
+            message: #"event 0 (advance): an advance event says to when, with "date""#),
+        Case(
+            name: "a setDevice with a bad value",
+            scenario: #"{\#(app), "events": [{"setDevice": {"focus": {"schedule": {"from": "25:00", "to": "07:00"}}}}]}"#,
+            message: #"event 0 (setDevice): focus.schedule.from: expected a time of day like "22:00""#),
         Case(
             name: "%s in a summary format",
             scenario: #"{"apps": {"com.example.app": {"categories": [{"identifier": "chat", "categorySummaryFormat": "%s more"}]}}, "events": []}"#,

@@ -123,6 +123,16 @@ import Testing
         #expect(named.findings.map(\.message).allSatisfy { $0.hasSuffix("(linted as a background push: --push-type)") })
     }
 
+    /// A relevance-score outside 0…1 (Apple: "a number between 0 and 1") is refused, so the summary never ranks it.
+    @Test(arguments: ["1.5", "-0.1", "\"0.5\""])
+    func aRelevanceScoreOutsideZeroToOneIsAnInvalidPayload(score: String) throws {
+        let directory = try TemporaryDirectory()
+        let push = try directory.write("push.json", #"{"aps": {"alert": "hi", "relevance-score": \#(score)}}"#)
+        let report = Self.lint([push.path])
+        #expect(report.findings.map(\.rule) == [.invalidPayload])
+        #expect(report.findings.first?.message.hasPrefix("aps.relevance-score: ") == true, "\(report.findings.map(\.message))")
+    }
+
     @Test func aVoIPPushMayBeLarger() throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)

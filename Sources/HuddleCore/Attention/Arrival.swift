@@ -52,9 +52,14 @@ extension DeviceSettings {
             [downgraded, text].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
         }
         let clock = self.clock
-        if summary.isEnabled, appSettings.scheduledSummary, level == .passive || level == .active {
+        let inSummary = summary.isEnabled && appSettings.scheduledSummary
+        if inSummary, level == .passive || level == .active {
             let until = summary.nextDelivery(atOrAfter: date, in: clock)
             return Arrival(way: .held(until: until), level: level, explanation: with("held for the \(Self.timeText(until, in: clock)) summary"))
+        }
+        if inSummary {
+            let name = level == .critical ? "critical" : "Time Sensitive"
+            downgraded = [downgraded, "broke through the scheduled summary: \(name)"].compactMap { $0 }.joined(separator: "; ")
         }
         if focus.isActive(at: date, in: clock) {
             if level == .critical {

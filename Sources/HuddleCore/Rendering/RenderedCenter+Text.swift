@@ -12,16 +12,62 @@ extension RenderedCenter {
         let words = PageWords.forViewer(languages: languages).words
         var resolver = TextResolver(viewer: Viewer(languages: languages, locked: locked))
         var lines: [String] = []
-        let header = "\(words.notificationCenter) · \(languages.joined(separator: ", "))" + (locked ? " · \(words.lockedCenter)" : "")
+        var header = "\(words.notificationCenter) · \(languages.joined(separator: ", "))" + (locked ? " · \(words.lockedCenter)" : "")
+        if let focus = device?.focus, focus.isActive { header += " · ◐ \(focus.name)" }
         lines.append(style.bold(header))
+        if let summary = device?.summary {
+            lines.append("")
+            lines.append(contentsOf: summary.textLines(width: width, style: style, countText: resolver.countText(summary.count), groups: groups))
+        }
+        // A locked device with its settings in play shows what its Lock Screen layout shows.
+        var shown = groups
+        if let lockScreen = device?.lockScreen {
+            shown = groups.filter { lockScreen.cards.contains($0.id) }
+            if lockScreen.layout == .count {
+                lines.append("")
+                lines.append(style.bold("  \(resolver.placeholderText(lockScreen.notificationCount))"))
+            }
+        }
         if groups.isEmpty {
             lines.append(style.dim("  \(words.noNotifications)"))
         }
-        for group in groups {
+        for group in shown {
             lines.append("")
             lines.append(contentsOf: group.textLines(width: width, style: style, countText: resolver.countText(group.count)))
         }
+        if let lockScreen = device?.lockScreen, lockScreen.layout == .stack, lockScreen.behind > 0 {
+            lines.append(style.dim("  + \(lockScreen.behind) " + (lockScreen.behind == 1 ? "stack" : "stacks") + " behind (Stack layout)"))
+        }
+        if let held = device?.held, !held.isEmpty {
+            lines.append("")
+            lines.append(style.dim("Held for the scheduled summary:"))
+            for notification in held {
+                lines.append(style.dim("  \(notification.app) › \(notification.identifier) until \(ISO8601.string(from: notification.until))"))
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension RenderedDevice.Summary {
+    /// The summary's card: its title and count, the featured notifications (their titles, as far as previews
+    /// show them and they are still in the center), then each app with how many it brought.
+    fileprivate func textLines(width: Int, style: TerminalStyle, countText: String, groups: [RenderedGroup]) -> [String] {
+        var lines = [style.bold(title) + String(repeating: " ", count: max(1, width - DisplayWidth.of(title) - DisplayWidth.of(countText))) + style.dim(countText)]
+        lines.append("╭" + String(repeating: "─", count: width - 2) + "╮")
+        let inner = width - 4
+        func appName(_ app: String) -> String { groups.first { $0.app == app }?.appName ?? app }
+        var body = featured.map { featured in
+            let shown = groups.lazy.filter { $0.app == featured.app }.flatMap(\.notifications).first { $0.id == featured.identifier }
+            let text = [shown?.title, shown?.body].compactMap { $0 }.joined(separator: ": ")
+            return "★ \(appName(featured.app))" + (text.isEmpty ? "" : " · \(text)")
+        }
+        body += apps.map { "\(appName($0.app)): \($0.identifiers.count)" }
+        for line in body.flatMap({ DisplayWidth.wrap($0, width: inner) }) {
+            lines.append("│ " + line + String(repeating: " ", count: max(0, inner - DisplayWidth.of(line))) + " │")
+        }
+        lines.append("╰" + String(repeating: "─", count: width - 2) + "╯")
+        return lines
     }
 }
 
@@ -29,6 +75,12 @@ extension TextResolver {
     /// "3 notifications" in the viewer's language and plural form, with the number as their locale writes it.
     fileprivate mutating func countText(_ count: Int) -> String {
         guard let format = defaultFormat(HuddleStrings.count, role: .placeholder, count: count) else { return String(count) }
+        return render(format, count: count, arguments: [])
+    }
+
+    /// "3 Notifications", as the Lock Screen's Count layout and Apple's placeholder write it.
+    fileprivate mutating func placeholderText(_ count: Int) -> String {
+        guard let format = defaultFormat(HuddleStrings.placeholder, role: .placeholder, count: count) else { return String(count) }
         return render(format, count: count, arguments: [])
     }
 }
@@ -63,6 +115,7 @@ extension RenderedGroup {
             } else if let text = leading.body {
                 body.append(contentsOf: DisplayWidth.wrap(text, width: inner).prefix(4))
             }
+            if let focus = leading.silencedBy { body.append(style.dim("◐ silenced by \(focus)")) }
         }
         for line in body {
             lines.append("│ " + line + String(repeating: " ", count: max(0, inner - DisplayWidth.of(style.strip(line)))) + " │")

@@ -9,6 +9,9 @@ public struct RenderedCenter: Sendable, Hashable {
     public var groups: [RenderedGroup]
     /// Problems met while rendering (an invalid translated format, say), for logs; not part of the JSON.
     public var diagnostics: [String]
+    /// What the person's device settings add (summary, Focus, Lock Screen layout), for a device whose settings
+    /// are in play (``DeviceAttention/decorate(_:for:at:)``); `nil` leaves the JSON as scenario.md writes it.
+    public var device: RenderedDevice?
 
     public init(languages: [String], locked: Bool, groups: [RenderedGroup], diagnostics: [String] = []) {
         self.languages = languages
@@ -69,6 +72,8 @@ public struct RenderedNotification: Sendable, Hashable {
     public var interruptionLevel: InterruptionLevel
     public var relevanceScore: Double?
     public var userInfo: JSONObject
+    /// The Focus that delivered it quietly, if one did (in the JSON only then).
+    public var silencedBy: String?
 
     public init(
         id: String, date: Date, title: String?, subtitle: String?, body: String?, categoryIdentifier: String,
@@ -106,11 +111,13 @@ public struct RenderOptions: Sendable, Hashable {
 extension RenderedCenter {
     /// The JSON form of scenario.md, keys in its order.
     public var json: JSONValue {
-        .object(JSONObject([
+        var object = JSONObject([
             ("languages", .array(languages.map(JSONValue.string))),
             ("locked", .bool(locked)),
             ("groups", .array(groups.map(\.json))),
-        ]))
+        ])
+        if let device { object["device"] = device.json }
+        return .object(object)
     }
 }
 
@@ -131,7 +138,7 @@ extension RenderedGroup {
 
 extension RenderedNotification {
     public var json: JSONValue {
-        .object(JSONObject([
+        var object = JSONObject([
             ("id", .string(id)),
             ("date", .string(ISO8601.string(from: date))),
             ("title", title.map(JSONValue.string) ?? .null),
@@ -144,6 +151,8 @@ extension RenderedNotification {
             ("interruptionLevel", .string(interruptionLevel.rawValue)),
             ("relevanceScore", relevanceScore.map(JSONValue.double) ?? .null),
             ("userInfo", .object(userInfo)),
-        ]))
+        ])
+        if let silencedBy { object["silencedBy"] = .string(silencedBy) }
+        return .object(object)
     }
 }

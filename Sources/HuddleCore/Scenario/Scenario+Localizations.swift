@@ -39,9 +39,15 @@ extension Scenario {
     /// - Throws: ``ScenarioError`` naming the file as well as the event, so that a refused category format
     ///   says where it was written.
     public func play(relativeTo url: URL) throws(ScenarioError) -> (center: Center, warnings: [CatalogWarning]) {
+        let (played, warnings) = try playDevice(relativeTo: url)
+        return (played.center, warnings)
+    }
+
+    /// ``playDevice(localizations:)`` of a scenario read from `url`, with its apps' localizations.
+    public func playDevice(relativeTo url: URL) throws(ScenarioError) -> (played: Played, warnings: [CatalogWarning]) {
         let localizations = try loadLocalizations(relativeTo: url)
         do {
-            return (try play(localizations: { localizations.bundle(for: $0) }), localizations.warnings)
+            return (try playDevice(localizations: { localizations.bundle(for: $0) }), localizations.warnings)
         } catch {
             var located = error
             located.file = located.file ?? url.lastPathComponent

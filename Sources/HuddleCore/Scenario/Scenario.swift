@@ -15,6 +15,8 @@ public struct Scenario: Sendable {
         public var categories: [NotificationCategory]
         /// Its Live Activity types.
         public var liveActivities: ActivityDeclarations
+        /// What its entitlements let its notifications do (`capabilities`: `timeSensitive`, `criticalAlerts`).
+        public var capabilities: AppCapabilities
     }
 
     /// One event, at its time.
@@ -34,6 +36,10 @@ public struct Scenario: Sendable {
         /// A `liveactivity` push: `activity` names the activity a `start` makes, and the one an `update` or
         /// `end` goes to (its update token, in the scenario's words).
         case liveActivity(app: String, activity: String, priority: Int, payload: JSONValue)
+        /// The person changes the device's settings (the members it names).
+        case setDevice(settings: JSONReader)
+        /// Time passes to the event's date: what is due by then (a scheduled summary) comes.
+        case advance
     }
 
     /// When the first event happens unless it says otherwise: the session's day at WWDC 2018.
@@ -43,6 +49,9 @@ public struct Scenario: Sendable {
     public var apps: [App]
     public var viewer: Viewer
     public var events: [Event]
+    /// The person's device settings (`device`); `nil` when the scenario has none and never changes them, so that
+    /// it plays and renders exactly as before they existed.
+    public var device: DeviceSettings?
 
     /// Reads a scenario.
     /// - Parameter decodePayload: turns an APNs `payload` into content (HuddleAPNs provides it; the core
@@ -53,7 +62,7 @@ public struct Scenario: Sendable {
     ) throws(ScenarioError) {
         let root = JSONReader(json)
         do {
-            try root.rejectUnknownMembers(["apps", "viewer", "events"])
+            try root.rejectUnknownMembers(["apps", "viewer", "events", "device"])
             apps = try root.member("apps").members().map { key, reader throws(JSONReadError) in try Self.readApp(key, reader) }
             viewer = Viewer()
             if let viewerReader = try root.optionalMember("viewer") {
@@ -63,6 +72,11 @@ public struct Scenario: Sendable {
                 }
                 viewer = Viewer(
                     languages: languages ?? ["en"], locked: try viewerReader.optionalMember("locked")?.bool() ?? false)
+            }
+            if let deviceReader = try root.optionalMember("device") {
+                var settings = DeviceSettings.iPhoneDefaults
+                try settings.update(json: deviceReader)
+                device = settings
             }
         } catch {
             throw ScenarioError(eventIndex: nil, message: error.description, path: error.path)
@@ -92,10 +106,21 @@ public struct Scenario: Sendable {
             events.append(Event(index: index, date: clock, action: event.action))
         }
         self.events = events
+        if device == nil, events.contains(where: { if case .setDevice = $0.action { true } else { false } }) {
+            device = DeviceSettings.iPhoneDefaults
+        }
     }
 
     private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
-        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities"])
+        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities", "capabilities"])
+        var capabilities = AppCapabilities()
+        for element in try reader.optionalMember("capabilities")?.array() ?? [] {
+            switch try element.string() {
+            case "timeSensitive": capabilities.timeSensitive = true
+            case "criticalAlerts": capabilities.criticalAlerts = true
+            case let name: throw element.failure("unknown capability \"\(name.prefix(40))\" (expected \(AppCapabilities.names.joined(separator: " or ")))")
+            }
+        }
         var liveActivities = ActivityDeclarations()
         if let declarations = try reader.optionalMember("liveActivities") {
             do {
@@ -115,10 +140,12 @@ public struct Scenario: Sendable {
             categories: try reader.optionalMember("categories")?.array().map { element throws(JSONReadError) in
                 try NotificationCategory(json: element)
             } ?? [],
-            liveActivities: liveActivities)
+            liveActivities: liveActivities, capabilities: capabilities)
     }
 
-    private static let eventKinds = ["deliver", "remove", "removeGroup", "removeAll", "setCategories", "setSettings", "liveActivity"]
+    private static let eventKinds = [
+        "deliver", "remove", "removeGroup", "removeAll", "setCategories", "setSettings", "liveActivity", "setDevice", "advance",
+    ]
 
     private static func readEvent(
         _ reader: JSONReader, index: Int, knownApps: Set<String>,
@@ -136,15 +163,28 @@ public struct Scenario: Sendable {
             kind = name
             // The body's path is reported from the event, without the `events[i].kind` prefix.
             let event = JSONReader(body.value)
-            let app = try event.member("app").string()
-            guard knownApps.contains(app) else {
-                throw JSONReadError(path: "app", message: "unknown app \"\(app)\" (declare it under \"apps\")")
-            }
             let date = try event.optionalMember("date").map { member throws(JSONReadError) in
                 guard let date = ISO8601.date(from: try member.string()) else {
                     throw member.failure("expected a date like 2018-06-06T17:05:00Z")
                 }
                 return date
+            }
+            // The device's events name no app.
+            switch name {
+            case "setDevice":
+                var check = DeviceSettings.iPhoneDefaults
+                try check.update(json: event, ignoring: ["date"])
+                return (date, .setDevice(settings: event))
+            case "advance":
+                try event.rejectUnknownMembers(["date"])
+                guard date != nil else { throw event.failure("an advance event says to when, with \"date\"") }
+                return (date, .advance)
+            default:
+                break
+            }
+            let app = try event.member("app").string()
+            guard knownApps.contains(app) else {
+                throw JSONReadError(path: "app", message: "unknown app \"\(app)\" (declare it under \"apps\")")
             }
             switch name {
             case "deliver":

@@ -16,6 +16,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case locArgsCount = "loc-args-count"
     case threadIdMix = "thread-id-mix"
     case pushTypePayload = "push-type-payload"
+    case interruptionLevelCapability = "interruption-level-capability"
     // Live Activity payloads
     case liveActivityPayload = "live-activity-payload"
     case liveActivityContentState = "live-activity-content-state"
@@ -48,7 +49,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
             .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState:
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
-            .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey:
+            .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey,
+            .interruptionLevelCapability:
             .warning
         case .catalogOutsideLproj:
             .note
@@ -71,6 +73,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .locArgsCount: "loc-args whose count does not match the conversions of the format they fill."
         case .threadIdMix: "Some of an app's pushes carry a thread-id and others do not, so they stack apart."
         case .pushTypePayload: "A payload that does not do what its push type is for (a background push with an alert, or without content-available)."
+        case .interruptionLevelCapability: "A time-sensitive or critical push from an app whose description lacks the capability (timeSensitive) or entitlement (criticalAlerts): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus."
         case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
         case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."
         case .liveActivityDate: "A date iOS reads otherwise than meant: a declared Date sent since 1970, a stale-date not after the timestamp."

@@ -19,6 +19,8 @@ struct LintApp {
     var catalogs: [CatalogFile] = []
     /// Its Live Activity types, from its description.
     var liveActivities = ActivityDeclarations()
+    /// What its description says its entitlements let its notifications do.
+    var capabilities = AppCapabilities()
     /// Where the app is described, for messages.
     var describedIn: String?
 

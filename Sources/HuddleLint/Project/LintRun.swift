@@ -178,6 +178,8 @@ struct LintRun {
         }
         lintApp.categories = categories
         if lintApp.liveActivities.types.isEmpty { lintApp.liveActivities = app.liveActivities }
+        lintApp.capabilities.timeSensitive = lintApp.capabilities.timeSensitive || app.capabilities.timeSensitive
+        lintApp.capabilities.criticalAlerts = lintApp.capabilities.criticalAlerts || app.capabilities.criticalAlerts
         if let folder = app.localizationsPath {
             localizationFolders.append((id, document, folder))
         }

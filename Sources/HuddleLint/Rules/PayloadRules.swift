@@ -121,6 +121,24 @@ struct PayloadRules {
 
     // MARK: One payload
 
+    /// A level the app's description gives it no right to: iOS treats it as active (docs/summary-and-focus.md). Said
+    /// only of an app that is described, since nothing is known of one that is not.
+    private func checkInterruptionLevel(_ level: InterruptionLevel, in document: JSONDocument, at prefix: Path, app: LintApp) {
+        guard let described = app.describedIn else { return }
+        let missing: String
+        switch level {
+        case .timeSensitive where !app.capabilities.timeSensitive:
+            missing = "the Time Sensitive Notifications capability (\"capabilities\": [\"timeSensitive\"]; in Xcode, Signing & Capabilities › Time Sensitive Notifications)"
+        case .critical where !app.capabilities.criticalAlerts:
+            missing = "the Critical Alerts entitlement, which Apple grants on request (\"capabilities\": [\"criticalAlerts\"])"
+        default:
+            return
+        }
+        document.report(
+            .interruptionLevelCapability, at: document.path("aps.interruption-level", under: prefix),
+            "interruption-level \(level.apnsName) from \(app.name), whose description (\(described)) does not declare \(missing): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus")
+    }
+
     private mutating func checkPayload(
         _ json: JSONValue, in document: JSONDocument, at prefix: Path, pushType: PushType, app: LintApp,
         categories: [String: NotificationCategory]?
@@ -134,6 +152,7 @@ struct PayloadRules {
                 "\(error.description): APNs refuses this payload or Huddle cannot show it; fix the value")
             return
         }
+        checkInterruptionLevel(payload.content.interruptionLevel, in: document, at: prefix, app: app)
         let size = json.jsonUTF8().count
         if size > pushType.maximumPayloadSize {
             document.report(
