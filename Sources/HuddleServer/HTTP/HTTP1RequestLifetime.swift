@@ -104,8 +104,9 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
         let bytes: Int
         switch unwrapOutboundIn(data) {
         case .head(var response):
-            // Its request is still coming: this answer is the connection's last.
-            if requestsEnded <= answersEnded {
+            // Its request is still coming: this answer is the connection's last. (An informational head, such as 100
+            // Continue, asks for the rest of the request instead.)
+            if requestsEnded <= answersEnded, response.status.kind != .informational {
                 closesAfterAnswer = true
                 response.headerFields[.connection] = "close"
                 context.write(wrapOutboundOut(.head(response)), promise: promise)
