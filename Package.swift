@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HuddleLocalization", targets: ["HuddleLocalization"]),
         .library(name: "HuddleCore", targets: ["HuddleCore"]),
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
+        .library(name: "HuddleFCM", targets: ["HuddleFCM"]),
         .library(name: "HuddleCertificates", targets: ["HuddleCertificates"]),
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
@@ -47,6 +48,9 @@ let package = Package(
             name: "HuddleAPNs",
             dependencies: ["HuddleCore", "HuddleLocalization", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Firebase Cloud Messaging's HTTP v1 protocol (docs/fcm.md), beside HuddleAPNs: the message model, its checks
+        // and errors as FCM answers them, topic conditions.
+        .target(name: "HuddleFCM", dependencies: ["HuddleCore"]),
         // Provider certificates: Apple's extensions, the rules of certificate authentication, a local certificate
         // authority and PKCS #12 files. Its own module so that the linter, which needs HuddleAPNs, does not build
         // swift-certificates.
@@ -154,6 +158,7 @@ let package = Package(
         .testTarget(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleLocalization", "HuddleTestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "HuddleFCMTests", dependencies: ["HuddleFCM", "HuddleCore"]),
         .testTarget(
             name: "HuddleAPNsTests",
             dependencies: ["HuddleAPNs", "HuddleCore", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

@@ -18,6 +18,8 @@ let fuzzers: [(name: String, products: [String])] = [
     ("provider-request", ["HuddleAPNs"]),
     ("inspector-record", ["HuddleAPNs", "HuddleCore"]),
     ("live-activity", ["HuddleCore"]),
+    ("fcm-message", ["HuddleFCM", "HuddleCore"]),
+    ("fcm-condition", ["HuddleFCM"]),
 ]
 
 let package = Package(
