@@ -148,14 +148,14 @@ protocol ProviderAnswerTarget: AnyObject {
 
 extension ProviderAnswer {
     /// Writes the answer as Hummingbird would (with its `Date` and `Server`, and the body's length) and
-    /// flushes it; `ended` is completed once its end is written.
-    func write(to context: ChannelHandlerContext, ended: EventLoopPromise<Void>? = nil) {
+    /// flushes it.
+    func write(to context: ChannelHandlerContext) {
         var response = HTTPResponse(status: status, headerFields: headers)
         response.headerFields[.contentLength] = String(body?.readableBytes ?? 0)
         response.headerFields[.date] = ResponseDate.now
         response.headerFields[.server] = "Huddle"
         context.write(NIOAny(HTTPResponsePart.head(response)), promise: nil)
         if let body { context.write(NIOAny(HTTPResponsePart.body(body)), promise: nil) }
-        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: ended)
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: nil)
     }
 }
