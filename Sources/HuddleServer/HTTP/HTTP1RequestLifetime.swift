@@ -7,7 +7,11 @@ import NIOHTTPTypes
 /// - a request must arrive whole within `--request-timeout` of its turn: of its head, or, for a request pipelined
 ///   behind one not yet answered, of that answer's end (until then it is not read). A total, so that a body that
 ///   trickles is cut off as surely as one that stops; Hummingbird's own timeout counts only silence.
-/// - each write of an answer must be taken by the client (onto the socket) within `--write-timeout`.
+/// - an answer the client stops taking must not wait more than `--write-timeout`: once the connection's writes back
+///   up (the socket's buffers full, NIO's pending writes past their high-water mark, so the channel is not writable),
+///   the client has that long to take them. A small answer a client leaves unread sits in the kernel's buffers, not the
+///   server's, until Hummingbird's idle timeout closes the connection. Writability costs nothing per write: a promise
+///   per write cost HTTP/1.1 pushes a tenth of their rate (`Tools/bench/floor.sh`).
 ///
 /// An answer that begins before its request has ended (a refusal that needs no body) says `Connection: close`,
 /// and the connection stops sending after it: nothing more of that request is worth reading, and the request
@@ -31,7 +35,7 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
     private var requestTimer: Scheduled<Void>?
     /// The answer being written ends the connection.
     private var closesAfterAnswer = false
-    private var untaken = UntakenWrites()
+    /// Set while the connection is not writable: when the client's time to take what waits is up.
     private var writeTimer: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
@@ -101,7 +105,6 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: Answers
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let bytes: Int
         switch unwrapOutboundIn(data) {
         case .head(var response):
             // Its request is still coming: this answer is the connection's last. (An informational head, such as 100
@@ -112,45 +115,39 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
                 context.write(wrapOutboundOut(.head(response)), promise: promise)
                 return
             }
-            bytes = 0
-        case .body(let body):
-            bytes = body.readableBytes
+        case .body:
+            break
         case .end:
-            bytes = 0
             answersEnded += 1
             if isReadingRequest, turnBegan == nil {
                 // The request pipelined behind this answer has its turn now.
                 turnBegan = .now()
                 scheduleRequestDeadline()
             }
-        }
-        let taken = promise ?? context.eventLoop.makePromise()
-        hold(bytes, until: taken.futureResult, context: context)
-        context.write(data, promise: taken)
-        if case .end = unwrapOutboundIn(data), closesAfterAnswer {
-            closesAfterAnswer = false
-            taken.futureResult.assumeIsolated().whenComplete { [self] _ in stopSending() }
-        }
-    }
-
-    private func hold(_ bytes: Int, until taken: EventLoopFuture<Void>, context: ChannelHandlerContext) {
-        untaken.add(bytes: bytes, at: .now())
-        if writeTimer == nil { scheduleWriteDeadline(at: .now() + writeTimeout, context: context) }
-        taken.assumeIsolated().whenComplete { [self] _ in untaken.take(bytes: bytes) }
-    }
-
-    private func scheduleWriteDeadline(at deadline: NIODeadline, context: ChannelHandlerContext) {
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        writeTimer = context.eventLoop.scheduleTask(deadline: deadline) {
-            let handler = bound.value
-            handler.writeTimer = nil
-            guard let context = handler.context, let oldest = handler.untaken.oldest else { return }
-            if handler.untaken.hasWaited(handler.writeTimeout, at: .now()) {
-                context.close(promise: nil)
-            } else {
-                handler.scheduleWriteDeadline(at: oldest + handler.writeTimeout, context: context)
+            if closesAfterAnswer {
+                closesAfterAnswer = false
+                let written = promise ?? context.eventLoop.makePromise()
+                context.write(data, promise: written)
+                written.futureResult.assumeIsolated().whenComplete { [self] _ in stopSending() }
+                return
             }
         }
+        context.write(data, promise: promise)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            writeTimer?.cancel()
+            writeTimer = nil
+        } else if writeTimer == nil {
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            writeTimer = context.eventLoop.scheduleTask(in: writeTimeout) {
+                let handler = bound.value
+                handler.writeTimer = nil
+                if let context = handler.context, !context.channel.isWritable { context.close(promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     /// After an answer that ends the connection: its sending side closes, so the client gets the answer and the

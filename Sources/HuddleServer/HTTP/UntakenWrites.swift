@@ -4,8 +4,8 @@ import NIOCore
 /// HTTP/2's flow control, which is when NIO completes a write's promise. Promises of one channel complete in
 /// the order of their writes, so the oldest one waiting is the first.
 ///
-/// A client that stops reading (or never lets HTTP/2's window open) leaves its answers here; the write deadline
-/// (``StreamLifetime``, ``HTTP1RequestLifetime``) ends a channel whose oldest write waited too long.
+/// A client that never lets HTTP/2's window open leaves its answers here; the write deadline (``StreamLifetime``)
+/// resets a stream whose oldest write waited too long.
 struct UntakenWrites {
     private var issued = CircularBuffer<NIODeadline>()
     /// The bytes of the writes waiting.
