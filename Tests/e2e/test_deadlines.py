@@ -457,7 +457,7 @@ def test_wrong_admin_tokens_slow_guessing_without_locking_the_admin_out(tmp_path
             assert httpx.get(url, headers={"authorization": f"Bearer wrong-{attempt}"}, timeout=TIMEOUT).status_code == 401
         started = time.monotonic()
         assert httpx.get(url, headers=ADMIN, timeout=TIMEOUT).status_code == 200
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < 0.9, "the right token waited like a wrong one"
         started = time.monotonic()
         held = httpx.get(url, headers={"authorization": "Bearer wrong-11"}, timeout=TIMEOUT)
         paused = time.monotonic() - started
