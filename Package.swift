@@ -64,7 +64,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleLocalization"]),
+        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleFCM", "HuddleLocalization"]),
         // The lint command's options and run, shared by `huddle lint` and `huddle-lint`.
         .target(
             name: "HuddleLintCommand",

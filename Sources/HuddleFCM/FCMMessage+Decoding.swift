@@ -27,9 +27,7 @@ extension FCMMessage {
 
     /// Reads `message`; ``FCMSendRequest`` explains the errors.
     public init(json: JSONValue) throws(FCMError) {
-        let message = try ProtoFields(json, path: "message", fields: [
-            "name", "data", "notification", "android", "android_v2", "webpush", "apns", "fcm_options", "token", "fid", "topic", "condition",
-        ])
+        let message = try ProtoFields(json, path: "message", fields: Self.messageFields)
         let targets = ["token", "fid", "topic", "condition"].filter(message.has)
         guard let named = targets.first else { throw FCMError.invalid(field: "message", "Recipient of the message is not set.") }
         guard targets.count == 1 else {
@@ -83,6 +81,31 @@ extension FCMMessage {
         try checkSize()
     }
 
+    /// A field's proto name, from its JSON name in either spelling (`collapseKey` is `collapse_key`).
+    public static func protoName(_ jsonName: String) -> String {
+        ProtoFields.snakeCase(jsonName)
+    }
+
+    /// The fields of the message at an FCM field path (`message`, `message.android.notification`), by their proto
+    /// names: what a linter suggests a misspelt key from.
+    public static func fieldNames(at path: String) -> Set<String>? {
+        switch path {
+        case "": ["validate_only", "message"]
+        case "message": messageFields
+        case "message.notification": ["title", "body", "image"]
+        case "message.android": androidFields
+        case "message.android.notification": androidNotificationFields
+        case "message.apns": ["headers", "payload", "fcm_options", "live_activity_token"]
+        case "message.webpush": ["headers", "data", "notification", "fcm_options"]
+        case "message.fcm_options", "message.android.fcm_options": ["analytics_label"]
+        default: nil
+        }
+    }
+
+    static let messageFields: Set<String> = [
+        "name", "data", "notification", "android", "android_v2", "webpush", "apns", "fcm_options", "token", "fid", "topic", "condition",
+    ]
+
     static let androidFields: Set<String> = [
         "collapse_key", "priority", "ttl", "restricted_package_name", "data", "notification", "fcm_options", "direct_boot_ok",
         "bandwidth_constrained_ok", "restricted_satellite_ok",
@@ -105,13 +128,17 @@ extension FCMMessage {
             }
             config.priority = value
         }
-        if let ttl = try fields.string("ttl") {
+        switch fields.raw("ttl") {
+        case .string(let ttl)?:
             guard let duration = FCMDuration.parse(ttl), duration <= maximumTimeToLive else {
                 throw FCMError.invalid(field: "message.android.ttl", "Invalid TTL \"\(ttl.prefix(40))\": a duration in seconds between 0 and 2419200 (4 weeks), such as \"3600s\"")
             }
             config.timeToLive = duration
-        } else if let ttl = fields.raw("ttl") {
+        case let ttl?:
+            // A number is no Duration in JSON: "3600s" is.
             throw fields.wrongType("ttl", "type.googleapis.com/google.protobuf.Duration", ttl)
+        case nil:
+            break
         }
         if let package = try fields.string("restricted_package_name") {
             guard isWellFormedPackageName(package) else {

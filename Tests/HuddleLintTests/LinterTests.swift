@@ -133,6 +133,19 @@ import Testing
         #expect(report.findings.first?.message.hasPrefix("aps.relevance-score: ") == true, "\(report.findings.map(\.message))")
     }
 
+    /// An FCM message's apns block is linted as the APNs push FCM makes of it, at its place in the file; a message
+    /// FCM takes has no finding of its own.
+    @Test func anFCMMessagesAPNsPayloadIsLintedAsAnAPNsPush() throws {
+        let directory = try TemporaryDirectory()
+        let text = #"{"message": {"token": "abc:def", "android": {"priority": "high"}, "apns": {"payload": {"aps": {"alert": "hi", "thread_id": "t"}}}}}"#
+        let message = try directory.write("message.json", text)
+        let report = Self.lint([message.path])
+        #expect(report.findings.map(\.rule) == [.unknownKey])
+        let key = try #require(text.range(of: #""thread_id""#))
+        #expect(report.findings.first?.column == text.unicodeScalars.distance(from: text.startIndex, to: key.lowerBound) + 1)
+        #expect(report.fileCount == 1)
+    }
+
     @Test func aVoIPPushMayBeLarger() throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)

@@ -17,7 +17,7 @@ RULE_IDS = sorted(path.name for path in RULES.iterdir() if path.is_dir())
 ERROR_RULES = {
     "unreadable-file", "invalid-scenario", "invalid-payload", "payload-too-large", "summary-arg-count", "unknown-category",
     "unknown-loc-key", "loc-args-count", "plural-missing-category", "plural-missing-other", "undefined-plural-variable",
-    "format-mismatch", "invalid-format", "live-activity-payload", "live-activity-content-state",
+    "format-mismatch", "invalid-format", "live-activity-payload", "live-activity-content-state", "fcm-invalid-message",
     # A warning rule whose bad fixture has its error case too: a background push without content-available.
     "push-type-payload",
 }

@@ -32,8 +32,8 @@ public struct PayloadNote: Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Guesses which APNs key a misspelt one meant.
-enum KeySuggestion {
+/// Guesses which key a misspelt one meant: an APNs key, or (with `_` between words) an FCM field.
+public enum KeySuggestion {
     /// The key meant by `key`, unknown in `object` (`aps` or `aps.alert`): the same key in the other
     /// object when it belongs there, else a near spelling in `object`.
     static func suggestion(for key: String, in object: String) -> (object: String, key: String)? {
@@ -46,8 +46,9 @@ enum KeySuggestion {
     /// The known key `key` most likely stands for: the same words written another way (`thread_id`,
     /// `threadId`, `Thread-ID`), else the nearest by edit distance when it is close (at most 2 edits, and
     /// fewer than a third of the key), else `nil`.
-    static func closest(to key: String, in known: Set<String>) -> String? {
-        let normalized = normalize(key)
+    /// - Parameter separator: what joins the words of a known key: `-` for APNs's, `_` for FCM's.
+    public static func closest(to key: String, in known: Set<String>, separator: Character = "-") -> String? {
+        let normalized = normalize(key, separator: separator)
         if known.contains(normalized) { return normalized }
         guard normalized.count >= 3 else { return nil }
         let limit = min(2, normalized.count / 3)
@@ -59,16 +60,16 @@ enum KeySuggestion {
         return best?.key
     }
 
-    /// Lowercase words joined by `-`: `threadId` and `thread_id` both become `thread-id`.
-    static func normalize(_ key: String) -> String {
+    /// Lowercase words joined by `separator`: with `-`, `threadId` and `thread_id` both become `thread-id`.
+    static func normalize(_ key: String, separator: Character = "-") -> String {
         var result = ""
         var previousWasLowercase = false
         for character in key {
             if character == "_" || character == " " || character == "-" {
-                result.append("-")
+                result.append(separator)
                 previousWasLowercase = false
             } else if character.isUppercase {
-                if previousWasLowercase { result.append("-") }
+                if previousWasLowercase { result.append(separator) }
                 result += character.lowercased()
                 previousWasLowercase = false
             } else {

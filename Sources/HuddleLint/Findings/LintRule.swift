@@ -17,6 +17,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case threadIdMix = "thread-id-mix"
     case pushTypePayload = "push-type-payload"
     case interruptionLevelCapability = "interruption-level-capability"
+    // FCM messages
+    case fcmInvalidMessage = "fcm-invalid-message"
     // Live Activity payloads
     case liveActivityPayload = "live-activity-payload"
     case liveActivityContentState = "live-activity-content-state"
@@ -46,7 +48,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .unreadableFile, .invalidScenario, .invalidPayload, .payloadTooLarge, .summaryArgCount, .unknownCategory,
             .unknownLocKey, .locArgsCount, .pluralMissingCategory, .pluralMissingOther, .undefinedPluralVariable,
-            .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState:
+            .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState, .fcmInvalidMessage:
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
             .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey,
@@ -73,6 +75,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .locArgsCount: "loc-args whose count does not match the conversions of the format they fill."
         case .threadIdMix: "Some of an app's pushes carry a thread-id and others do not, so they stack apart."
         case .pushTypePayload: "A payload that does not do what its push type is for (a background push with an alert, or without content-available)."
+        case .fcmInvalidMessage: "An FCM HTTP v1 message that FCM refuses: an unknown field, a data value that is not a string, a ttl that is not a duration string, a reserved data key, over 4096 bytes (2048 to a topic), no target or two."
         case .interruptionLevelCapability: "A time-sensitive or critical push from an app whose description lacks the capability (timeSensitive) or entitlement (criticalAlerts): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus."
         case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
         case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."

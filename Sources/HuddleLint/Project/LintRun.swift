@@ -16,6 +16,8 @@ struct LintRun {
     private var unnamedApp = LintApp(bundleIdentifier: nil)
     private var documents: [JSONDocument] = []
     private var payloads: [PayloadInput] = []
+    /// FCM message files.
+    private var fcmMessages: [JSONDocument] = []
     private var scenarios: [(document: JSONDocument, scenario: Scenario)] = []
     /// App files read, by resolved path, with their scenario when it is valid.
     private var appFiles: [String: (document: JSONDocument, scenario: Scenario?)] = [:]
@@ -66,6 +68,9 @@ struct LintRun {
         for (document, scenario) in scenarios {
             payloadRules.checkEvents(of: scenario, in: document, apps: apps)
         }
+        for document in fcmMessages {
+            FCMRules.check(document, payloadRules: &payloadRules, app: configuration.app.flatMap { apps[$0] } ?? unnamedApp)
+        }
         payloadRules.reportThreadMixes()
         for document in documents {
             findings += document.locatedFindings()
@@ -103,6 +108,10 @@ struct LintRun {
             let reading = configuration.pushType.map(PushTypeReading.named) ?? PushTypeReading.of(document.json)
             document.context = reading.findingContext
             payloads.append(PayloadInput(document: document, reading: reading))
+        } else if FCMRules.isMessage(document.json) {
+            fileCount += 1
+            documents.append(document)
+            fcmMessages.append(document)
         } else if Self.isScenario(document.json) {
             fileCount += 1
             documents.append(document)
@@ -111,7 +120,7 @@ struct LintRun {
             findings.append(
                 LintFinding(
                     .unreadableFile, file: file.displayPath, line: 1, column: 1,
-                    message: "neither an APNs payload (an object with \"aps\") nor a scenario or app description (an object with \"apps\")"))
+                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), nor a scenario or app description (an object with \"apps\")"))
         }
     }
 

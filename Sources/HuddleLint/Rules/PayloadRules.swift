@@ -55,6 +55,13 @@ struct PayloadRules {
         LiveActivityRules.checkPushType(input.payload, pushType: input.pushType, in: input.document, at: [])
     }
 
+    /// Lints an APNs payload inside another document (an FCM message's `apns.payload`) at `prefix`.
+    mutating func checkEmbedded(_ payload: JSONValue, in document: JSONDocument, at prefix: Path, pushType: PushType, app: LintApp) {
+        let categories = app.categories?.mapValues(\.category)
+        checkPayload(payload, in: document, at: prefix, pushType: pushType, app: app, categories: categories)
+        LiveActivityRules.checkPushType(payload, pushType: pushType, in: document, at: prefix)
+    }
+
     /// Lints the payloads a scenario delivers, each against its app's categories as the events before it
     /// left them.
     mutating func checkEvents(of scenario: Scenario, in document: JSONDocument, apps: [String: LintApp]) {
