@@ -141,6 +141,10 @@ public enum PostgresMigrations {
             """,
             "CREATE INDEX broadcast_channels_by_app ON broadcast_channels (app, environment, created_at)",
         ]),
+        Migration(identifier: "008 device settings", statements: [
+            // As SQLite's 008 says: the person's settings of a device as one JSON object beside it.
+            "ALTER TABLE devices ADD COLUMN settings TEXT"
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

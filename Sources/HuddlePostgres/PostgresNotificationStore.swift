@@ -440,6 +440,29 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
     }
 
+    public func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange? {
+        try await UpdateRefusal.unwrapping {
+            try await client.write(logger: logger) { connection in
+                // The device's row is locked first (its number), so the settings read are those replaced.
+                guard let number = try await takeNextNumber(device: token, connection) else {
+                    throw StoreError(.notFound, "unknown device \(token)")
+                }
+                let stored = try await settings(device: token, connection)
+                let settings = try UpdateRefusal.check(update, stored)
+                // Unchanged: the number taken is given back with the transaction.
+                guard settings != stored else { return .rollBack(nil) }
+                try await connection.run("UPDATE devices SET settings = \(settings.storedText) WHERE token = \(token)", logger: logger)
+                try await record(.settings, topic: "", number: number, device: token, connection)
+                return .commit(DeviceChange(number: number, kind: .settings(settings)))
+            }
+        }
+    }
+
+    private func settings(device token: String, _ connection: PostgresConnection) async throws -> DeviceSettings {
+        let text = try await connection.firstRow("SELECT settings FROM devices WHERE token = \(token)", logger: logger)?.decode(String?.self)
+        return try DeviceSettings.stored(text ?? nil, device: token)
+    }
+
     private func activities(device token: String, _ connection: PostgresConnection) async throws -> [LiveActivity] {
         let text = try await connection.firstRow("SELECT activities FROM devices WHERE token = \(token)", logger: logger)?.decode(String?.self)
         return try LiveActivity.stored(text ?? nil, device: token)
@@ -530,7 +553,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             return DeviceSnapshot(
                 device: device, apps: try await apps(device: token, connection), notifications: notifications,
-                lastChange: UInt64(lastChange), events: events.reversed(), activities: try await activities(device: token, connection))
+                lastChange: UInt64(lastChange), events: events.reversed(), activities: try await activities(device: token, connection),
+                settings: try await settings(device: token, connection))
         }
     }
 
@@ -550,6 +574,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 """, logger: logger)
             var apps: [String: AppRecord]?
             var activities: [LiveActivity]?
+            var settings: DeviceSettings?
             var changes: [DeviceChange] = []
             for row in rows {
                 let (changeNumber, kind, topic, identifiersText, detail, identifier, sequence, deliveredAt, content) = try row.decode(
@@ -569,7 +594,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                         identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
                 }
                 if record.kind == .activities, activities == nil { activities = try await self.activities(device: token, connection) }
-                changes.append(record.change(notification: notification, app: app, activities: activities ?? []))
+                if record.kind == .settings, settings == nil { settings = try await self.settings(device: token, connection) }
+                changes.append(record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults))
             }
             return changes
         }

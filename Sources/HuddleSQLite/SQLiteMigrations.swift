@@ -126,6 +126,11 @@ public enum SQLiteMigrations {
                 CREATE INDEX broadcast_channels_by_app ON broadcast_channels (app, environment, created_at);
                 """)
         }
+        migrator.registerMigration("008 device settings") { db in
+            // The person's settings of a device (summary, Focus, layout, time zone) are one JSON object beside it,
+            // read and written whole; none for an iPhone's defaults.
+            try db.execute(sql: "ALTER TABLE devices ADD COLUMN settings TEXT")
+        }
         return migrator
     }
 

@@ -348,6 +348,27 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    public func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange? {
+        try await UpdateRefusal.unwrapping {
+            try await write { db in
+                try Self.requireDevice(token, db)
+                let stored = try Self.settings(device: token, db)
+                let settings = try UpdateRefusal.check(update, stored)
+                guard settings != stored else { return nil }
+                try db.execute(sql: "UPDATE devices SET settings = ? WHERE token = ?", arguments: [settings.storedText, token])
+                var batch = Batch()
+                let number = try batch.takeNumber(device: token, db)
+                try self.record(.settings, topic: "", number: number, device: token, db)
+                try batch.saveNumbers(db)
+                return DeviceChange(number: number, kind: .settings(settings))
+            }
+        }
+    }
+
+    private static func settings(device token: String, _ db: Database) throws -> DeviceSettings {
+        try DeviceSettings.stored(String.fetchOne(db, sql: "SELECT settings FROM devices WHERE token = ?", arguments: [token]), device: token)
+    }
+
     private static func activities(device token: String, _ db: Database) throws -> [LiveActivity] {
         try LiveActivity.stored(String.fetchOne(db, sql: "SELECT activities FROM devices WHERE token = ?", arguments: [token]), device: token)
     }
@@ -445,7 +466,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             }
             return DeviceSnapshot(
                 device: try Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
-                lastChange: UInt64(lastChange), events: events, activities: try LiveActivity.stored(row["activities"], device: token))
+                lastChange: UInt64(lastChange), events: events, activities: try LiveActivity.stored(row["activities"], device: token),
+                settings: try DeviceSettings.stored(row["settings"], device: token))
         }
     }
 
@@ -465,6 +487,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 arguments: [token, Int64(number)])
             var apps: [String: AppRecord]?
             var activities: [LiveActivity]?
+            var settings: DeviceSettings?
             return try rows.map { row in
                 let changeNumber: Int64 = row["number"]
                 let record = try ChangeRecord(
@@ -476,8 +499,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                     app = apps?[record.topic]
                 }
                 if record.kind == .activities, activities == nil { activities = try Self.activities(device: token, db) }
+                if record.kind == .settings, settings == nil { settings = try Self.settings(device: token, db) }
                 let notification: DeliveredNotification? = row["sequence"] == nil ? nil : try Self.notification(row)
-                return record.change(notification: notification, app: app, activities: activities ?? [])
+                return record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults)
             }
         }
     }

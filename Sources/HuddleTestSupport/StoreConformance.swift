@@ -637,6 +637,54 @@ public enum StoreConformance {
             #expect(Set(try await store.snapshot(device: token)?.activities.map(\.id) ?? []) == Set((0..<20).map { "a\($0)" }))
             #expect(try await store.snapshot(device: token)?.lastChange == 41)
         },
+        "a device's settings are an iPhone's until changed, changed in one transaction, and journaled": { store in
+            try await store.createDevice(device())
+            #expect(try await store.snapshot(device: token)?.settings == .iPhoneDefaults)
+            let work = try FocusSettings(name: "Work", mode: .on, allowedApps: ["com.example.app"])
+            let changed = try await store.updateDeviceSettings(device: token) { stored in
+                #expect(stored == .iPhoneDefaults)
+                var settings = stored
+                settings.focus = work
+                settings.lockScreen = .list
+                return settings
+            }
+            var expected = DeviceSettings.iPhoneDefaults
+            expected.focus = work
+            expected.lockScreen = .list
+            #expect(changed == DeviceChange(number: 1, kind: .settings(expected)))
+            #expect(try await store.snapshot(device: token)?.settings == expected)
+            #expect(try await store.changes(device: token, after: 0)?.map(\.kind) == [.settings(expected)])
+            // Unchanged: no change, no number taken.
+            #expect(try await store.updateDeviceSettings(device: token) { $0 } == nil)
+            #expect(try await store.snapshot(device: token)?.lastChange == 1)
+            // An update that throws stores nothing, and its error comes out.
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) { try await store.updateDeviceSettings(device: token) { _ in throw Refused() } }
+            await #expect { try await store.updateDeviceSettings(device: "ff" + token.dropFirst(2)) { $0 } } throws: {
+                ($0 as? StoreError)?.code == .notFound
+            }
+            // Back to the defaults: stored as none, read back as the defaults.
+            _ = try await store.updateDeviceSettings(device: token) { _ in .iPhoneDefaults }
+            #expect(try await store.snapshot(device: token)?.settings == .iPhoneDefaults)
+        },
+        "racing settings changes of one device each apply to the one before": { store in
+            try await store.createDevice(device())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        _ = try await store.updateDeviceSettings(device: token) { stored in
+                            var settings = stored
+                            settings.focus = try FocusSettings(
+                                name: "Focus", mode: .on, allowedApps: stored.focus.allowedApps.union(["app\(index)"]))
+                            return settings
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.snapshot(device: token)?.settings.focus.allowedApps == Set((0..<12).map { "app\($0)" }))
+            #expect(try await store.snapshot(device: token)?.lastChange == 12)
+        },
         "a device keeps its environment, and a key the environments it may be used in": { store in
             let production = DeviceRecord(token: token, secretHash: "h", name: "Release build", createdAt: start, environment: .production)
             try await store.createDevice(production)

@@ -26,7 +26,8 @@ import Testing
             pending 005 Live Activities and their declarations
             pending 006 environments of devices and keys
             pending 007 broadcast channels
-            7 migrations pending in \(path)
+            pending 008 device settings
+            8 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -34,7 +35,7 @@ import Testing
         let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
-        #expect(applied.standardOutput.hasSuffix("applied 007 broadcast channels\n7 migrations applied to \(path)\n"))
+        #expect(applied.standardOutput.hasSuffix("applied 008 device settings\n8 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])

@@ -150,6 +150,10 @@ struct RecordingWrapper: NotificationStore {
         try await store.updateActivities(device: token, app: topic, update)
     }
 
+    func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange? {
+        try await store.updateDeviceSettings(device: token, update)
+    }
+
     func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await store.createDevice(device, maximumDevices: maximumDevices)
     }

@@ -31,6 +31,35 @@ def test_openapi_document_is_served_valid_and_complete(plain_server):
             assert full in documented, f"{method.upper()} {full} is not in docs"
 
 
+def test_device_settings_are_kept_changed_by_name_and_refused_where_wrong(tmp_path):
+    """Issue 43: a device's settings are an iPhone's until changed; a PATCH changes what it names, the rest stays, and
+    outlives a restart; a bad value is refused naming its key path, and changes nothing."""
+    from conftest import Server
+    server = Server(str(tmp_path), tls=False)
+    try:
+        device = register_device(server)
+        auth = {"authorization": f"Bearer {device['secret']}"}
+        url = f"{server.url}/v1/devices/{device['token']}/settings"
+        defaults = httpx.get(url, headers=auth).json()
+        assert defaults == {"timeZone": "UTC", "summary": {"enabled": False, "times": ["08:00", "18:00"]},
+                            "focus": {"name": "Do Not Disturb", "on": False, "allowedApps": [], "allowsTimeSensitive": True},
+                            "lockScreen": "stack"}, defaults
+        changed = httpx.patch(url, headers=auth, json={"timeZone": "Europe/Paris", "summary": {"enabled": True},
+                                                       "focus": {"name": "Work", "schedule": {"from": "09:00", "to": "17:00"}}})
+        assert changed.status_code == 200, changed.text
+        settings = changed.json()
+        assert settings["summary"] == {"enabled": True, "times": ["08:00", "18:00"]}
+        assert settings["focus"]["schedule"] == {"from": "09:00", "to": "17:00"} and settings["lockScreen"] == "stack"
+        refused = httpx.patch(url, headers=auth, json={"summary": {"times": ["25:00"]}})
+        assert refused.status_code == 400 and "summary.times[0]" in refused.json()["error"], refused.text
+        assert httpx.patch(url, headers={"authorization": "Bearer wrong"}, json={}).status_code in (401, 404)
+        server.stop()
+        server.start()
+        assert httpx.get(url, headers=auth).json() == settings
+    finally:
+        server.stop()
+
+
 def test_device_api_round_trip(plain_server):
     device = register_device(plain_server, categories=[
         {"identifier": "msg", "categorySummaryFormat": "%u more messages", "hiddenPreviewsBodyPlaceholder": "%u messages"}])

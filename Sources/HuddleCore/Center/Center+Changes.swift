@@ -74,8 +74,9 @@ extension Center {
             }
         case .appDeleted(let topic):
             update.record(unregister(app: topic))
-        case .superseded, .event, .activities:
-            // Events and Live Activities show nothing in the center; the device's live layer keeps and streams them.
+        case .superseded, .event, .activities, .settings:
+            // Events, Live Activities and the device's settings show nothing in the center; the device's live layer keeps
+            // and streams them.
             break
         }
         return update

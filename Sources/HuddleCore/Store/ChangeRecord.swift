@@ -2,7 +2,7 @@
 /// names is read back from its own table, so a change costs one small row.
 public struct ChangeRecord: Sendable, Hashable {
     public enum Kind: String, Sendable {
-        case delivered, removed, appSaved, appDeleted, event, activities
+        case delivered, removed, appSaved, appDeleted, event, activities, settings
     }
 
     public var number: UInt64
@@ -55,7 +55,10 @@ public struct ChangeRecord: Sendable, Hashable {
     ///   - app: the stored app of this change's topic, if it is still there.
     ///   - activities: the device's Live Activities as stored now (for an `.activities` change: a later one
     ///     that changed them again brings the same list).
-    public func change(notification: DeliveredNotification?, app: AppRecord?, activities: [LiveActivity] = []) -> DeviceChange {
+    ///   - settings: the device's settings as stored now (for a `.settings` change, likewise).
+    public func change(
+        notification: DeliveredNotification?, app: AppRecord?, activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults
+    ) -> DeviceChange {
         switch kind {
         case .delivered:
             guard let notification, notification.stamp.sequence == number else { return DeviceChange(number: number, kind: .superseded) }
@@ -65,6 +68,7 @@ public struct ChangeRecord: Sendable, Hashable {
         case .appDeleted: return DeviceChange(number: number, kind: .appDeleted(topic: topic))
         case .event: return DeviceChange(number: number, kind: event.map { .event($0) } ?? .superseded)
         case .activities: return DeviceChange(number: number, kind: .activities(activities))
+        case .settings: return DeviceChange(number: number, kind: .settings(settings))
         }
     }
 }

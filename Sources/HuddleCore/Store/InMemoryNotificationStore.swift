@@ -14,6 +14,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         /// The oldest change the journal still holds (the next one, while it is empty).
         var oldestKept: UInt64 = 1
         var activities: [LiveActivity] = []
+        var settings = DeviceSettings.iPhoneDefaults
     }
 
     private var devices: [String: Device] = [:]
@@ -102,6 +103,14 @@ public actor InMemoryNotificationStore: NotificationStore {
         return changes
     }
 
+    public func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) throws -> DeviceChange? {
+        guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
+        let settings = try update(device.settings)
+        guard settings != device.settings else { return nil }
+        devices[token]?.settings = settings
+        return DeviceChange(number: record(token, .settings, topic: ""), kind: .settings(settings))
+    }
+
     public func recordEvent(_ event: DeviceEvent, device token: String) throws -> DeviceChange {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
         guard device.apps[event.app] != nil else { throw StoreError(.notFound, "device \(token) has no app \(event.app)") }
@@ -186,7 +195,7 @@ public actor InMemoryNotificationStore: NotificationStore {
             .suffix(DeviceEvent.keptPerDevice)
         return DeviceSnapshot(
             device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange, events: Array(events),
-            activities: device.activities)
+            activities: device.activities, settings: device.settings)
     }
 
     public func changes(device token: String, after number: UInt64) -> [DeviceChange]? {
@@ -195,7 +204,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         return device.journal.filter { $0.number > number }.map { record in
             record.change(
                 notification: record.identifiers.first.flatMap { device.notifications[record.topic]?[ExactString($0)] }, app: device.apps[record.topic],
-                activities: device.activities)
+                activities: device.activities, settings: device.settings)
         }
     }
 

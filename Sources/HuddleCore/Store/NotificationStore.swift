@@ -64,6 +64,11 @@ public protocol NotificationStore: Sendable {
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app; what `update` throws, as it threw it
     ///   (nothing is stored then).
     func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange]
+    /// Changes the person's settings of a device in one transaction, decided against them as stored then: `update`
+    /// gets them and gives the settings to store.
+    /// - Returns: the change, `.settings`; `nil` when the settings did not change (nothing is recorded then).
+    /// - Throws: ``StoreError`` `.notFound` for an unknown device; what `update` throws, as it threw it.
+    func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange?
     /// Records a device event (a push with nothing to show) as the device's next change.
     /// - Returns: the change, `.event`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
@@ -143,6 +148,10 @@ public typealias AppPrecondition = @Sendable (AppRecord) throws -> Void
 /// activities, given the app's declared types, and says what the device did with a push (`nil` for a change
 /// no push made, a person's dismissal).
 public typealias ActivitiesUpdate = @Sendable (_ activities: inout [LiveActivity], _ declarations: ActivityDeclarations) throws -> DeviceEvent?
+
+/// How ``NotificationStore/updateDeviceSettings(device:_:)`` changes a device's settings: from them as stored to
+/// the settings to store; it throws to store nothing.
+public typealias DeviceSettingsUpdate = @Sendable (DeviceSettings) throws -> DeviceSettings
 
 /// Carries what an ``AppUpdate`` threw through a store's transaction (which rolls back, and whose own error
 /// mapping lets it pass) back to the caller, who gets the update's own error.

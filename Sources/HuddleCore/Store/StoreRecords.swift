@@ -130,6 +130,8 @@ public struct DeviceChange: Sendable, Hashable {
         case event(DeviceEvent)
         /// The device's Live Activities changed; all of them as they are now.
         case activities([LiveActivity])
+        /// The person changed the device's settings (summary, Focus, layout, time zone); all of them as they are now.
+        case settings(DeviceSettings)
         /// A change whose subject a later change already replaced or removed (a notification delivered and
         /// then removed, an app saved and then deleted): applying it changes nothing.
         case superseded
@@ -158,10 +160,12 @@ public struct DeviceSnapshot: Sendable, Hashable {
     public var events: [RecordedEvent]
     /// Its Live Activities, in the order they started.
     public var activities: [LiveActivity]
+    /// The person's settings of the device.
+    public var settings: DeviceSettings
 
     public init(
         device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = [],
-        activities: [LiveActivity] = []
+        activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults
     ) {
         self.device = device
         self.apps = apps
@@ -169,6 +173,7 @@ public struct DeviceSnapshot: Sendable, Hashable {
         self.lastChange = lastChange
         self.events = events
         self.activities = activities
+        self.settings = settings
     }
 }
 

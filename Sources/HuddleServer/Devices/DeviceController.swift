@@ -30,6 +30,8 @@ struct DeviceController {
         device.delete(use: unregister)
         device.get("center", use: center)
         device.get("events", use: events)
+        device.get("settings", use: deviceSettings)
+        device.patch("settings", use: updateDeviceSettings)
         device.get("activities", use: activities)
         device.post("activities", use: requestActivity)
         device.delete("activities/:id", use: dismissActivity)
@@ -301,6 +303,25 @@ struct DeviceController {
         }
         guard try await session.deleteApp(topic: topic, precondition: precondition) else { throw APIError(.notFound, "no app \(topic)") }
         return Response(status: .noContent)
+    }
+
+    /// `GET …/settings`: the person's settings of the device (time zone, scheduled summary, Focus, Lock Screen layout).
+    @Sendable func deviceSettings(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        return .json(await session.settings.json)
+    }
+
+    /// `PATCH …/settings`: changes the settings the body names (the others stay), decided against them as stored in
+    /// the transaction that changes them; answers them as they are now.
+    @Sendable func updateDeviceSettings(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        let changes = try await request.jsonBody()
+        let settings = try await session.updateSettings { stored in
+            var settings = stored
+            try settings.update(json: changes)
+            return settings
+        }
+        return .json(settings.json)
     }
 
     @Sendable func updateSettings(_ request: Request, context: HuddleRequestContext) async throws -> Response {

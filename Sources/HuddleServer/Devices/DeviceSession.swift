@@ -45,7 +45,7 @@ actor DeviceSession {
         installedApps = Mutex(Set(center.registeredApps))
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
-            declarations: Self.declarations(in: snapshot), logger: logger)
+            declarations: Self.declarations(in: snapshot), settings: snapshot.settings, logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -104,6 +104,30 @@ actor DeviceSession {
     /// dismissing one), then applies the changes here.
     /// - Returns: the event that says what the device did, if `update` gave one.
     /// - Throws: ``DeliveryRefusal`` when the device or the app is gone; what `update` throws.
+    /// Changes the person's settings of the device in the store's transaction, then applies the change here.
+    /// - Returns: the settings as they are now.
+    /// - Throws: ``DeliveryRefusal`` when the device is gone; what `update` throws.
+    func updateSettings(_ update: @escaping DeviceSettingsUpdate) async throws -> DeviceSettings {
+        let change: DeviceChange?
+        do {
+            change = try await ServerMetrics.timeStore("update_settings") { try await store.updateDeviceSettings(device: token, update) }
+        } catch let error as StoreError where error.code == .notFound {
+            throw try await refusal()
+        }
+        if let change {
+            do {
+                try await apply(change)
+            } catch {
+                logger.error("device \(token): cannot apply committed changes: \(error)")
+            }
+            if case .settings(let settings) = change.kind { return settings }
+        }
+        return publisher.settings
+    }
+
+    /// The person's settings of the device, as last applied.
+    var settings: DeviceSettings { publisher.settings }
+
     @discardableResult
     func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent? {
         let changes: [DeviceChange]
@@ -279,7 +303,7 @@ actor DeviceSession {
         else { return }
         publisher.replace(
             with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events,
-            activities: snapshot.activities, declarations: Self.declarations(in: snapshot))
+            activities: snapshot.activities, declarations: Self.declarations(in: snapshot), settings: snapshot.settings)
         noteInstalledApps()
     }
 

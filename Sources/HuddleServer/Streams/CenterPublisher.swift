@@ -30,6 +30,8 @@ struct CenterPublisher {
     private var activitiesChange: UInt64 = 0
     /// Each app's declared activity types, whose templates draw the activities' cards.
     private var declarations: [String: ActivityDeclarations]
+    /// The person's settings of the device, as last stored.
+    private(set) var settings: DeviceSettings
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
@@ -37,8 +39,10 @@ struct CenterPublisher {
 
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
-        declarations: [String: ActivityDeclarations] = [:], pages: WebPages = .shared, logger: Logger
+        declarations: [String: ActivityDeclarations] = [:], settings: DeviceSettings = .iPhoneDefaults, pages: WebPages = .shared,
+        logger: Logger
     ) {
+        self.settings = settings
         self.center = center
         self.lastChange = lastChange
         self.events = events.suffix(DeviceEvent.keptPerDevice)
@@ -61,6 +65,7 @@ struct CenterPublisher {
         switch change.kind {
         case .event(let event): keep(RecordedEvent(number: change.number, event: event))
         case .activities(let activities): show(activities, change: change.number)
+        case .settings(let settings): self.settings = settings
         case .appDeleted(let topic):
             declarations[topic] = nil
             // The store removed its activities with the app, in the same change.
@@ -125,8 +130,9 @@ struct CenterPublisher {
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
     mutating func replace(
         with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity],
-        declarations newDeclarations: [String: ActivityDeclarations]
+        declarations newDeclarations: [String: ActivityDeclarations], settings newSettings: DeviceSettings
     ) {
+        settings = newSettings
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
