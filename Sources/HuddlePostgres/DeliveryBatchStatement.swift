@@ -9,7 +9,8 @@ import PostgresNIO
 ///
 /// Each device's numbers are taken in one step (its row locked in token order, so that two servers'
 /// batches cannot deadlock), then every notification and change is written, and each device is announced
-/// once, with its last change. A delivery whose device or app is gone is left out: it has no row.
+/// once, with its last change. A delivery whose device or app is gone is left out: it has no row. So is one to a
+/// device with settings of its own (a summary, a Focus), whose arrivals its store decides one by one.
 struct DeliveryBatchStatement: PostgresPreparedStatement {
     static let name = "huddle_deliver_batch"
 
@@ -17,16 +18,21 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
         WITH pushes AS (
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[])
                 WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
-        ), accepted AS (
+        ), candidates AS (
             SELECT pushes.* FROM pushes
             WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
+        ), locked AS MATERIALIZED (
+            -- Locked, the row read is the latest: settings changed by a transaction that committed meanwhile are seen.
+            SELECT token, settings IS NULL AS plain FROM devices
+            WHERE token IN (SELECT device_token FROM candidates) ORDER BY token FOR UPDATE
+        ), accepted AS (
+            -- A device with settings of its own is left to a transaction that decides each arrival under them.
+            SELECT candidates.* FROM candidates JOIN locked ON locked.token = candidates.device_token AND locked.plain
         ), counts AS (
             SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
-        ), locked AS (
-            SELECT token FROM devices WHERE token IN (SELECT device_token FROM counts) ORDER BY token FOR UPDATE
         ), taken AS (
             UPDATE devices SET last_change = devices.last_change + counts.count
-            FROM counts JOIN locked ON locked.token = counts.device_token
+            FROM counts
             WHERE devices.token = counts.device_token
             RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
         ), numbered AS (
@@ -38,7 +44,8 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
             SELECT DISTINCT ON (device_token, topic, identifier) device_token, topic, identifier, number, delivered_at, content
             FROM numbered ORDER BY device_token, topic, identifier, number DESC
             ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
-                sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content
+                sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content, held = NULL,
+                silenced_by = NULL
             -- A row inserted now has no xmax; one replaced has this transaction's.
             RETURNING device_token, topic, xmax = 0 AS inserted
         ), grown AS (

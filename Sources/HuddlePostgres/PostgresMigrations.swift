@@ -145,6 +145,15 @@ public enum PostgresMigrations {
             // As SQLite's 008 says: the person's settings of a device as one JSON object beside it.
             "ALTER TABLE devices ADD COLUMN settings TEXT"
         ]),
+        Migration(identifier: "009 held and silenced notifications, summaries, app capabilities", statements: [
+            // As SQLite's 009 says: where the settings sent each notification, a device's latest summary, an app's
+            // capabilities; held notifications found by a partial index.
+            "ALTER TABLE notifications ADD COLUMN held INTEGER",
+            "ALTER TABLE notifications ADD COLUMN silenced_by TEXT",
+            "CREATE INDEX notifications_held ON notifications (device_token, delivered_at) WHERE held = 1",
+            "ALTER TABLE devices ADD COLUMN summary TEXT",
+            "ALTER TABLE apps ADD COLUMN capabilities TEXT",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

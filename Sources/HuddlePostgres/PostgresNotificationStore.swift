@@ -205,14 +205,23 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         let settings = RowCodec.settingsText(app)
         let categories = RowCodec.categoriesText(app)
         let activityTypes = RowCodec.activityTypesText(app)
+        let capabilities = app.capabilities.storedText
         try await connection.run(
             """
-            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types)
-            VALUES (\(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories), \(activityTypes))
+            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities)
+            VALUES (
+                \(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories), \(activityTypes),
+                \(capabilities))
             ON CONFLICT (device_token, topic) DO UPDATE SET
                 display_name = excluded.display_name, development_language = excluded.development_language,
-                settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types
+                settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
+                capabilities = excluded.capabilities
             """, logger: logger)
+        // Taken out of the summary (or the summary off): its held notifications are held no more.
+        if !(try await self.settings(device: token, connection)).holds(appSettings: app.settings) {
+            try await connection.run(
+                "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(topic) AND held = 1", logger: logger)
+        }
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
         for path in files.deleted {
@@ -370,14 +379,62 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         for (index, delivery) in deliveries.enumerated() {
             if let change = changes[index] {
                 results.append(.success(change))
-            } else if try await device(token: delivery.device) != nil {
-                // The statement left it out: its device has no such app, or no longer exists.
-                results.append(.failure(StoreError(.notFound, "device \(delivery.device) has no app \(delivery.app)")))
-            } else {
-                results.append(.failure(StoreError(.notFound, "unknown device \(delivery.device)")))
+                continue
+            }
+            // The statement left it out: its device has settings of its own, or no such app, or no longer exists.
+            do {
+                let (change, appCount) = try await deliverUnderSettings(delivery)
+                results.append(.success([change]))
+                if let appCount, appCount > delivery.notificationsPerApp {
+                    pastLimit.append(.init(
+                        position: offset + index, app: DeviceApp(device: delivery.device, topic: delivery.app), limit: delivery.notificationsPerApp))
+                }
+            } catch let error as StoreError where error.code == .notFound {
+                results.append(.failure(error))
             }
         }
         return (results, pastLimit.sorted { $0.position < $1.position })
+    }
+
+    /// Stores one delivery in a transaction of its own that decides where it goes under the device's settings and
+    /// the app's (``DeviceSettings/mark(for:app:appSettings:capabilities:at:)``), read under the device's lock.
+    /// - Returns: its change, and its app's count when the delivery added a notification to it.
+    /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
+    private func deliverUnderSettings(_ delivery: Delivery) async throws -> (DeviceChange, Int?) {
+        let (token, app, request) = (delivery.device, delivery.app, delivery.request)
+        return try await client.write(logger: logger) { connection in
+            guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
+            guard let appRow = try await connection.firstRow(
+                "SELECT settings, capabilities FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger)
+            else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+            let (appSettingsText, capabilitiesText) = try appRow.decode((String, String?).self)
+            let mark = try await self.settings(device: token, connection).mark(
+                for: request, app: app, appSettings: try RowCodec.appSettings(appSettingsText, app: app),
+                capabilities: try AppCapabilities.stored(capabilitiesText, app: app), at: delivery.date)
+            let inserted = try await connection.firstRow(
+                """
+                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content, held, silenced_by)
+                VALUES (
+                    \(token), \(app), \(request.identifier), \(Int64(number)), \(delivery.date.milliseconds),
+                    \(RowCodec.contentText(request.content)), \(mark.heldColumn.map(Int32.init)), \(mark.silencedByColumn))
+                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                    sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content, held = excluded.held,
+                    silenced_by = excluded.silenced_by
+                RETURNING xmax = 0
+                """, logger: logger)?.decode(Bool.self) ?? false
+            var appCount: Int?
+            if inserted {
+                appCount = (try await connection.firstRow(
+                    """
+                    UPDATE apps SET notification_count = notification_count + 1 WHERE device_token = \(token) AND topic = \(app)
+                    RETURNING notification_count
+                    """, logger: logger)?.decode(Int64.self)).map(Int.init)
+            }
+            try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
+            let notification = DeliveredNotification(
+                app: app, request: request, stamp: DeliveryStamp(date: delivery.date, sequence: number), mark: mark)
+            return .commit((DeviceChange(number: number, kind: .delivered(notification)), appCount))
+        }
     }
 
     /// Trims each app that deliveries took past its limit, once, counting again under the device's lock (the
@@ -452,9 +509,78 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 // Unchanged: the number taken is given back with the transaction.
                 guard settings != stored else { return .rollBack(nil) }
                 try await connection.run("UPDATE devices SET settings = \(settings.storedText) WHERE token = \(token)", logger: logger)
+                try await releaseHeld(device: token, settings: settings, connection)
                 try await record(.settings, topic: "", number: number, device: token, connection)
                 return .commit(DeviceChange(number: number, kind: .settings(settings)))
             }
+        }
+    }
+
+    /// Hands over the held notifications of the apps whose notifications `settings` no longer hold.
+    private func releaseHeld(device token: String, settings: DeviceSettings, _ connection: PostgresConnection) async throws {
+        guard settings.summary.isEnabled else {
+            try await connection.run("UPDATE notifications SET held = NULL WHERE device_token = \(token) AND held = 1", logger: logger)
+            return
+        }
+        let holding = try await connection.rows(
+            """
+            SELECT apps.topic, apps.settings FROM apps
+            WHERE apps.device_token = \(token) AND EXISTS (
+                SELECT 1 FROM notifications n WHERE n.device_token = apps.device_token AND n.topic = apps.topic AND n.held = 1)
+            """, logger: logger)
+        for row in holding {
+            let (topic, settingsText) = try row.decode((String, String).self)
+            guard !settings.holds(appSettings: try RowCodec.appSettings(settingsText, app: topic)) else { continue }
+            try await connection.run(
+                "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(topic) AND held = 1", logger: logger)
+        }
+    }
+
+    public func holdingDevices() async throws -> [HoldingDevice] {
+        try await client.read(logger: logger) { connection in
+            try await connection.rows(
+                """
+                SELECT held.device_token, held.oldest, devices.settings FROM (
+                    SELECT device_token, min(delivered_at) AS oldest FROM notifications WHERE held = 1 GROUP BY device_token
+                ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
+                """, logger: logger
+            ).map { row in
+                let (token, oldest, settings) = try row.decode((String, Int64, String?).self)
+                return HoldingDevice(token: token, settings: try DeviceSettings.stored(settings, device: token), oldestHeld: Date(milliseconds: oldest))
+            }
+        }
+    }
+
+    public func deliverSummaries(device token: String, dueBy date: Date?) async throws -> [DeviceChange] {
+        try await client.write(logger: logger) { connection in
+            // The device's row locked first: a second server delivering at once waits, then finds nothing held.
+            guard try await connection.firstRow("SELECT 1 FROM devices WHERE token = \(token) FOR UPDATE", logger: logger) != nil else {
+                throw StoreError(.notFound, "unknown device \(token)")
+            }
+            let settings = try await self.settings(device: token, connection)
+            let held = try await connection.rows(
+                """
+                SELECT identifier, topic, sequence, delivered_at, content FROM notifications WHERE device_token = \(token) AND held = 1
+                """, logger: logger
+            ).map { row in
+                let (identifier, topic, sequence, deliveredAt, content) = try row.decode((String, String, Int64, Int64, String).self)
+                let notification = try RowCodec.notification(
+                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content, held: true)
+                return (notification: notification.heldInSummary, arrived: notification.date)
+            }
+            var changes: [DeviceChange] = []
+            for summary in ScheduledSummary.due(held, settings: settings, dueBy: date) {
+                for (app, identifier) in summary.notifications {
+                    try await connection.run(
+                        "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(app) AND identifier = \(identifier)",
+                        logger: logger)
+                }
+                try await connection.run("UPDATE devices SET summary = \(summary.storedText) WHERE token = \(token)", logger: logger)
+                guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
+                try await record(.summary, topic: "", number: number, device: token, summary: summary, connection)
+                changes.append(DeviceChange(number: number, kind: .summary(summary)))
+            }
+            return changes.isEmpty ? .rollBack([]) : .commit(changes)
         }
     }
 
@@ -534,14 +660,18 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             let (device, lastChange) = try Self.deviceAndLastChange(row)
             let notifications = try await connection.rows(
                 """
-                SELECT identifier, topic, sequence, delivered_at, content FROM notifications
+                SELECT identifier, topic, sequence, delivered_at, content, held, silenced_by FROM notifications
                 WHERE device_token = \(token) ORDER BY sequence
                 """, logger: logger
             ).map { row in
-                let (identifier, topic, sequence, deliveredAt, content) = try row.decode((String, String, Int64, Int64, String).self)
+                let (identifier, topic, sequence, deliveredAt, content, held, silencedBy) = try row.decode(
+                    (String, String, Int64, Int64, String, Int32?, String?).self)
                 return try RowCodec.notification(
-                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
+                    identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content, held: held == 1,
+                    silencedBy: silencedBy)
             }
+            let summary = try await connection.firstRow("SELECT summary FROM devices WHERE token = \(token)", logger: logger)?
+                .decode(String?.self)
             let events = try await connection.rows(
                 """
                 SELECT number, topic, detail FROM changes WHERE device_token = \(token) AND kind = \(ChangeRecord.Kind.event.rawValue)
@@ -554,7 +684,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             return DeviceSnapshot(
                 device: device, apps: try await apps(device: token, connection), notifications: notifications,
                 lastChange: UInt64(lastChange), events: events.reversed(), activities: try await activities(device: token, connection),
-                settings: try await settings(device: token, connection))
+                settings: try await settings(device: token, connection),
+                summary: try summary.map { text throws(StoreError) in try ScheduledSummary.stored(text, device: token) })
         }
     }
 
@@ -566,7 +697,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             else { return nil }
             let rows = try await connection.rows(
                 """
-                SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content
+                SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content, n.held,
+                    n.silenced_by
                 FROM changes c LEFT JOIN notifications n
                     ON c.kind = \(ChangeRecord.Kind.delivered.rawValue) AND n.device_token = c.device_token AND n.topic = c.topic
                     AND n.sequence = c.number
@@ -577,8 +709,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             var settings: DeviceSettings?
             var changes: [DeviceChange] = []
             for row in rows {
-                let (changeNumber, kind, topic, identifiersText, detail, identifier, sequence, deliveredAt, content) = try row.decode(
-                    (Int64, String, String, String, String?, String?, Int64?, Int64?, String?).self)
+                let (changeNumber, kind, topic, identifiersText, detail, identifier, sequence, deliveredAt, content, held, silencedBy) = try row.decode(
+                    (Int64, String, String, String, String?, String?, Int64?, Int64?, String?, Int32?, String?).self)
                 let record = try ChangeRecord(
                     number: UInt64(changeNumber), kindName: kind, topic: topic, identifiersText: identifiersText, detailText: detail)
                 var app: AppRecord?
@@ -591,7 +723,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 var notification: DeliveredNotification?
                 if let identifier, let sequence, let deliveredAt, let content {
                     notification = try RowCodec.notification(
-                        identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content)
+                        identifier: identifier, topic: topic, sequence: sequence, deliveredAt: deliveredAt, contentText: content,
+                        held: held == 1, silencedBy: silencedBy)
                 }
                 if record.kind == .activities, activities == nil { activities = try await self.activities(device: token, connection) }
                 if record.kind == .settings, settings == nil { settings = try await self.settings(device: token, connection) }
@@ -718,9 +851,9 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// change to the other servers (delivered when the transaction commits).
     private func record(
         _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String,
-        event: DeviceEvent? = nil, _ connection: PostgresConnection
+        event: DeviceEvent? = nil, summary: ScheduledSummary? = nil, _ connection: PostgresConnection
     ) async throws {
-        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
         try await connection.run(
             """
             INSERT INTO changes (device_token, number, kind, topic, identifiers, detail)
@@ -843,15 +976,16 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
         let appRows = try await connection.rows(
             """
-            SELECT topic, display_name, development_language, settings, categories, activity_types FROM apps
+            SELECT topic, display_name, development_language, settings, categories, activity_types, capabilities FROM apps
             WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
             """, logger: logger)
         return try appRows.map { row in
-            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText) = try row.decode(
-                (String, String?, String, String, String, String?).self)
+            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText, capabilitiesText) = try row.decode(
+                (String, String?, String, String, String, String?, String?).self)
             return try RowCodec.app(
                 topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settingsText: settingsText,
-                categoriesText: categoriesText, activityTypesText: activityTypesText, localizationFiles: files[topic] ?? [:])
+                categoriesText: categoriesText, activityTypesText: activityTypesText, capabilitiesText: capabilitiesText,
+                localizationFiles: files[topic] ?? [:])
         }
     }
 

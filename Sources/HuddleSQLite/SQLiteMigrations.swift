@@ -131,6 +131,19 @@ public enum SQLiteMigrations {
             // read and written whole; none for an iPhone's defaults.
             try db.execute(sql: "ALTER TABLE devices ADD COLUMN settings TEXT")
         }
+        migrator.registerMigration("009 held and silenced notifications, summaries, app capabilities") { db in
+            // Where the person's settings sent each notification, decided when it was stored: held for the scheduled
+            // summary (found by the partial index, which holds only those), or silenced by a Focus. Every notification
+            // stored before was shown as it came (NULL in both). A device keeps its latest summary; an app what its
+            // entitlements allow (NULL: nothing).
+            try db.execute(sql: """
+                ALTER TABLE notifications ADD COLUMN held INTEGER;
+                ALTER TABLE notifications ADD COLUMN silenced_by TEXT;
+                CREATE INDEX notifications_held ON notifications (device_token, delivered_at) WHERE held = 1;
+                ALTER TABLE devices ADD COLUMN summary TEXT;
+                ALTER TABLE apps ADD COLUMN capabilities TEXT;
+                """)
+        }
         return migrator
     }
 

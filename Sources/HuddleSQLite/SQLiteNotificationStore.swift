@@ -115,16 +115,22 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         try db.execute(
             sql: """
-                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (device_token, topic) DO UPDATE SET
                     display_name = excluded.display_name, development_language = excluded.development_language,
-                    settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types
+                    settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
+                    capabilities = excluded.capabilities
                 """,
             arguments: [
                 token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
-                RowCodec.activityTypesText(app),
+                RowCodec.activityTypesText(app), app.capabilities.storedText,
             ])
+        // Taken out of the summary (or the summary off): its held notifications are held no more.
+        if !(try Self.settings(device: token, db)).holds(appSettings: app.settings) {
+            try db.execute(
+                sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND held = 1", arguments: [token, topic])
+        }
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
         for path in files.deleted {
@@ -244,6 +250,10 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// apps found. SQLite has one writer, so nothing changes them meanwhile.
     private struct Batch {
         private var lastChange: [String: Int64] = [:]
+        /// Each device's settings, read with its number.
+        private var settings: [String: DeviceSettings] = [:]
+        /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
+        private var arrivalSettings: [DeviceApp: (settings: AppSettings, capabilities: AppCapabilities)] = [:]
         private var appsFound: Set<DeviceApp> = []
         /// Notifications added (not replaced) to each app.
         private var added: [DeviceApp: Int] = [:]
@@ -270,12 +280,31 @@ public final class SQLiteNotificationStore: NotificationStore {
             if let taken = lastChange[token] {
                 last = taken
             } else {
-                let read = try db.cachedStatement(sql: "SELECT last_change FROM devices WHERE token = ?")
-                guard let stored = try Int64.fetchOne(read, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
-                last = stored
+                let read = try db.cachedStatement(sql: "SELECT last_change, settings FROM devices WHERE token = ?")
+                guard let row = try Row.fetchOne(read, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
+                last = row["last_change"]
+                settings[token] = try DeviceSettings.stored(row["settings"], device: token)
             }
             lastChange[token] = last + 1
             return UInt64(last + 1)
+        }
+
+        /// Where a notification arriving at `date` goes, under the device's settings (its number taken first) and the
+        /// app's, as this transaction reads them.
+        mutating func mark(
+            for request: NotificationRequest, app topic: String, at date: Date, device token: String, _ db: Database
+        ) throws -> ArrivalMark {
+            guard let settings = settings[token], settings.decidesArrivals else { return .shown }
+            let key = DeviceApp(device: token, topic: topic)
+            if arrivalSettings[key] == nil {
+                let read = try db.cachedStatement(sql: "SELECT settings, capabilities FROM apps WHERE device_token = ? AND topic = ?")
+                guard let row = try Row.fetchOne(read, arguments: [token, topic]) else { return .shown }
+                arrivalSettings[key] = (
+                    try RowCodec.appSettings(row["settings"], app: topic), try AppCapabilities.stored(row["capabilities"], app: topic)
+                )
+            }
+            guard let app = arrivalSettings[key] else { return .shown }
+            return settings.mark(for: request, app: topic, appSettings: app.settings, capabilities: app.capabilities, at: date)
         }
 
         mutating func hasApp(_ topic: String, device token: String, _ db: Database) throws -> Bool {
@@ -302,11 +331,16 @@ public final class SQLiteNotificationStore: NotificationStore {
             throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
         let number = try batch.takeNumber(device: token, db)
+        let mark = try batch.mark(for: request, app: app, at: date, device: token, db)
         try record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, db)
-        let row: StatementArguments = [Int64(number), date.milliseconds, RowCodec.contentText(request.content), token, app, request.identifier]
+        let row: StatementArguments = [
+            Int64(number), date.milliseconds, RowCodec.contentText(request.content), mark.heldColumn, mark.silencedByColumn, token, app,
+            request.identifier,
+        ]
         // A new identifier (the common case) is one statement; a replaced one is two and leaves the count.
         try db.cachedStatement(sql: """
-            INSERT INTO notifications (sequence, delivered_at, content, device_token, topic, identifier) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO notifications (sequence, delivered_at, content, held, silenced_by, device_token, topic, identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (device_token, topic, identifier) DO NOTHING
             """
         ).execute(arguments: row)
@@ -314,11 +348,12 @@ public final class SQLiteNotificationStore: NotificationStore {
             batch.countAdded(app: app, device: token)
         } else {
             try db.cachedStatement(sql: """
-                UPDATE notifications SET sequence = ?, delivered_at = ?, content = ? WHERE device_token = ? AND topic = ? AND identifier = ?
+                UPDATE notifications SET sequence = ?, delivered_at = ?, content = ?, held = ?, silenced_by = ?
+                WHERE device_token = ? AND topic = ? AND identifier = ?
                 """
             ).execute(arguments: row)
         }
-        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number), mark: mark)
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
@@ -356,12 +391,78 @@ public final class SQLiteNotificationStore: NotificationStore {
                 let settings = try UpdateRefusal.check(update, stored)
                 guard settings != stored else { return nil }
                 try db.execute(sql: "UPDATE devices SET settings = ? WHERE token = ?", arguments: [settings.storedText, token])
+                try Self.releaseHeld(device: token, settings: settings, db)
                 var batch = Batch()
                 let number = try batch.takeNumber(device: token, db)
                 try self.record(.settings, topic: "", number: number, device: token, db)
                 try batch.saveNumbers(db)
                 return DeviceChange(number: number, kind: .settings(settings))
             }
+        }
+    }
+
+    /// Hands over the held notifications of the apps whose notifications `settings` no longer hold.
+    private static func releaseHeld(device token: String, settings: DeviceSettings, _ db: Database) throws {
+        guard settings.summary.isEnabled else {
+            try db.execute(sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND held = 1", arguments: [token])
+            return
+        }
+        let holding = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT apps.topic, apps.settings FROM apps
+                WHERE apps.device_token = ? AND EXISTS (
+                    SELECT 1 FROM notifications n WHERE n.device_token = apps.device_token AND n.topic = apps.topic AND n.held = 1)
+                """,
+            arguments: [token])
+        for row in holding {
+            let topic: String = row["topic"]
+            guard !settings.holds(appSettings: try RowCodec.appSettings(row["settings"], app: topic)) else { continue }
+            try db.execute(
+                sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND held = 1", arguments: [token, topic])
+        }
+    }
+
+    public func holdingDevices() async throws -> [HoldingDevice] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT held.device_token, held.oldest, devices.settings FROM (
+                        SELECT device_token, min(delivered_at) AS oldest FROM notifications WHERE held = 1 GROUP BY device_token
+                    ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
+                    """
+            ).map { row in
+                let token: String = row["device_token"]
+                return HoldingDevice(
+                    token: token, settings: try DeviceSettings.stored(row["settings"], device: token), oldestHeld: Date(milliseconds: row["oldest"]))
+            }
+        }
+    }
+
+    public func deliverSummaries(device token: String, dueBy date: Date?) async throws -> [DeviceChange] {
+        try await write { db in
+            try Self.requireDevice(token, db)
+            let settings = try Self.settings(device: token, db)
+            let held = try Row.fetchAll(
+                db, sql: "SELECT * FROM notifications WHERE device_token = ? AND held = 1", arguments: [token]
+            ).map { row in
+                let notification = try Self.notification(row)
+                return (notification: notification.heldInSummary, arrived: notification.date)
+            }
+            var batch = Batch()
+            var changes: [DeviceChange] = []
+            for summary in ScheduledSummary.due(held, settings: settings, dueBy: date) {
+                let release = try db.cachedStatement(
+                    sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND identifier = ?")
+                for (app, identifier) in summary.notifications { try release.execute(arguments: [token, app, identifier]) }
+                try db.execute(sql: "UPDATE devices SET summary = ? WHERE token = ?", arguments: [summary.storedText, token])
+                let number = try batch.takeNumber(device: token, db)
+                try self.record(.summary, topic: "", number: number, device: token, summary: summary, db)
+                changes.append(DeviceChange(number: number, kind: .summary(summary)))
+            }
+            try batch.saveNumbers(db)
+            return changes
         }
     }
 
@@ -467,7 +568,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             return DeviceSnapshot(
                 device: try Self.device(row), apps: try Self.apps(device: token, db), notifications: notifications,
                 lastChange: UInt64(lastChange), events: events, activities: try LiveActivity.stored(row["activities"], device: token),
-                settings: try DeviceSettings.stored(row["settings"], device: token))
+                settings: try DeviceSettings.stored(row["settings"], device: token),
+                summary: try (row["summary"] as String?).map { text throws(StoreError) in try ScheduledSummary.stored(text, device: token) })
         }
     }
 
@@ -479,7 +581,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content
+                    SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content, n.held,
+                        n.silenced_by
                     FROM changes c LEFT JOIN notifications n
                         ON c.kind = 'delivered' AND n.device_token = c.device_token AND n.topic = c.topic AND n.sequence = c.number
                     WHERE c.device_token = ? AND c.number > ? ORDER BY c.number
@@ -646,9 +749,9 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// Records change `number` in the caller's transaction, forgetting old ones as the retention says.
     private func record(
         _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String, event: DeviceEvent? = nil,
-        _ db: Database
+        summary: ScheduledSummary? = nil, _ db: Database
     ) throws {
-        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
+        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
         try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers, detail) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [token, Int64(number), kind.rawValue, topic, record.identifiersText, record.detailText])
         if let oldestKept = retention.oldestKept(afterRecording: number) {
@@ -677,15 +780,16 @@ public final class SQLiteNotificationStore: NotificationStore {
             return try RowCodec.app(
                 topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],
                 settingsText: row["settings"], categoriesText: row["categories"], activityTypesText: row["activity_types"],
-                localizationFiles: files[topic] ?? [:])
+                capabilitiesText: row["capabilities"], localizationFiles: files[topic] ?? [:])
         }
     }
 
-    /// A notification from a row with its `identifier`, `topic`, `sequence`, `delivered_at` and `content`.
+    /// A notification from a row with its `identifier`, `topic`, `sequence`, `delivered_at`, `content`, `held` and
+    /// `silenced_by`.
     private static func notification(_ row: Row) throws -> DeliveredNotification {
         try RowCodec.notification(
             identifier: row["identifier"], topic: row["topic"], sequence: row["sequence"], deliveredAt: row["delivered_at"],
-            contentText: row["content"])
+            contentText: row["content"], held: (row["held"] as Int64?) == 1, silencedBy: row["silenced_by"])
     }
 
     private static func requireDevice(_ token: String, _ db: Database) throws {

@@ -6,11 +6,13 @@ import Testing
 /// new, empty store; failures are recorded as test issues naming the check.
 public enum StoreConformance {
     /// The checks, by name, so a backend's test can run them as parameterized cases.
-    public static let checks: [String] = Array(all.keys).sorted()
+    public static let checks: [String] = Array(everyCheck.keys).sorted()
+
+    static let everyCheck = all.merging(attentionChecks) { first, _ in first }
 
     /// Runs one check against a new store.
     public static func check(_ name: String, store: some NotificationStore) async throws {
-        guard let body = all[name] else {
+        guard let body = everyCheck[name] else {
             Issue.record("no conformance check named \(name)")
             return
         }

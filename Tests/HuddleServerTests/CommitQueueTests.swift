@@ -154,6 +154,14 @@ struct RecordingWrapper: NotificationStore {
         try await store.updateDeviceSettings(device: token, update)
     }
 
+    func holdingDevices() async throws -> [HoldingDevice] {
+        try await store.holdingDevices()
+    }
+
+    func deliverSummaries(device token: String, dueBy date: Date?) async throws -> [DeviceChange] {
+        try await store.deliverSummaries(device: token, dueBy: date)
+    }
+
     func createDevice(_ device: DeviceRecord, maximumDevices: Int) async throws {
         try await store.createDevice(device, maximumDevices: maximumDevices)
     }

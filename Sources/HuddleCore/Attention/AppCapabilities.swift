@@ -15,3 +15,38 @@ public struct AppCapabilities: Sendable, Hashable {
     /// The names a scenario's `capabilities` list takes.
     public static let names = ["timeSensitive", "criticalAlerts"]
 }
+
+extension AppCapabilities {
+    /// A list of names (`["timeSensitive"]`), as a scenario's app and the device API's app declare them.
+    public init(json reader: JSONReader) throws(JSONReadError) {
+        self.init()
+        for element in try reader.array() {
+            switch try element.string() {
+            case "timeSensitive": timeSensitive = true
+            case "criticalAlerts": criticalAlerts = true
+            case let name: throw element.failure("unknown capability \"\(name.prefix(40))\" (expected \(Self.names.joined(separator: " or ")))")
+            }
+        }
+    }
+
+    /// The names it has, in ``names``' order.
+    public var json: JSONValue {
+        .array(zip(Self.names, [timeSensitive, criticalAlerts]).filter(\.1).map { .string($0.0) })
+    }
+
+    /// As a store keeps it: `nil` for none (every app installed before capabilities existed has none).
+    public var storedText: String? {
+        self == AppCapabilities() ? nil : json.jsonText()
+    }
+
+    /// Capabilities read back from a store.
+    /// - Throws: ``StoreError`` `.corrupt` naming the app, for text that is not a list of capabilities.
+    public static func stored(_ text: String?, app topic: String) throws(StoreError) -> AppCapabilities {
+        guard let text else { return AppCapabilities() }
+        do {
+            return try AppCapabilities(json: JSONReader(try JSONParser.parse(text)))
+        } catch {
+            throw StoreError(.corrupt, "the capabilities of app \(topic) cannot be read: \(error)")
+        }
+    }
+}

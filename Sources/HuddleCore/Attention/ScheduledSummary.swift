@@ -39,6 +39,11 @@ public struct ScheduledSummary: Sendable, Hashable {
         public var app: String
         /// In the summary's order.
         public var identifiers: [String]
+
+        public init(app: String, identifiers: [String]) {
+            self.app = app
+            self.identifiers = identifiers
+        }
     }
 
     /// The time of day a summary is named after, on the device's clock: morning before 12:00, afternoon until
@@ -67,6 +72,15 @@ public struct ScheduledSummary: Sendable, Hashable {
             self.app = app
             self.identifier = identifier
         }
+    }
+
+    /// A summary as it was made (read back from a store).
+    public init(deliveredAt: Date, period: Period, featured: [Featured], apps: [AppPart], count: Int) {
+        self.deliveredAt = deliveredAt
+        self.period = period
+        self.featured = featured
+        self.apps = apps
+        self.count = count
     }
 
     /// The summary of `held` delivered at `date`; `nil` when nothing was held (no summary shows then).

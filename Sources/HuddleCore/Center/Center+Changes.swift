@@ -24,6 +24,9 @@ public struct CenterUpdate: Sendable {
     /// The change may alter every group's rendering (an app's settings, categories or strings changed, or the
     /// whole center was read again): render everything.
     public var changesEverything = false
+    /// What the person's settings hold beside the center changed (a notification held or silenced, a summary's
+    /// state): the device's part of a rendering, and the documents that carry it, are stale.
+    public var changesDevice = false
     /// Per group, in order, what its watchers hear.
     public var groupEvents: [(group: GroupID, event: GroupEvent)] = []
     /// A committed app that today's rules refuse, left out of the center (see ``Center/loading(_:)``).
@@ -74,9 +77,9 @@ extension Center {
             }
         case .appDeleted(let topic):
             update.record(unregister(app: topic))
-        case .superseded, .event, .activities, .settings:
-            // Events, Live Activities and the device's settings show nothing in the center; the device's live layer keeps
-            // and streams them.
+        case .superseded, .event, .activities, .settings, .summary:
+            // Events, Live Activities, the device's settings and its summaries show nothing in the center by themselves;
+            // the device's live layer keeps and streams them (``DeviceAttention/apply(_:to:)`` for the last two).
             break
         }
         return update

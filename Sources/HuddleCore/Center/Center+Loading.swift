@@ -43,7 +43,8 @@ extension Center {
             }
         }
         var skipped: [String: Int] = [:]
-        for notification in snapshot.notifications {
+        // Those held for a scheduled summary are not in the center until it comes (``DeviceAttention/init(snapshot:)``).
+        for notification in snapshot.notifications where notification.mark != .held {
             do {
                 try center.deliver(notification)
             } catch {

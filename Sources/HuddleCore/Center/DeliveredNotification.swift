@@ -16,6 +16,17 @@ public struct DeliveryStamp: Sendable, Hashable, Comparable {
     }
 }
 
+/// What the person's settings did to a notification as it arrived (``Arrival``), as a store keeps it: decided once,
+/// in the transaction that stored the notification, so that every server shows the same.
+public enum ArrivalMark: Sendable, Hashable {
+    /// In the center as it came (lit the screen, or quietly: the level says which).
+    case shown
+    /// Waiting for the scheduled summary; in the center only once that comes.
+    case held
+    /// In the center, quietly: the Focus of that name silenced it.
+    case silenced(focus: String)
+}
+
 /// A notification in a center (`UNNotification`): the request, the app it came from, and its stamp.
 ///
 /// Immutable, and held by reference: a center copies each notification into its table, its group events
@@ -26,30 +37,34 @@ public struct DeliveredNotification: Sendable, Hashable {
         let app: String
         let request: NotificationRequest
         let stamp: DeliveryStamp
+        let mark: ArrivalMark
 
-        init(app: String, request: NotificationRequest, stamp: DeliveryStamp) {
+        init(app: String, request: NotificationRequest, stamp: DeliveryStamp, mark: ArrivalMark) {
             self.app = app
             self.request = request
             self.stamp = stamp
+            self.mark = mark
         }
     }
 
     private let storage: Storage
 
-    public init(app: String, request: NotificationRequest, stamp: DeliveryStamp) {
-        storage = Storage(app: app, request: request, stamp: stamp)
+    public init(app: String, request: NotificationRequest, stamp: DeliveryStamp, mark: ArrivalMark = .shown) {
+        storage = Storage(app: app, request: request, stamp: stamp, mark: mark)
     }
 
     public var app: String { storage.app }
     public var request: NotificationRequest { storage.request }
     public var stamp: DeliveryStamp { storage.stamp }
+    /// What the device's settings did to it as it arrived.
+    public var mark: ArrivalMark { storage.mark }
     public var identifier: String { storage.request.identifier }
     public var content: NotificationContent { storage.request.content }
     public var date: Date { storage.stamp.date }
 
     public static func == (lhs: DeliveredNotification, rhs: DeliveredNotification) -> Bool {
         lhs.storage === rhs.storage
-            || (lhs.stamp == rhs.stamp && lhs.app == rhs.app && lhs.request == rhs.request)
+            || (lhs.stamp == rhs.stamp && lhs.app == rhs.app && lhs.request == rhs.request && lhs.mark == rhs.mark)
     }
 
     public func hash(into hasher: inout Hasher) {

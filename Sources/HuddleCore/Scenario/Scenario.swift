@@ -113,14 +113,7 @@ public struct Scenario: Sendable {
 
     private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
         try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities", "capabilities"])
-        var capabilities = AppCapabilities()
-        for element in try reader.optionalMember("capabilities")?.array() ?? [] {
-            switch try element.string() {
-            case "timeSensitive": capabilities.timeSensitive = true
-            case "criticalAlerts": capabilities.criticalAlerts = true
-            case let name: throw element.failure("unknown capability \"\(name.prefix(40))\" (expected \(AppCapabilities.names.joined(separator: " or ")))")
-            }
-        }
+        let capabilities = try reader.optionalMember("capabilities").map { list throws(JSONReadError) in try AppCapabilities(json: list) } ?? AppCapabilities()
         var liveActivities = ActivityDeclarations()
         if let declarations = try reader.optionalMember("liveActivities") {
             do {

@@ -2,7 +2,7 @@
 /// names is read back from its own table, so a change costs one small row.
 public struct ChangeRecord: Sendable, Hashable {
     public enum Kind: String, Sendable {
-        case delivered, removed, appSaved, appDeleted, event, activities, settings
+        case delivered, removed, appSaved, appDeleted, event, activities, settings, summary
     }
 
     public var number: UInt64
@@ -13,17 +13,23 @@ public struct ChangeRecord: Sendable, Hashable {
     /// For an `.event`, the event: unlike the other changes' subjects it has no table of its own, and the
     /// journal keeps it whole.
     public var event: DeviceEvent?
+    /// For a `.summary`, the summary, kept whole in the journal like an event; its notifications are named in it.
+    public var summary: ScheduledSummary?
 
-    public init(number: UInt64, kind: Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil) {
+    public init(
+        number: UInt64, kind: Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil, summary: ScheduledSummary? = nil
+    ) {
         self.number = number
         self.kind = kind
         self.topic = topic
         self.identifiers = identifiers
         self.event = event
+        self.summary = summary
     }
 
     /// Reads a stored row back.
-    /// - Parameter detailText: the event of an `.event` change, as ``DeviceEvent/detailText`` wrote it.
+    /// - Parameter detailText: the event of an `.event` change, as ``DeviceEvent/detailText`` wrote it; the summary of
+    ///   a `.summary`, as ``ScheduledSummary/storedText`` wrote it.
     /// - Throws: ``StoreError`` `.corrupt` for an unknown kind, unreadable identifiers or an unreadable event.
     public init(number: UInt64, kindName: String, topic: String, identifiersText: String, detailText: String? = nil) throws(StoreError) {
         guard let kind = Kind(rawValue: kindName) else { throw StoreError(.corrupt, "change \(number) has an unknown kind \"\(kindName)\"") }
@@ -38,11 +44,21 @@ public struct ChangeRecord: Sendable, Hashable {
             guard let detailText else { throw StoreError(.corrupt, "change \(number) is an event without its detail") }
             event = try DeviceEvent(app: topic, number: number, detailText: detailText)
         }
-        self.init(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event)
+        var summary: ScheduledSummary?
+        if kind == .summary {
+            guard let detailText else { throw StoreError(.corrupt, "change \(number) is a summary without its detail") }
+            do {
+                summary = try ScheduledSummary.stored(detailText, device: topic)
+            } catch {
+                throw StoreError(.corrupt, "change \(number) has an unreadable summary: \(error.message)")
+            }
+        }
+        self.init(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
     }
 
-    /// What the journal's `detail` column holds: the event of an `.event` change, else nothing.
-    public var detailText: String? { event?.detailText }
+    /// What the journal's `detail` column holds: the event of an `.event` change, the summary of a `.summary`, else
+    /// nothing.
+    public var detailText: String? { event?.detailText ?? summary?.storedText }
 
     /// The identifiers as the databases store them: a JSON array.
     public var identifiersText: String {
@@ -69,6 +85,7 @@ public struct ChangeRecord: Sendable, Hashable {
         case .event: return DeviceChange(number: number, kind: event.map { .event($0) } ?? .superseded)
         case .activities: return DeviceChange(number: number, kind: .activities(activities))
         case .settings: return DeviceChange(number: number, kind: .settings(settings))
+        case .summary: return DeviceChange(number: number, kind: summary.map { .summary($0) } ?? .superseded)
         }
     }
 }

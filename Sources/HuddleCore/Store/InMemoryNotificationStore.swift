@@ -15,6 +15,18 @@ public actor InMemoryNotificationStore: NotificationStore {
         var oldestKept: UInt64 = 1
         var activities: [LiveActivity] = []
         var settings = DeviceSettings.iPhoneDefaults
+        /// The latest scheduled summary that came.
+        var summary: ScheduledSummary?
+
+        /// Hands over the held notifications of the apps whose held notifications the settings no longer hold.
+        mutating func releaseHeld() {
+            for (topic, notifications) in self.notifications {
+                guard let app = apps[topic], !settings.holds(appSettings: app.settings) else { continue }
+                for (key, notification) in notifications where notification.mark == .held {
+                    self.notifications[topic]?[key] = notification.marked(.shown)
+                }
+            }
+        }
     }
 
     private var devices: [String: Device] = [:]
@@ -62,6 +74,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         let app = try UpdateRefusal.updated(current, by: update, topic: topic)
         if current == nil { try UpdateRefusal.checkRoom(count: device.apps.count, maximum: maximumApps) }
         devices[token]?.apps[topic] = app
+        devices[token]?.releaseHeld()
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
     }
@@ -82,9 +95,10 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) throws -> DeviceChange {
         guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
-        guard device.apps[app] != nil else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+        guard let appRecord = device.apps[app] else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+        let mark = device.settings.mark(for: request, app: app, appSettings: appRecord.settings, capabilities: appRecord.capabilities, at: date)
         let number = record(token, .delivered, topic: app, identifiers: [request.identifier])
-        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number))
+        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number), mark: mark)
         devices[token]?.notifications[app, default: [:]][ExactString(request.identifier)] = notification
         return DeviceChange(number: number, kind: .delivered(notification))
     }
@@ -108,7 +122,32 @@ public actor InMemoryNotificationStore: NotificationStore {
         let settings = try update(device.settings)
         guard settings != device.settings else { return nil }
         devices[token]?.settings = settings
+        devices[token]?.releaseHeld()
         return DeviceChange(number: record(token, .settings, topic: ""), kind: .settings(settings))
+    }
+
+    public func holdingDevices() -> [HoldingDevice] {
+        devices.values.compactMap { device in
+            let held = device.notifications.values.flatMap(\.values).filter { $0.mark == .held }
+            return held.map(\.date).min().map { HoldingDevice(token: device.record.token, settings: device.settings, oldestHeld: $0) }
+        }.sorted { $0.token < $1.token }
+    }
+
+    public func deliverSummaries(device token: String, dueBy date: Date?) throws -> [DeviceChange] {
+        guard let device = devices[token] else { throw StoreError(.notFound, "unknown device \(token)") }
+        let held = device.notifications.values.flatMap(\.values).filter { $0.mark == .held }.map { notification in
+            (notification: notification.heldInSummary, arrived: notification.date)
+        }
+        var changes: [DeviceChange] = []
+        for summary in ScheduledSummary.due(held, settings: device.settings, dueBy: date) {
+            for (app, identifier) in summary.notifications {
+                guard let notification = devices[token]?.notifications[app]?[ExactString(identifier)] else { continue }
+                devices[token]?.notifications[app]?[ExactString(identifier)] = notification.marked(.shown)
+            }
+            devices[token]?.summary = summary
+            changes.append(DeviceChange(number: record(token, .summary, topic: "", summary: summary), kind: .summary(summary)))
+        }
+        return changes
     }
 
     public func recordEvent(_ event: DeviceEvent, device token: String) throws -> DeviceChange {
@@ -195,7 +234,7 @@ public actor InMemoryNotificationStore: NotificationStore {
             .suffix(DeviceEvent.keptPerDevice)
         return DeviceSnapshot(
             device: device.record, apps: apps(device: token), notifications: notifications, lastChange: device.lastChange, events: Array(events),
-            activities: device.activities, settings: device.settings)
+            activities: device.activities, settings: device.settings, summary: device.summary)
     }
 
     public func changes(device token: String, after number: UInt64) -> [DeviceChange]? {
@@ -257,10 +296,13 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     /// Takes the device's next change number and records the change, forgetting old ones as the
     /// retention says.
-    private func record(_ token: String, _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil) -> UInt64 {
+    private func record(
+        _ token: String, _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], event: DeviceEvent? = nil, summary: ScheduledSummary? = nil
+    ) -> UInt64 {
         guard var device = devices.removeValue(forKey: token) else { return 0 }
         device.lastChange += 1
-        device.journal.append(ChangeRecord(number: device.lastChange, kind: kind, topic: topic, identifiers: identifiers, event: event))
+        device.journal.append(
+            ChangeRecord(number: device.lastChange, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary))
         if let oldestKept = retention.oldestKept(afterRecording: device.lastChange) {
             device.journal.removeAll { $0.number < oldestKept }
             device.oldestKept = oldestKept

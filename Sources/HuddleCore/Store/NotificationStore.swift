@@ -30,7 +30,8 @@ public protocol NotificationStore: Sendable {
     /// Installs or changes an app of a device in one transaction, decided against the app as stored then:
     /// `update` gets it (`nil` when the device does not have it) and gives the app to store. Two changes
     /// of one app at once (two localization files, settings and categories) both stay, whichever commits
-    /// first; a new app past `maximumApps` is refused in the same transaction.
+    /// first; a new app past `maximumApps` is refused in the same transaction. An app the summary no longer
+    /// holds (``DeviceSettings/holds(appSettings:)``) has its held notifications held no more, in it too.
     /// - Returns: the change, `.appSaved`.
     /// - Throws: what `update` throws, as it threw it (nothing is stored then); ``StoreError`` `.notFound`
     ///   for an unknown device, `.conflict` for a new app when the device has `maximumApps`.
@@ -44,7 +45,9 @@ public protocol NotificationStore: Sendable {
 
     // MARK: Notifications
     /// Stores a delivered notification as the device's next change, replacing one with the same app and
-    /// identifier. The notification's stamp is `date` and the change number.
+    /// identifier. The notification's stamp is `date` and the change number. Where it goes (shown, held for the
+    /// summary, silenced by a Focus: its ``ArrivalMark``) is decided in the same transaction, against the device's
+    /// settings and the app's as stored then.
     /// - Returns: the change, `.delivered`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
     func deliver(_ request: NotificationRequest, app: String, at date: Date, device token: String) async throws -> DeviceChange
@@ -65,10 +68,22 @@ public protocol NotificationStore: Sendable {
     ///   (nothing is stored then).
     func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange]
     /// Changes the person's settings of a device in one transaction, decided against them as stored then: `update`
-    /// gets them and gives the settings to store.
+    /// gets them and gives the settings to store. Held notifications that no summary holds under the new settings
+    /// (``DeviceSettings/holds(appSettings:)``) are held no more, in the same transaction.
     /// - Returns: the change, `.settings`; `nil` when the settings did not change (nothing is recorded then).
     /// - Throws: ``StoreError`` `.notFound` for an unknown device; what `update` throws, as it threw it.
     func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange?
+    /// The devices holding notifications for a scheduled summary, each with its settings and the arrival of its
+    /// oldest held notification (what a summary service needs to know when each device's next summary comes).
+    func holdingDevices() async throws -> [HoldingDevice]
+    /// Delivers a device's scheduled summaries due by `date` in one transaction, decided against its settings and
+    /// held notifications as stored then (``ScheduledSummary/due(_:settings:dueBy:)``): each summary is one change,
+    /// `.summary`, its notifications are held no more, and it is kept as the device's latest. Two servers sharing
+    /// the store deliver each summary once: the second finds nothing held.
+    /// - Parameter date: `nil` delivers the next summary, whenever it is due.
+    /// - Returns: the changes, oldest first; none when nothing was due.
+    /// - Throws: ``StoreError`` `.notFound` for an unknown device.
+    func deliverSummaries(device token: String, dueBy date: Date?) async throws -> [DeviceChange]
     /// Records a device event (a push with nothing to show) as the device's next change.
     /// - Returns: the change, `.event`.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.

@@ -59,7 +59,7 @@ public enum RowCodec {
     /// An app from its row, with its localization files (by path) read from theirs.
     public static func app(
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
-        activityTypesText: String?, localizationFiles: [String: Data]
+        activityTypesText: String?, capabilitiesText: String? = nil, localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
         let activities = try activityDeclarations(activityTypesText, app: topic)
         let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
@@ -74,11 +74,15 @@ public enum RowCodec {
         }
         return AppRecord(
             topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
-            categories: categories, localizationFiles: localizationFiles, activities: activities)
+            categories: categories, localizationFiles: localizationFiles, activities: activities,
+            capabilities: try AppCapabilities.stored(capabilitiesText, app: topic))
     }
 
+    /// - Parameters:
+    ///   - held: the `held` column (``ArrivalMark/heldColumn``): held for the scheduled summary.
+    ///   - silencedBy: the `silenced_by` column: the Focus that silenced it.
     public static func notification(
-        identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, contentText: String
+        identifier: String, topic: String, sequence: Int64, deliveredAt: Int64, contentText: String, held: Bool = false, silencedBy: String? = nil
     ) throws(StoreError) -> DeliveredNotification {
         let contentJSON = try parse(contentText, what: "notification \(identifier)")
         let content: NotificationContent
@@ -89,7 +93,21 @@ public enum RowCodec {
         }
         return DeliveredNotification(
             app: topic, request: NotificationRequest(identifier: identifier, content: content),
-            stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)))
+            stamp: DeliveryStamp(date: Date(milliseconds: deliveredAt), sequence: UInt64(sequence)),
+            mark: ArrivalMark(held: held, silencedBy: silencedBy))
+    }
+
+    /// An app's settings alone, as stored (what deciding a notification's arrival needs of it).
+    public static func appSettings(_ text: String, app topic: String) throws(StoreError) -> AppSettings {
+        var settings = AppSettings()
+        do {
+            try settings.update(json: JSONReader(try parse(text, what: "settings of \(topic)")))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, "stored app \(topic) cannot be read: \(error)")
+        }
+        return settings
     }
 
     public static func channel(

@@ -70,11 +70,15 @@ public struct AppRecord: Sendable, Hashable {
     public var localizationFiles: [String: Data]
     /// Its Live Activity types, as its `ActivityAttributes` declare them.
     public var activities: ActivityDeclarations
+    /// What its entitlements let its notifications do (Time Sensitive, critical alerts).
+    public var capabilities: AppCapabilities
 
     public init(
         topic: String, displayName: String? = nil, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
-        categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:], activities: ActivityDeclarations = ActivityDeclarations()
+        categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:], activities: ActivityDeclarations = ActivityDeclarations(),
+        capabilities: AppCapabilities = AppCapabilities()
     ) {
+        self.capabilities = capabilities
         self.topic = topic
         self.displayName = displayName
         self.developmentLanguage = developmentLanguage
@@ -131,7 +135,10 @@ public struct DeviceChange: Sendable, Hashable {
         /// The device's Live Activities changed; all of them as they are now.
         case activities([LiveActivity])
         /// The person changed the device's settings (summary, Focus, layout, time zone); all of them as they are now.
+        /// Held notifications that no summary holds under them any more are in the center from this change on.
         case settings(DeviceSettings)
+        /// A scheduled summary came: the held notifications it names are in the center from this change on.
+        case summary(ScheduledSummary)
         /// A change whose subject a later change already replaced or removed (a notification delivered and
         /// then removed, an app saved and then deleted): applying it changes nothing.
         case superseded
@@ -162,11 +169,14 @@ public struct DeviceSnapshot: Sendable, Hashable {
     public var activities: [LiveActivity]
     /// The person's settings of the device.
     public var settings: DeviceSettings
+    /// The latest scheduled summary that came.
+    public var summary: ScheduledSummary?
 
     public init(
         device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = [],
-        activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults
+        activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults, summary: ScheduledSummary? = nil
     ) {
+        self.summary = summary
         self.device = device
         self.apps = apps
         self.notifications = notifications
