@@ -52,6 +52,7 @@ public func buildApplication(
         onServerRunning: { _ in await onListening() }, logger: logger)
     application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
     application.addServices(MemoryReturn(connections: connections))
+    application.addServices(SummaryDelivery(centers: centers, clock: configuration.clock, logger: logger))
     if let notices = store.noticesFromOtherServers() {
         application.addServices(DeviceCentersService(centers: centers, notices: notices, logger: logger))
     }

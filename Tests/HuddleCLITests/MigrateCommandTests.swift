@@ -27,7 +27,8 @@ import Testing
             pending 006 environments of devices and keys
             pending 007 broadcast channels
             pending 008 device settings
-            8 migrations pending in \(path)
+            pending 009 held and silenced notifications, summaries, app capabilities
+            9 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -35,7 +36,8 @@ import Testing
         let applied = try await huddle.run(["migrate", "--database", path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
-        #expect(applied.standardOutput.hasSuffix("applied 008 device settings\n8 migrations applied to \(path)\n"))
+        #expect(applied.standardOutput.hasSuffix(
+            "applied 009 held and silenced notifications, summaries, app capabilities\n9 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])

@@ -41,6 +41,9 @@ public struct ProviderRequestRecord: Sendable {
     public var storedIdentifier: String?
     /// For an accepted push with nothing to show: what the device did with it (``PushType/deviceAction(for:)``).
     public var eventAction: String?
+    /// For a stored notification the person's settings touched: what the device did ("held for the 08:00 summary",
+    /// "silenced by the Work Focus").
+    public var arrival: String?
 
     public init(
         receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
@@ -117,6 +120,7 @@ public struct ProviderRequestRecord: Sendable {
         if let storedApp, let storedIdentifier {
             var stored = JSONObject([("app", .string(storedApp)), ("identifier", .string(storedIdentifier))])
             if let group { stored["group"] = .string(group) }
+            if let arrival { stored["arrival"] = .string(arrival) }
             object["notification"] = .object(stored)
         }
         if let storedApp, let eventAction {

@@ -23,6 +23,16 @@ extension DeviceSettings {
         summary.isEnabled && appSettings.scheduledSummary
     }
 
+    /// What the device did with a notification, as its events and the request inspector say it: "held for the 08:00
+    /// summary", "silenced by the Work Focus"; `nil` for one shown as it came.
+    public func note(for mark: ArrivalMark, arrivedAt date: Date) -> String? {
+        switch mark {
+        case .shown: nil
+        case .held: "held for the \(Self.timeText(summary.nextDelivery(atOrAfter: date, in: clock), in: clock)) summary"
+        case .silenced(let focus): "silenced by the \(focus) Focus"
+        }
+    }
+
     /// What a store keeps for a notification arriving at `date`, decided in the transaction that stores it.
     public func mark(for request: NotificationRequest, app: String, appSettings: AppSettings, capabilities: AppCapabilities, at date: Date) -> ArrivalMark {
         guard decidesArrivals, request.content.isVisible else { return .shown }

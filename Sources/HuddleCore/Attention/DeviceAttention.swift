@@ -29,14 +29,14 @@ public struct DeviceAttention: Sendable {
     /// The summaries that came, oldest first.
     public private(set) var summaries: [ScheduledSummary] = []
     /// The Focus that silenced each notification, by app and identifier.
-    private var silenced: [ExactKey: String] = [:]
+    private(set) var silenced: [ExactKey: String] = [:]
     private var arrivals: UInt64 = 0
     /// Whether held notifications carry their stored change numbers (a server's device, ``init(snapshot:)``): they
     /// reach the center with the stamps a store gives them, as a snapshot read later would have them. A scenario's
     /// reach it as new deliveries dated when they arrived.
     private var keepsStoredStamps = false
 
-    private struct ExactKey: Hashable, Sendable {
+    struct ExactKey: Hashable, Sendable {
         var app: String
         var identifier: ExactString
 

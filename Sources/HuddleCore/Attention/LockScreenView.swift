@@ -14,17 +14,22 @@ public struct LockScreenView: Sendable, Hashable {
 
     /// - Parameter groups: the rendered center's groups, in center order (newest first).
     public init(layout: LockScreenLayout, groups: [RenderedGroup]) {
+        self.init(layout: layout, counts: groups.map { (id: $0.id, count: $0.count) })
+    }
+
+    /// - Parameter counts: each group's id and how many notifications it holds, in center order (newest first).
+    public init(layout: LockScreenLayout, counts: [(id: String, count: Int)]) {
         self.layout = layout
-        notificationCount = groups.reduce(0) { $0 + $1.count }
+        notificationCount = counts.reduce(0) { $0 + $1.count }
         switch layout {
         case .count:
             cards = []
             behind = 0
         case .stack:
-            cards = groups.first.map { [$0.id] } ?? []
-            behind = max(0, groups.count - 1)
+            cards = counts.first.map { [$0.id] } ?? []
+            behind = max(0, counts.count - 1)
         case .list:
-            cards = groups.map(\.id)
+            cards = counts.map(\.id)
             behind = 0
         }
     }

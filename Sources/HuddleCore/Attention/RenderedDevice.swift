@@ -34,35 +34,49 @@ public struct RenderedDevice: Sendable, Hashable {
     public var held: [Held]
     /// What the Lock Screen shows, for a locked viewer; `nil` when unlocked.
     public var lockScreen: LockScreenView?
+    /// The device's clock, which its summary times read.
+    public var timeZone = TimeZone(secondsFromGMT: 0)!
 }
 
 extension DeviceAttention {
     /// The device's part of the rendering for `viewer` at `now` (a Focus on a schedule is on or not by then).
     public func render(center: RenderedCenter, for viewer: Viewer, at now: Date) -> RenderedDevice {
+        render(groups: center.groups.map { (id: $0.id, count: $0.count) }, for: viewer, at: now)
+    }
+
+    /// Whether the device's settings are in play: set apart from an iPhone's defaults, or holding what they did
+    /// (held notifications, a summary that came). A rendering has a `device` member only then.
+    public var isInPlay: Bool {
+        settings != .iPhoneDefaults || !held.isEmpty || !summaries.isEmpty
+    }
+
+    /// The device's part of the rendering, given each group's id and size in center order.
+    public func render(groups: [(id: String, count: Int)], for viewer: Viewer, at now: Date) -> RenderedDevice {
         let focus = settings.focus.mode == .off ? nil
             : RenderedDevice.Focus(name: settings.focus.name, isActive: settings.focus.isActive(at: now, in: settings.clock))
-        let summary = summaries.last.map { summary in
-            RenderedDevice.Summary(
-                title: SummaryWords.title(summary.period, languages: viewer.languages), deliveredAt: summary.deliveredAt, count: summary.count,
-                featured: summary.featured, apps: summary.apps)
-        }
+        let summary = summaries.last.map { $0.rendered(languages: viewer.languages) }
         return RenderedDevice(
             focus: focus, summary: summary,
             held: held.map { RenderedDevice.Held(app: $0.app, identifier: $0.request.identifier, until: $0.until) },
-            lockScreen: viewer.locked ? LockScreenView(layout: settings.lockScreen, groups: center.groups) : nil)
+            lockScreen: viewer.locked ? LockScreenView(layout: settings.lockScreen, counts: groups) : nil, timeZone: settings.clock)
     }
 
     /// `center` with the device's part and each silenced notification's Focus.
     public func decorate(_ center: RenderedCenter, for viewer: Viewer, at now: Date) -> RenderedCenter {
         var center = center
-        for group in center.groups.indices {
-            for index in center.groups[group].notifications.indices {
-                let notification = center.groups[group].notifications[index]
-                center.groups[group].notifications[index].silencedBy = silencingFocus(app: center.groups[group].app, identifier: notification.id)
-            }
-        }
+        center.groups = center.groups.map(marking)
         center.device = render(center: center, for: viewer, at: now)
         return center
+    }
+
+    /// `group` with each silenced notification's Focus.
+    public func marking(_ group: RenderedGroup) -> RenderedGroup {
+        guard !silenced.isEmpty else { return group }
+        var group = group
+        for index in group.notifications.indices {
+            group.notifications[index].silencedBy = silencingFocus(app: group.app, identifier: group.notifications[index].id)
+        }
+        return group
     }
 }
 
@@ -77,6 +91,14 @@ extension RenderedDevice {
             })),
             ("lockScreen", lockScreen.map(\.json) ?? .null),
         ]))
+    }
+}
+
+extension ScheduledSummary {
+    /// The summary as it shows for a viewer of `languages`: its title in their language.
+    public func rendered(languages: [String]) -> RenderedDevice.Summary {
+        RenderedDevice.Summary(
+            title: SummaryWords.title(period, languages: languages), deliveredAt: deliveredAt, count: count, featured: featured, apps: apps)
     }
 }
 

@@ -73,13 +73,13 @@ extension RenderedDevice.Summary {
 
 extension TextResolver {
     /// "3 notifications" in the viewer's language and plural form, with the number as their locale writes it.
-    fileprivate mutating func countText(_ count: Int) -> String {
+    mutating func countText(_ count: Int) -> String {
         guard let format = defaultFormat(HuddleStrings.count, role: .placeholder, count: count) else { return String(count) }
         return render(format, count: count, arguments: [])
     }
 
     /// "3 Notifications", as the Lock Screen's Count layout and Apple's placeholder write it.
-    fileprivate mutating func placeholderText(_ count: Int) -> String {
+    mutating func placeholderText(_ count: Int) -> String {
         guard let format = defaultFormat(HuddleStrings.placeholder, role: .placeholder, count: count) else { return String(count) }
         return render(format, count: count, arguments: [])
     }

@@ -26,6 +26,7 @@ enum AppEntityTag {
         add(RowCodec.categoriesText(app))
         // Only for an app that declares activity types: the tags of the others stay as they were.
         if let activityTypes = RowCodec.activityTypesText(app) { add("liveActivities\u{0}" + activityTypes) }
+        if let capabilities = app.capabilities.storedText { add("capabilities\u{0}" + capabilities) }
         for (path, data) in app.localizationFiles.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }) {
             add(path)
             add(data)

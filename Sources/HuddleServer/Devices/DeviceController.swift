@@ -32,6 +32,7 @@ struct DeviceController {
         device.get("events", use: events)
         device.get("settings", use: deviceSettings)
         device.patch("settings", use: updateDeviceSettings)
+        device.post("summary", use: deliverSummary)
         device.get("activities", use: activities)
         device.post("activities", use: requestActivity)
         device.delete("activities/:id", use: dismissActivity)
@@ -271,7 +272,7 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
-        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories", "liveActivities"])
+        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities"])
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
@@ -281,6 +282,7 @@ struct DeviceController {
         }
         if let categories { try DeviceSession.validate(AppRecord(topic: topic, categories: categories)) }
         let liveActivities = try body.optionalMember("liveActivities").map { member throws(ActivityError) in try ActivityDeclarations(json: member) }
+        let capabilities = try body.optionalMember("capabilities").map { member throws(JSONReadError) in try AppCapabilities(json: member) }
         let app = try await updateApp(topic, session, request) { current in
             var app = current ?? AppRecord(topic: topic)
             if let name { app.displayName = name.isEmpty ? nil : name }
@@ -288,6 +290,7 @@ struct DeviceController {
             if let settings { try app.settings.update(json: settings) }
             if let categories { app.categories = categories }
             if let liveActivities { app.activities = liveActivities }
+            if let capabilities { app.capabilities = capabilities }
             return app
         }
         let tag = AppEntityTag.of(app)
@@ -322,6 +325,15 @@ struct DeviceController {
             return settings
         }
         return .json(settings.json)
+    }
+
+    /// `POST …/summary`: delivers the next scheduled summary now, before its time (what a developer waits for
+    /// otherwise); answers the summaries delivered, none when nothing was held.
+    @Sendable func deliverSummary(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (_, session) = try await authorize(request, context)
+        let viewer = try request.viewer()
+        let summaries = try await session.deliverSummaries(dueBy: nil)
+        return .json(["summaries": .array(summaries.map { $0.rendered(languages: viewer.languages).json })])
     }
 
     @Sendable func updateSettings(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -481,7 +493,7 @@ struct DeviceController {
             ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
             ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
-            ("liveActivities", app.activities.json), ("etag", .string(tag ?? AppEntityTag.of(app))),
+            ("liveActivities", app.activities.json), ("capabilities", app.capabilities.json), ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }
 }

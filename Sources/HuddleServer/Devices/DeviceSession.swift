@@ -45,7 +45,7 @@ actor DeviceSession {
         installedApps = Mutex(Set(center.registeredApps))
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
-            declarations: Self.declarations(in: snapshot), settings: snapshot.settings, logger: logger)
+            declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot), logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -127,6 +127,30 @@ actor DeviceSession {
 
     /// The person's settings of the device, as last applied.
     var settings: DeviceSettings { publisher.settings }
+
+    /// Delivers the scheduled summaries due by `date` (`nil`: the next one, whenever due) in the store's transaction,
+    /// then applies them here: each is one change, which a live stream gets as one `center` event.
+    /// - Returns: the summaries delivered; none when nothing was due (or another server delivered it first).
+    @discardableResult
+    func deliverSummaries(dueBy date: Date?) async throws -> [ScheduledSummary] {
+        let changes: [DeviceChange]
+        do {
+            changes = try await ServerMetrics.timeStore("deliver_summaries") { try await store.deliverSummaries(device: token, dueBy: date) }
+        } catch let error as StoreError where error.code == .notFound {
+            throw DeliveryRefusal.deviceGone
+        }
+        do {
+            for change in changes { try await apply(change) }
+        } catch {
+            logger.error("device \(token): cannot apply committed changes: \(error)")
+        }
+        return changes.compactMap { change in
+            if case .summary(let summary) = change.kind { summary } else { nil }
+        }
+    }
+
+    /// The notifications held for the scheduled summary, in the order they arrived.
+    var heldNotifications: [DeviceAttention.Held] { publisher.attention.held }
 
     @discardableResult
     func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent? {
@@ -303,7 +327,7 @@ actor DeviceSession {
         else { return }
         publisher.replace(
             with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events,
-            activities: snapshot.activities, declarations: Self.declarations(in: snapshot), settings: snapshot.settings)
+            activities: snapshot.activities, declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot))
         noteInstalledApps()
     }
 
@@ -348,7 +372,8 @@ actor DeviceSession {
         let view = CenterView(viewer: viewer, format: .html, notificationLimit: WebPages.notificationLimit)
         return CenterPageContent(
             groupsHTML: String(buffer: publisher.document(view)), change: appliedChange, apps: publisher.center.registeredApps,
-            events: events(limit: WebPages.eventLimit), activities: publisher.activityCards(at: now))
+            events: events(limit: WebPages.eventLimit), activities: publisher.activityCards(at: now),
+            deviceHTML: publisher.deviceHTML(for: viewer), layout: publisher.attention.isInPlay ? publisher.settings.lockScreen.rawValue : "")
     }
 
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then

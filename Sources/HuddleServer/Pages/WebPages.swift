@@ -18,7 +18,7 @@ struct WebPages: Sendable {
     init() {
         MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
-        for name in ["page", "group", "unlock", "home", "requests"] {
+        for name in ["page", "group", "device", "unlock", "home", "requests"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -36,6 +36,34 @@ struct WebPages: Sendable {
     /// One stack, its buttons in the viewer's language.
     func group(_ group: RenderedGroup, languages: [String]) -> String {
         library.render(Self.context(group, words: PageWords.forViewer(languages: languages).words), withTemplate: "group") ?? ""
+    }
+
+    /// The part of the page the person's settings add above the stacks: the Focus that is on, the latest summary as
+    /// iOS presents it, what waits for the next one, and the Lock Screen's count.
+    func device(_ display: DeviceDisplay, languages: [String]) -> String {
+        library.render(Self.context(display), withTemplate: "device") ?? ""
+    }
+
+    static func context(_ display: DeviceDisplay) -> [String: Any] {
+        func app(_ app: String, _ name: String) -> [String: Any] {
+            ["app": app, "appName": DisplayText.shown(name), "initials": initials(name), "hue": hue(app)]
+        }
+        var context: [String: Any] = [:]
+        if let focus = display.focus { context["focus"] = DisplayText.shown(focus) }
+        if let lockScreen = display.lockScreen, lockScreen.layout == .count { context["lockCount"] = lockScreen.countText }
+        if let summary = display.summary {
+            context["summary"] = [
+                "title": summary.title, "countText": summary.countText, "date": ISO8601.string(from: summary.deliveredAt), "time": summary.timeText,
+                "featured": summary.featured.map { featured in
+                    app(featured.app, featured.appName).merging(["text": DisplayText.shown(featured.text)]) { $1 }
+                },
+                "apps": summary.apps.map { line in app(line.app, line.appName).merging(["countText": line.countText]) { $1 } },
+            ] as [String: Any]
+        }
+        if let held = display.held {
+            context["held"] = ["countText": held.countText, "date": ISO8601.string(from: held.until), "time": held.timeText]
+        }
+        return context
     }
 
     /// The whole page of a device's center, around its stacks' HTML (each from ``group(_:languages:)``, in order).
@@ -103,6 +131,7 @@ struct WebPages: Sendable {
             if let title = notification.title, !title.isEmpty { item["title"] = DisplayText.shown(title) }
             if let subtitle = notification.subtitle, !subtitle.isEmpty { item["subtitle"] = DisplayText.shown(subtitle) }
             if let body = notification.body, !body.isEmpty { item["body"] = DisplayText.shown(body) }
+            if let focus = notification.silencedBy { item["silencedBy"] = DisplayText.shown(focus) }
             if index == 0 {
                 if let hidden = group.hiddenPreviewsText { item["hiddenText"] = DisplayText.shown(hidden) }
                 if let summary = group.summary { item["summary"] = DisplayText.shown(summary) }
@@ -176,6 +205,11 @@ struct CenterPageContent {
     var events: [RecordedEvent]
     /// The Live Activities, in the Lock Screen's order.
     var activities: [ActivityCard]
+    /// The part the person's settings add (``WebPages/device(_:languages:)``); empty when they are not in play.
+    var deviceHTML: String
+    /// The Lock Screen's layout its stacks follow when locked (`count`, `stack`, `list`); empty when the settings are
+    /// not in play.
+    var layout: String
 }
 
 /// What the page of a device's center shows around its stacks.
@@ -193,6 +227,9 @@ struct CenterPage {
     var events: [RecordedEvent] = []
     /// Its Live Activities as the Lock Screen shows them, as of ``change``.
     var activities: [ActivityCard] = []
+    /// The part the person's settings add, and the Lock Screen's layout, as of ``change``.
+    var deviceHTML = ""
+    var layout = ""
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
@@ -205,7 +242,7 @@ struct CenterPage {
             "developmentHintHTML": commands.developmentMode ? "" : WebPages.html(words.developmentHint, code: "--development"),
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
             "events": events.prefix(WebPages.eventLimit).map(WebPages.context), "eventLimit": WebPages.eventLimit,
-            "activities": activities.map { $0.context(words: words) },
+            "activities": activities.map { $0.context(words: words) }, "deviceHTML": deviceHTML, "layout": layout,
         ]
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {

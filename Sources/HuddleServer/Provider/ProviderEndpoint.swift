@@ -155,8 +155,12 @@ struct ProviderEndpoint: RouterMiddleware {
             // The collapse identifier names the notification, so a later push with it replaces this one.
             let identifier = push.collapseID ?? push.apnsID
             record.storedIdentifier = identifier
-            _ = try await session.deliver(
-                NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: clock())
+            let date = clock()
+            let change = try await session.deliver(
+                NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: date)
+            if case .delivered(let notification)? = change?.kind, notification.mark != .shown {
+                record.arrival = await session.settings.note(for: notification.mark, arrivedAt: date)
+            }
         }
     }
 

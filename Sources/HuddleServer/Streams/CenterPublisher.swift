@@ -30,8 +30,10 @@ struct CenterPublisher {
     private var activitiesChange: UInt64 = 0
     /// Each app's declared activity types, whose templates draw the activities' cards.
     private var declarations: [String: ActivityDeclarations]
+    /// What the person's settings hold beside the center: held notifications, silenced ones, the latest summary.
+    private(set) var attention: DeviceAttention
     /// The person's settings of the device, as last stored.
-    private(set) var settings: DeviceSettings
+    var settings: DeviceSettings { attention.settings }
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
@@ -39,10 +41,10 @@ struct CenterPublisher {
 
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
-        declarations: [String: ActivityDeclarations] = [:], settings: DeviceSettings = .iPhoneDefaults, pages: WebPages = .shared,
-        logger: Logger
+        declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .iPhoneDefaults),
+        pages: WebPages = .shared, logger: Logger
     ) {
-        self.settings = settings
+        self.attention = attention
         self.center = center
         self.lastChange = lastChange
         self.events = events.suffix(DeviceEvent.keptPerDevice)
@@ -57,7 +59,7 @@ struct CenterPublisher {
 
     /// Applies the next committed change and tells every stream.
     mutating func apply(_ change: DeviceChange) -> CenterUpdate {
-        let update = center.apply(change)
+        let update = attention.apply(change, to: &center)
         lastChange = change.number
         history.record(update, center: center)
         cache.invalidate(update)
@@ -65,7 +67,6 @@ struct CenterPublisher {
         switch change.kind {
         case .event(let event): keep(RecordedEvent(number: change.number, event: event))
         case .activities(let activities): show(activities, change: change.number)
-        case .settings(let settings): self.settings = settings
         case .appDeleted(let topic):
             declarations[topic] = nil
             // The store removed its activities with the app, in the same change.
@@ -130,9 +131,9 @@ struct CenterPublisher {
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
     mutating func replace(
         with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity],
-        declarations newDeclarations: [String: ActivityDeclarations], settings newSettings: DeviceSettings
+        declarations newDeclarations: [String: ActivityDeclarations], attention newAttention: DeviceAttention
     ) {
-        settings = newSettings
+        attention = newAttention
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
@@ -157,7 +158,31 @@ struct CenterPublisher {
     /// A view's whole document (see ``RenderCache/document(_:center:)``).
     mutating func document(_ view: CenterView) -> ByteBuffer {
         defer { if cache.viewCount > RenderCache.maximumUnwatchedViews { cache.trim(keeping: watchedViews(in: subscribers.topics)) } }
-        return cache.document(view, center: center)
+        return withDevice(cache.document(view, center: center, attention: attention), view: view)
+    }
+
+    /// A JSON document with the device's part as its last member, when the person's settings are in play.
+    private func withDevice(_ document: ByteBuffer, view: CenterView) -> ByteBuffer {
+        guard view.format == .json, attention.isInPlay, document.readableBytes > 0 else { return document }
+        var document = document
+        // The document ends with the center's closing brace; the device's part goes before it.
+        document.moveWriterIndex(to: document.writerIndex - 1)
+        document.writeString(#","device":"# + device(for: view.viewer).json.jsonText() + "}")
+        return document
+    }
+
+    /// The device's part for a viewer, now (a scheduled Focus is on or not by the clock).
+    private func device(for viewer: Viewer) -> RenderedDevice {
+        let counts = center.groupIDs.map { (id: $0.description, count: center.notifications(in: $0).count) }
+        return attention.render(groups: counts, for: viewer, at: Date())
+    }
+
+    /// The page's part for the person's settings (the Focus, the summary, what waits, the Lock Screen's count), as
+    /// HTML; empty when they are not in play.
+    func deviceHTML(for viewer: Viewer) -> String {
+        guard attention.isInPlay else { return "" }
+        let rendered = attention.decorate(center.render(for: viewer, options: RenderOptions(notificationLimit: WebPages.notificationLimit)), for: viewer, at: Date())
+        return rendered.deviceDisplay.map { pages.device($0, languages: viewer.languages) } ?? ""
     }
 
     /// How many views have renderings kept (for tests).
@@ -212,7 +237,7 @@ struct CenterPublisher {
         for topic in topics {
             switch topic {
             case .center(let view):
-                if update.changesEverything {
+                if update.changesEverything || update.changesDevice {
                     events[topic] = centerEvent(view)
                 } else if !update.groups.isEmpty {
                     events[topic] = changeEvent(update, view: view)
@@ -238,7 +263,7 @@ struct CenterPublisher {
 
     /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks.
     private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
-        var document = cache.document(view, center: center)
+        var document = withDevice(cache.document(view, center: center, attention: attention), view: view)
         var event = ByteBuffer(string: ServerSentEvent.head(id: lastChange, name: "center") + "{\"change\":\(lastChange),")
         switch view.format {
         case .json:
@@ -246,6 +271,9 @@ struct CenterPublisher {
             event.writeBuffer(&document)
         case .html:
             event.writeString(#""html":"# + JSONValue.string(String(buffer: document)).jsonText())
+            // The page's part for the person's settings, and the Lock Screen's layout its stacks follow.
+            event.writeString(#","device":"# + JSONValue.string(deviceHTML(for: view.viewer)).jsonText())
+            event.writeString(#","layout":"# + JSONValue.string(attention.isInPlay ? attention.settings.lockScreen.rawValue : "").jsonText())
         }
         event.writeString("}" + ServerSentEvent.end)
         return event
@@ -256,7 +284,7 @@ struct CenterPublisher {
     private mutating func changeEvent(_ update: CenterUpdate, view: CenterView) -> ByteBuffer {
         var groups: [String] = []
         var removedGroups: [JSONValue] = []
-        for (group, position, fragment) in cache.groups(update.groups, view: view, center: center) {
+        for (group, position, fragment) in cache.groups(update.groups, view: view, center: center, attention: attention) {
             guard let position, let fragment else {
                 removedGroups.append(.string(group.description))
                 continue

@@ -49,6 +49,9 @@ struct RenderCache {
             entries = entries.mapValues { Entry(lastUse: $0.lastUse) }
             return
         }
+        if update.changesDevice {
+            for view in entries.keys { entries[view]?.document = nil }
+        }
         guard !update.groups.isEmpty else { return }
         for view in entries.keys {
             entries[view]?.stale.formUnion(update.groups)
@@ -77,8 +80,8 @@ struct RenderCache {
     // MARK: Reading
 
     /// The encoded groups a view shows, in center order.
-    mutating func groups(_ view: CenterView, center: Center) -> (order: [GroupID], fragments: [GroupID: String]) {
-        refresh(view, center: center)
+    mutating func groups(_ view: CenterView, center: Center, attention: DeviceAttention) -> (order: [GroupID], fragments: [GroupID: String]) {
+        refresh(view, center: center, attention: attention)
         let entry = entries[view]!
         return (entry.order!, entry.fragments)
     }
@@ -86,9 +89,9 @@ struct RenderCache {
     /// Some groups' encoded text and their positions in the center; a group that no longer exists has
     /// neither.
     mutating func groups(
-        _ ids: Set<GroupID>, view: CenterView, center: Center
+        _ ids: Set<GroupID>, view: CenterView, center: Center, attention: DeviceAttention
     ) -> [(group: GroupID, position: Int?, fragment: String?)] {
-        let (order, fragments) = groups(view, center: center)
+        let (order, fragments) = groups(view, center: center, attention: attention)
         var position: [GroupID: Int] = [:]
         if !ids.isEmpty {
             for (index, group) in order.enumerated() where ids.contains(group) { position[group] = index }
@@ -98,13 +101,14 @@ struct RenderCache {
         }
     }
 
-    /// The view's whole document: the rendered center's JSON (scenario.md), or the page's stacks as HTML.
-    mutating func document(_ view: CenterView, center: Center) -> ByteBuffer {
+    /// The view's whole document: the rendered center's JSON (scenario.md), or the page's stacks as HTML. The
+    /// device's part, which its publisher adds, is not in it.
+    mutating func document(_ view: CenterView, center: Center, attention: DeviceAttention) -> ByteBuffer {
         if let document = entries[view]?.document {
             touch(view)
             return document
         }
-        let (order, fragments) = groups(view, center: center)
+        let (order, fragments) = groups(view, center: center, attention: attention)
         var document = ByteBuffer()
         document.reserveCapacity(order.reduce(64) { $0 + fragments[$1]!.utf8.count + 1 })
         switch view.format {
@@ -127,7 +131,7 @@ struct RenderCache {
     // MARK: Rendering
 
     /// Brings a view's rendering up to date: everything the first time, then the stale groups.
-    private mutating func refresh(_ view: CenterView, center: Center) {
+    private mutating func refresh(_ view: CenterView, center: Center, attention: DeviceAttention) {
         touch(view)
         // Taken out of the table while it changes, so that its fragments are not copied.
         var entry = entries.removeValue(forKey: view)!
@@ -135,11 +139,11 @@ struct RenderCache {
         entry.memory = nil
         if !entry.isComplete {
             entry.order = center.groupIDs
-            entry.fragments = render(entry.order!, view: view, center: center, memory: &memory)
+            entry.fragments = render(entry.order!, view: view, center: center, attention: attention, memory: &memory)
             entry.isComplete = true
             entry.stale = []
         } else if !entry.stale.isEmpty {
-            let rendered = render(entry.stale, view: view, center: center, memory: &memory)
+            let rendered = render(entry.stale, view: view, center: center, attention: attention, memory: &memory)
             for group in entry.stale { entry.fragments[group] = rendered[group] }
             entry.stale = []
         }
@@ -154,12 +158,13 @@ struct RenderCache {
     }
 
     private func render(
-        _ ids: some Sequence<GroupID>, view: CenterView, center: Center, memory: inout RenderMemory
+        _ ids: some Sequence<GroupID>, view: CenterView, center: Center, attention: DeviceAttention, memory: inout RenderMemory
     ) -> [GroupID: String] {
         let (groups, diagnostics) = center.render(groups: ids, options: view.options, memory: &memory)
         for diagnostic in diagnostics { logger.warning("\(diagnostic)") }
         return groups.mapValues { group in
-            switch view.format {
+            let group = attention.marking(group)
+            return switch view.format {
             case .json: group.json.jsonText()
             case .html: pages.group(group, languages: view.viewer.languages)
             }

@@ -46,7 +46,7 @@ struct WebController {
             topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(
             token: token, deviceName: device.name, viewer: viewer, isEmpty: content.groupsHTML.isEmpty, change: content.change,
-            commands: commands, events: content.events, activities: content.activities)
+            commands: commands, events: content.events, activities: content.activities, deviceHTML: content.deviceHTML, layout: content.layout)
         return Self.html(pages.page(page, groupsHTML: content.groupsHTML))
     }
 

@@ -5,6 +5,7 @@
   const body = document.body;
   const token = body.dataset.token;
   const stacks = document.getElementById("stacks");
+  const deviceAttention = document.getElementById("device-attention");
   const empty = document.getElementById("empty");
   const connection = document.getElementById("connection");
   const lockButton = document.getElementById("lock");
@@ -49,14 +50,14 @@
   // Each app's hue comes as data-hue: the page's policy allows no inline style attribute, and a property set
   // from this script is not one.
   function paintHues(root) {
-    const selector = ".stack[data-hue], .activity-card[data-hue]";
+    const selector = ".stack[data-hue], .activity-card[data-hue], .featured-item[data-hue], .summary-app[data-hue]";
     const painted = root.matches?.(selector) ? [root] : root.querySelectorAll(selector);
     for (const element of painted) element.style.setProperty("--app-hue", element.dataset.hue);
   }
 
   function refreshTimes(root = document) {
     const now = Date.now();
-    for (const time of root.querySelectorAll("time[datetime]")) {
+    for (const time of root.querySelectorAll("time[datetime]:not([data-fixed])")) {
       const date = new Date(time.getAttribute("datetime"));
       const style = time.dataset.style;
       time.textContent = style ? activityTime(date, style, now) : relativeTime(date, now);
@@ -86,6 +87,10 @@
 
   function showCenter(data) {
     stacks.innerHTML = data.html;
+    // The person's settings: the Focus, the summary, what waits for it, and the Lock Screen's layout.
+    deviceAttention.innerHTML = data.device ?? "";
+    body.dataset.layout = data.layout ?? "";
+    paintHues(deviceAttention);
     for (const stack of stacks.querySelectorAll(".stack")) {
       if (expanded.has(stack.dataset.group)) setExpanded(stack, true);
     }

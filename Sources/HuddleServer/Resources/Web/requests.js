@@ -96,7 +96,9 @@
       fill("detail-app", notification.app);
       fill("detail-identifier", notification.identifier);
       fill("detail-group", notification.group, "when-grouped");
-      byId("detail-gone").hidden = Boolean(notification.group);
+      // Held for a summary, it is in no group yet, and not gone: what the device did says so.
+      fill("detail-arrival", notification.arrival, "when-arrival");
+      byId("detail-gone").hidden = Boolean(notification.group) || Boolean(notification.arrival);
       const center = byId("detail-center");
       center.href = "/devices/" + encodeURIComponent(record.deviceToken || "")
         + (chosenLanguages ? "?languages=" + encodeURIComponent(chosenLanguages) : "");
