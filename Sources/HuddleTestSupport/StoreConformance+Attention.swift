@@ -1,22 +1,22 @@
-import Foundation
-import HuddleCore
+public import Foundation
+public import HuddleCore
 import Testing
 
 /// What every store does with the person's settings (issue 43): where a notification goes is decided in the
 /// transaction that stores it, held notifications wait in the store, and a summary is delivered once.
 extension StoreConformance {
-    static let summaryApp = "com.example.app"
+    public static let summaryApp = "com.example.app"
     static let otherApp = "com.example.other"
     /// 08:00 UTC on the day of ``start`` (which is 17:00 UTC).
-    static let nextMorning = Date(timeIntervalSince1970: 1_528_358_400)
+    public static let nextMorning = Date(timeIntervalSince1970: 1_528_358_400)
 
-    static func request(_ id: String, level: InterruptionLevel, relevance: Double? = nil) -> NotificationRequest {
+    public static func request(_ id: String, level: InterruptionLevel, relevance: Double? = nil) -> NotificationRequest {
         NotificationRequest(identifier: id, content: NotificationContent(
             title: .plain("Title \(id)"), body: .plain("Body"), interruptionLevel: level, relevanceScore: relevance))
     }
 
     /// A device with a summary at 08:00 UTC holding `summaryApp`, and `otherApp` outside it.
-    static func deviceWithSummary(_ store: any NotificationStore, focus: FocusSettings? = nil) async throws {
+    public static func deviceWithSummary(_ store: any NotificationStore, focus: FocusSettings? = nil) async throws {
         try await store.createDevice(device())
         var inSummary = AppSettings()
         inSummary.scheduledSummary = true

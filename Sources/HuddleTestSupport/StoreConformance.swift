@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HuddleCore
 import Testing
 
@@ -19,7 +19,7 @@ public enum StoreConformance {
         try await body(store)
     }
 
-    static let start = Date(timeIntervalSince1970: 1_528_304_400)
+    public static let start = Date(timeIntervalSince1970: 1_528_304_400)
     /// The device every check uses.
     public static let token = String(repeating: "ab", count: 32)
 
