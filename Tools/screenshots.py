@@ -1,14 +1,15 @@
 """Screenshots for the README: the demo center on a phone and a desktop, unlocked and locked, and the home
 page on a desktop (signed in with the admin token, so that it lists the server's devices), and the provider
 request inspector after a few pushes, and the demo center on a desktop with a few pushes that showed nothing in
-its background activity, and the demo center locked on a phone with two Live Activities above its stacks.
+its background activity, and the demo center locked on a phone with two Live Activities above its stacks, and a
+device with a scheduled summary and a Focus, unlocked and in the Lock Screen's three layouts.
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
 docs/home-desktop.png, docs/inspector-desktop.png, docs/center-events-desktop.png and
-docs/lock-screen-activities.png.
+docs/lock-screen-activities.png, docs/summary-focus-phone.png and docs/lock-screen-{count,stack,list}.png.
 """
 import argparse
 import json
@@ -123,6 +124,55 @@ def push_activities(address):
              {"apns-topic": topic + ".push-type.liveactivity", "apns-push-type": "liveactivity", "apns-priority": "10"})
 
 
+def summary_device(base):
+    """A device whose Podcasts app is in a scheduled summary and whose Work Focus is on: three episodes held, then
+    delivered as the summary; a Mail message silenced; a Time Sensitive reminder that broke through."""
+    def call(method, path, body=None, headers=None):
+        request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None, method=method,
+                                         headers={"content-type": "application/json", **(headers or {})})
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+    device = call("POST", "/v1/devices", {"name": "Summary and Focus"})
+    token, auth = device["token"], {"authorization": f"Bearer {device['secret']}"}
+    call("PUT", f"/v1/devices/{token}/apps/com.example.podcasts", {"name": "Podcasts", "settings": {"scheduledSummary": True}}, auth)
+    call("PUT", f"/v1/devices/{token}/apps/com.example.mail", {"name": "Mail"}, auth)
+    call("PUT", f"/v1/devices/{token}/apps/com.example.calendar", {"name": "Calendar", "capabilities": ["timeSensitive"]}, auth)
+    call("PATCH", f"/v1/devices/{token}/settings",
+         {"timeZone": "Europe/Paris", "summary": {"enabled": True, "times": ["08:00", "18:00"]}, "focus": {"name": "Work", "on": True}}, auth)
+    pushes = [
+        ("com.example.podcasts", "e1", {"alert": {"title": "Song by Song", "body": "New episode: Teja on the bridge"}, "relevance-score": 0.9}),
+        ("com.example.podcasts", "e2", {"alert": {"title": "Song by Song", "body": "New episode: the chorus"}, "relevance-score": 0.4}),
+        ("com.example.podcasts", "e3", {"alert": {"title": "The Daily Mix", "body": "Your mix is ready"}, "relevance-score": 0.2}),
+        ("com.example.mail", "m1", {"alert": {"title": "Michele", "body": "Slides for Thursday"}}),
+        ("com.example.calendar", "c1", {"alert": {"title": "Standup in 5 minutes", "body": "Room 2"}, "interruption-level": "time-sensitive"}),
+    ]
+    for topic, identifier, aps in pushes:
+        call("POST", f"/3/device/{token}", {"aps": aps}, {"apns-topic": topic, "apns-collapse-id": identifier})
+    call("POST", f"/v1/devices/{token}/summary", headers=auth)
+    return f"{base}/devices/{token}#secret={device['secret']}", token, auth, call
+
+
+def summary_screenshots(browser, base, out):
+    """The summary card and the Focus on a phone, then the Lock Screen in its three layouts."""
+    address, token, auth, call = summary_device(base)
+    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(address)
+    page.wait_for_selector(".summary-card")
+    page.wait_for_selector("#connection:text-is('live')")
+    page.screenshot(path=str(out / "summary-focus-phone.png"))
+    for layout in ["count", "stack", "list"]:
+        call("PATCH", f"/v1/devices/{token}/settings", {"lockScreen": layout, "focus": {"on": False}}, auth)
+        page.goto(address.replace("#", "?locked=true#"))
+        page.wait_for_selector(f"body[data-layout='{layout}']")
+        page.wait_for_selector("#connection:text-is('live')")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / f"lock-screen-{layout}.png"))
+    context.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--huddle", default=str(ROOT / ".build" / "debug" / "huddle"))
@@ -195,6 +245,7 @@ def main():
             page.wait_for_selector("#detail:not([hidden])")
             page.screenshot(path=str(out / "inspector-desktop.png"), full_page=True)
             context.close()
+            summary_screenshots(browser, address.split("/devices/")[0], out)
             browser.close()
     finally:
         process.terminate()

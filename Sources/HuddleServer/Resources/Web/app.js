@@ -339,6 +339,8 @@
   document.getElementById("clear-all").addEventListener("click", () => call("DELETE", "/notifications"));
   lockButton.addEventListener("click", () => {
     locked = !locked;
+    // The Lock Screen's layout applies to a locked page only (app.css reads this).
+    body.dataset.locked = String(locked);
     lockButton.setAttribute("aria-pressed", String(locked));
     lockButton.textContent = locked ? lockButton.dataset.lockedText : lockButton.dataset.unlockedText;
     rememberView();
