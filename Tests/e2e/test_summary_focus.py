@@ -98,6 +98,10 @@ def test_a_summary_holds_its_pushes_until_it_comes_as_one_change_and_a_focus_sil
     arrivals = {record["notification"]["identifier"]: record["notification"].get("arrival") for record in records if "notification" in record}
     assert arrivals["trailer"] == "held for the 08:00 summary", arrivals
     assert arrivals["invoice"] == "silenced by the Work Focus" and arrivals["live"] is None, arrivals
+    # And the device's events list it, as the page's background activity does.
+    listed = httpx.get(f"{base}/events", headers=auth).json()
+    actions = {event["apnsID"]: event["action"] for event in (listed["events"] if isinstance(listed, dict) else listed)}
+    assert sorted(actions.values()) == ["held for the 08:00 summary"] * 3 + ["silenced by the Work Focus"], actions
 
     delivered = httpx.post(f"{base}/summary", headers=auth, params={"languages": "de"})
     assert delivered.status_code == 200, delivered.text

@@ -158,8 +158,15 @@ struct ProviderEndpoint: RouterMiddleware {
             let date = clock()
             let change = try await session.deliver(
                 NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: date)
-            if case .delivered(let notification)? = change?.kind, notification.mark != .shown {
-                record.arrival = await session.settings.note(for: notification.mark, arrivedAt: date)
+            if case .delivered(let notification)? = change?.kind, notification.mark != .shown,
+                let note = await session.settings.note(for: notification.mark, arrivedAt: date)
+            {
+                // What the settings did is an event of the device too, as its page and API list them. It follows the
+                // delivery's commit: a crash between them loses the note, never the notification.
+                record.arrival = note
+                try await session.record(DeviceEvent(
+                    app: push.bundleIdentifier, pushType: push.pushType.rawValue, apnsID: push.apnsID, date: date, priority: push.priority,
+                    action: note, payload: (try? JSONParser.parse(body.readableBytesView)) ?? .null))
             }
         }
     }
