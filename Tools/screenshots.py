@@ -93,18 +93,23 @@ ACTIVITY_APPS = [
 ]
 
 
-def push_activities(address):
-    """Installs two apps with Live Activity types on the demo device and starts one activity of each by its
-    push-to-start token; the delivery's start carries an alert, which the page shows as a banner."""
-    base, token, secret = re.match(r"(.*)/devices/([0-9a-f]{64}).*#secret=([0-9a-f]+)", address).groups()
-
+def api(base):
+    """A caller of the server's JSON API at `base`: call(method, path, body, headers) gives the answer's JSON."""
     def call(method, path, body=None, headers=None):
         request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None, method=method,
                                          headers={"content-type": "application/json", **(headers or {})})
         with urllib.request.urlopen(request) as response:
             text = response.read()
             return json.loads(text) if text else None
+    return call
 
+
+def push_activities(address):
+    """Installs two apps with Live Activity types on the demo device and starts one activity of each by its
+    push-to-start token; the delivery's start carries an alert, which the page shows as a banner."""
+    base, token, secret = re.match(r"(.*)/devices/([0-9a-f]{64}).*#secret=([0-9a-f]+)", address).groups()
+
+    call = api(base)
     auth = {"authorization": f"Bearer {secret}"}
     for topic, name, declaration in ACTIVITY_APPS:
         call("PUT", f"/v1/devices/{token}/apps/{topic}", {"name": name, "liveActivities": {"types": [declaration]}}, auth)
@@ -127,13 +132,7 @@ def push_activities(address):
 def summary_device(base):
     """A device whose Podcasts app is in a scheduled summary and whose Work Focus is on: three episodes held, then
     delivered as the summary; a Mail message silenced; a Time Sensitive reminder that broke through."""
-    def call(method, path, body=None, headers=None):
-        request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None, method=method,
-                                         headers={"content-type": "application/json", **(headers or {})})
-        with urllib.request.urlopen(request) as response:
-            text = response.read()
-            return json.loads(text) if text else None
-
+    call = api(base)
     device = call("POST", "/v1/devices", {"name": "Summary and Focus"})
     token, auth = device["token"], {"authorization": f"Bearer {device['secret']}"}
     call("PUT", f"/v1/devices/{token}/apps/com.example.podcasts", {"name": "Podcasts", "settings": {"scheduledSummary": True}}, auth)
