@@ -119,13 +119,13 @@ public struct DeviceAttention: Sendable {
     /// their app taken out of it) go to `center` at once, quietly; those still held wait for the new schedule.
     public mutating func change(settings newSettings: DeviceSettings, at date: Date, into center: inout Center) throws(CenterError) {
         settings = newSettings
-        try release(at: date, into: &center)
+        try releaseUnheld(into: &center)
     }
 
     /// An app's settings changed (``Center/setSettings(_:for:)`` first): if it left the summary, its held
     /// notifications go to `center` at once.
     public mutating func appSettingsChanged(at date: Date, into center: inout Center) throws(CenterError) {
-        try release(at: date, into: &center)
+        try releaseUnheld(into: &center)
     }
 
     /// Hands a held notification to the center, dated when it arrived.
@@ -138,7 +138,8 @@ public struct DeviceAttention: Sendable {
         }
     }
 
-    private mutating func release(at date: Date, into center: inout Center) throws(CenterError) {
+    /// Hands the held notifications that no summary holds under the settings to `center`, and reschedules the rest.
+    private mutating func releaseUnheld(into center: inout Center) throws(CenterError) {
         let released = held.filter { notification in
             !settings.summary.isEnabled || center.registration(for: notification.app)?.settings.scheduledSummary != true
         }.sorted { $0.sequence < $1.sequence }
@@ -224,10 +225,9 @@ public struct DeviceAttention: Sendable {
             case .shown:
                 return center.apply(change)
             case .silenced(let focus):
+                // Its mark is in its group's rendering, which the delivery touches.
                 silenced[key] = focus
-                var update = center.apply(change)
-                update.changesDevice = true
-                return update
+                return center.apply(change)
             case .held:
                 // One of its identifier shown before leaves the center, as a replacement would.
                 var update = center.apply(
@@ -247,12 +247,12 @@ public struct DeviceAttention: Sendable {
             return center.apply(change)
         case .appSaved:
             let update = center.apply(change)
-            try? release(at: .distantPast, into: &center)
+            try? releaseUnheld(into: &center)
             return update
         case .settings(let newSettings):
             var update = center.apply(change)
             settings = newSettings
-            try? release(at: .distantPast, into: &center)
+            try? releaseUnheld(into: &center)
             update.changesEverything = true
             return update
         case .summary(let summary):
