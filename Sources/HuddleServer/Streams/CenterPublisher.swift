@@ -237,7 +237,10 @@ struct CenterPublisher {
         for topic in topics {
             switch topic {
             case .center(let view):
-                if update.changesEverything || update.changesDevice {
+                // A locked viewer's device part (the Lock Screen's count and cards) follows every group; an unlocked
+                // one's changes only with what the settings hold.
+                let deviceFollowsGroups = view.viewer.locked && attention.isInPlay && !update.groups.isEmpty
+                if update.changesEverything || update.changesDevice || deviceFollowsGroups {
                     events[topic] = centerEvent(view)
                 } else if !update.groups.isEmpty {
                     events[topic] = changeEvent(update, view: view)
