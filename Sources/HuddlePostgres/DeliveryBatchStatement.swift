@@ -18,21 +18,19 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
         WITH pushes AS (
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[])
                 WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
-        ), candidates AS (
+        ), accepted AS (
             SELECT pushes.* FROM pushes
             WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
-        ), locked AS MATERIALIZED (
-            -- Locked, the row read is the latest: settings changed by a transaction that committed meanwhile are seen.
-            SELECT token, settings IS NULL AS plain FROM devices
-            WHERE token IN (SELECT device_token FROM candidates) ORDER BY token FOR UPDATE
-        ), accepted AS (
-            -- A device with settings of its own is left to a transaction that decides each arrival under them.
-            SELECT candidates.* FROM candidates JOIN locked ON locked.token = candidates.device_token AND locked.plain
         ), counts AS (
             SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
+        ), locked AS (
+            -- Locked, a row is judged as it is now: a device whose settings a transaction that committed meanwhile set
+            -- is left out with its pushes, which a transaction of their own decides under those settings.
+            SELECT token FROM devices
+            WHERE token IN (SELECT device_token FROM counts) AND settings IS NULL ORDER BY token FOR UPDATE
         ), taken AS (
             UPDATE devices SET last_change = devices.last_change + counts.count
-            FROM counts
+            FROM counts JOIN locked ON locked.token = counts.device_token
             WHERE devices.token = counts.device_token
             RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
         ), numbered AS (

@@ -250,7 +250,8 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// apps found. SQLite has one writer, so nothing changes them meanwhile.
     private struct Batch {
         private var lastChange: [String: Int64] = [:]
-        /// Each device's settings, read with its number.
+        /// The settings of each device that has its own (none for an iPhone's defaults, the common case), read with
+        /// its number.
         private var settings: [String: DeviceSettings] = [:]
         /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
         private var arrivalSettings: [DeviceApp: (settings: AppSettings, capabilities: AppCapabilities)] = [:]
@@ -281,9 +282,15 @@ public final class SQLiteNotificationStore: NotificationStore {
                 last = taken
             } else {
                 let read = try db.cachedStatement(sql: "SELECT last_change, settings FROM devices WHERE token = ?")
-                guard let row = try Row.fetchOne(read, arguments: [token]) else { throw StoreError(.notFound, "unknown device \(token)") }
-                last = row["last_change"]
-                settings[token] = try DeviceSettings.stored(row["settings"], device: token)
+                // A cursor's row is read in place, by column index (no copy of it, no lookup of its columns by name),
+                // while the cursor lives.
+                let cursor = try Row.fetchCursor(read, arguments: [token])
+                let (stored, settingsText): (Int64, String?) = try withExtendedLifetime(cursor) {
+                    guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
+                    return (row[0], row[1])
+                }
+                last = stored
+                if let settingsText { settings[token] = try DeviceSettings.stored(settingsText, device: token) }
             }
             lastChange[token] = last + 1
             return UInt64(last + 1)
@@ -294,7 +301,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         mutating func mark(
             for request: NotificationRequest, app topic: String, at date: Date, device token: String, _ db: Database
         ) throws -> ArrivalMark {
-            guard let settings = settings[token], settings.decidesArrivals else { return .shown }
+            guard !settings.isEmpty, let settings = settings[token], settings.decidesArrivals else { return .shown }
             let key = DeviceApp(device: token, topic: topic)
             if arrivalSettings[key] == nil {
                 let read = try db.cachedStatement(sql: "SELECT settings, capabilities FROM apps WHERE device_token = ? AND topic = ?")

@@ -217,6 +217,11 @@ public struct DeviceAttention: Sendable {
     /// transaction).
     public mutating func apply(_ change: DeviceChange, to center: inout Center) -> CenterUpdate {
         switch change.kind {
+        case .delivered(let notification) where notification.mark == .shown && held.isEmpty && silenced.isEmpty:
+            // The common case, a device whose settings touched nothing: the center's alone.
+            return center.apply(change)
+        case .removed where held.isEmpty && silenced.isEmpty:
+            return center.apply(change)
         case .delivered(let notification):
             dropHeld { $0.app == notification.app && $0.request.identifier.isExactlyEqual(to: notification.identifier) }
             let key = ExactKey(notification.app, notification.identifier)
