@@ -18,12 +18,28 @@ public actor InMemoryNotificationStore: NotificationStore {
         /// The latest scheduled summary that came.
         var summary: ScheduledSummary?
 
+        /// How many notifications are held for the summary: the summary service asks every second, which must not
+        /// read every notification of every device.
+        var heldCount = 0
+
+        /// Stores (or, given `nil`, removes) a notification, keeping ``heldCount``.
+        mutating func set(_ notification: DeliveredNotification?, app: String, key: ExactString) {
+            if notifications[app]?[key]?.mark == .held { heldCount -= 1 }
+            if notification?.mark == .held { heldCount += 1 }
+            if let notification {
+                notifications[app, default: [:]][key] = notification
+            } else {
+                notifications[app]?[key] = nil
+            }
+        }
+
         /// Hands over the held notifications of the apps whose held notifications the settings no longer hold.
         mutating func releaseHeld() {
+            guard heldCount > 0 else { return }
             for (topic, notifications) in self.notifications {
                 guard let app = apps[topic], !settings.holds(appSettings: app.settings) else { continue }
                 for (key, notification) in notifications where notification.mark == .held {
-                    self.notifications[topic]?[key] = notification.marked(.shown)
+                    set(notification.marked(.shown), app: topic, key: key)
                 }
             }
         }
@@ -87,6 +103,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let app = devices[token]?.apps[topic] else { return nil }
         try precondition?(app)
         devices[token]?.apps[topic] = nil
+        devices[token]?.heldCount -= devices[token]?.notifications[topic]?.values.count { $0.mark == .held } ?? 0
         devices[token]?.notifications[topic] = nil
         devices[token]?.activities.removeAll { $0.app == topic }
         let number = record(token, .appDeleted, topic: topic)
@@ -99,7 +116,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         let mark = device.settings.mark(for: request, app: app, appSettings: appRecord.settings, capabilities: appRecord.capabilities, at: date)
         let number = record(token, .delivered, topic: app, identifiers: [request.identifier])
         let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number), mark: mark)
-        devices[token]?.notifications[app, default: [:]][ExactString(request.identifier)] = notification
+        devices[token]?.set(notification, app: app, key: ExactString(request.identifier))
         return DeviceChange(number: number, kind: .delivered(notification))
     }
 
@@ -127,7 +144,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     public func holdingDevices() -> [HoldingDevice] {
-        devices.values.compactMap { device in
+        devices.values.filter { $0.heldCount > 0 }.compactMap { device in
             let held = device.notifications.values.flatMap(\.values).filter { $0.mark == .held }
             return held.map(\.date).min().map { HoldingDevice(token: device.record.token, settings: device.settings, oldestHeld: $0) }
         }.sorted { $0.token < $1.token }
@@ -142,7 +159,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         for summary in ScheduledSummary.due(held, settings: device.settings, dueBy: date) {
             for (app, identifier) in summary.notifications {
                 guard let notification = devices[token]?.notifications[app]?[ExactString(identifier)] else { continue }
-                devices[token]?.notifications[app]?[ExactString(identifier)] = notification.marked(.shown)
+                devices[token]?.set(notification.marked(.shown), app: app, key: ExactString(identifier))
             }
             devices[token]?.summary = summary
             changes.append(DeviceChange(number: record(token, .summary, topic: "", summary: summary), kind: .summary(summary)))
@@ -163,7 +180,7 @@ public actor InMemoryNotificationStore: NotificationStore {
             guard let stored = devices[token]?.notifications[app]?[ExactString(identifier)],
                 stored.stamp.sequence <= deliveredThrough ?? .max
             else { continue }
-            devices[token]?.notifications[app]?[ExactString(identifier)] = nil
+            devices[token]?.set(nil, app: app, key: ExactString(identifier))
             removed.append(identifier)
         }
         guard !removed.isEmpty else { return nil }
