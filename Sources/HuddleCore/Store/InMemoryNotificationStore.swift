@@ -103,7 +103,8 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let app = devices[token]?.apps[topic] else { return nil }
         try precondition?(app)
         devices[token]?.apps[topic] = nil
-        devices[token]?.heldCount -= devices[token]?.notifications[topic]?.values.count { $0.mark == .held } ?? 0
+        let heldOfApp = devices[token]?.notifications[topic]?.values.count { $0.mark == .held } ?? 0
+        devices[token]?.heldCount -= heldOfApp
         devices[token]?.notifications[topic] = nil
         devices[token]?.activities.removeAll { $0.app == topic }
         let number = record(token, .appDeleted, topic: topic)
