@@ -149,9 +149,6 @@ actor DeviceSession {
         }
     }
 
-    /// The notifications held for the scheduled summary, in the order they arrived.
-    var heldNotifications: [DeviceAttention.Held] { publisher.attention.held }
-
     @discardableResult
     func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent? {
         let changes: [DeviceChange]
