@@ -2,8 +2,8 @@ public import Foundation
 
 /// What a page shows of the person's settings beside the stacks, its words in the viewer's language: the Focus that
 /// is on, the latest summary as iOS presents it (its title, its count, the featured notifications, its apps), what
-/// waits for the next summary, and what the Lock Screen's layout shows. Built from a rendered center with its
-/// ``RenderedCenter/device`` member (``RenderedCenter/deviceDisplay``).
+/// waits for the next summary, and what the Lock Screen's layout shows. Built from a device's
+/// ``DeviceAttention`` and its center (``DeviceAttention/display(center:for:at:)``).
 public struct DeviceDisplay: Sendable {
     /// A notification featured on top of a summary, as previews let it show.
     public struct Featured: Sendable, Hashable {
@@ -41,18 +41,24 @@ public struct DeviceDisplay: Sendable {
     public var lockScreen: (layout: LockScreenLayout, countText: String)?
 }
 
-extension RenderedCenter {
-    /// The device's part as a page shows it; `nil` for a center without one.
-    public var deviceDisplay: DeviceDisplay? {
-        guard let device else { return nil }
-        var resolver = TextResolver(viewer: Viewer(languages: languages, locked: locked))
-        func appName(_ app: String) -> String { groups.first { $0.app == app }?.appName ?? app.split(separator: ".").last.map(String.init) ?? app }
+extension DeviceAttention {
+    /// The device's part as a page shows it to `viewer` at `now`, read from `center` directly: the group sizes and the
+    /// few notifications a summary features, not a rendering of the whole center. `nil` when the settings are not in
+    /// play.
+    public func display(center: Center, for viewer: Viewer, at now: Date) -> DeviceDisplay? {
+        guard isInPlay else { return nil }
+        let device = render(groups: center.groupSizes, for: viewer, at: now)
+        var resolver = TextResolver(viewer: viewer)
+        func appName(_ app: String) -> String {
+            center.registration(for: app)?.visibleName ?? app.split(separator: ".").last.map(String.init) ?? app
+        }
         let summary = device.summary.map { summary in
             DeviceDisplay.Summary(
                 title: summary.title, deliveredAt: summary.deliveredAt,
                 timeText: DeviceSettings.timeText(summary.deliveredAt, in: device.timeZone), countText: resolver.countText(summary.count),
                 featured: summary.featured.map { featured in
-                    let shown = groups.lazy.filter { $0.app == featured.app }.flatMap(\.notifications).first { $0.id == featured.identifier }
+                    // As previews let it show, and empty once it left the center.
+                    let shown = center.notification(featured.identifier, app: featured.app).flatMap { center.render(notification: $0, for: viewer) }
                     let text = [shown?.title, shown?.body].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
                     return DeviceDisplay.Featured(app: featured.app, appName: appName(featured.app), text: text)
                 },

@@ -200,6 +200,12 @@ public struct Center: Sendable {
         return result
     }
 
+    /// Each group's id and how many notifications it holds, in center order.
+    /// - Complexity: O(g) in the number of groups.
+    public var groupSizes: [(id: String, count: Int)] {
+        groupIDs.map { (id: $0.description, count: groupState($0)?.count ?? 0) }
+    }
+
     /// The group a notification of this app with this content and identifier joins now.
     public func groupID(for content: NotificationContent, identifier: String, app: String) -> GroupID {
         let grouping = apps[app]?.registration.settings.grouping ?? .automatic

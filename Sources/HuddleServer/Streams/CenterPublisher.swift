@@ -173,16 +173,13 @@ struct CenterPublisher {
 
     /// The device's part for a viewer, now (a scheduled Focus is on or not by the clock).
     private func device(for viewer: Viewer) -> RenderedDevice {
-        let counts = center.groupIDs.map { (id: $0.description, count: center.notifications(in: $0).count) }
-        return attention.render(groups: counts, for: viewer, at: Date())
+        attention.render(groups: center.groupSizes, for: viewer, at: Date())
     }
 
     /// The page's part for the person's settings (the Focus, the summary, what waits, the Lock Screen's count), as
     /// HTML; empty when they are not in play.
     func deviceHTML(for viewer: Viewer) -> String {
-        guard attention.isInPlay else { return "" }
-        let rendered = attention.decorate(center.render(for: viewer, options: RenderOptions(notificationLimit: WebPages.notificationLimit)), for: viewer, at: Date())
-        return rendered.deviceDisplay.map { pages.device($0, languages: viewer.languages) } ?? ""
+        attention.display(center: center, for: viewer, at: Date()).map { pages.device($0, languages: viewer.languages) } ?? ""
     }
 
     /// How many views have renderings kept (for tests).
