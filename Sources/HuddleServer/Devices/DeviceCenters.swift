@@ -103,6 +103,19 @@ final class DeviceCenters: Sendable {
         }
     }
 
+    /// A device's session if it is loaded now; `nil` otherwise (nothing is read from the store).
+    func loadedSession(for token: String) -> DeviceSession? {
+        state.withLock { $0.sessions[token] }
+    }
+
+    /// A device's session if it is loaded or being loaded now (then once its load ends); `nil` otherwise, without
+    /// reading the store.
+    func loadedOrLoadingSession(for token: String) async -> DeviceSession? {
+        let (loaded, load) = state.withLock { ($0.sessions[token], $0.loading[token]) }
+        if let loaded { return loaded }
+        return try? await load?.value
+    }
+
     /// The sessions loaded now.
     var loadedSessions: [DeviceSession] { state.withLock { Array($0.sessions.values) } }
 
@@ -117,7 +130,7 @@ final class DeviceCenters: Sendable {
         for await notice in notices {
             switch notice {
             case .changed(let token, let number):
-                guard let session = state.withLock({ $0.sessions[token] }) else { continue }
+                guard let session = loadedSession(for: token) else { continue }
                 await catchUp(session, through: number, logger: logger)
             case .deviceDeleted(let token):
                 forget(token)

@@ -36,9 +36,16 @@ struct SummaryDelivery: Service {
             for device in try await centers.store.holdingDevices() where device.nextSummary <= now {
                 try Task.checkCancellation()
                 do {
-                    // Through the device's session, so that its center and streams show the summary at once.
-                    if let session = try await centers.session(for: device.token) {
+                    // Through the device's session when it is in memory, so that its center and streams show the summary
+                    // at once; else in the store alone (a session loaded later reads it with the snapshot): a summary
+                    // is no reason to load a device nobody looks at.
+                    if let session = await centers.loadedOrLoadingSession(for: device.token) {
                         try await session.deliverSummaries(dueBy: now)
+                    } else if let last = try await centers.store.deliverSummaries(device: device.token, dueBy: now).last?.number,
+                        let session = await centers.loadedOrLoadingSession(for: device.token)
+                    {
+                        // Loaded meanwhile, perhaps from a snapshot read before the summary: it catches up now.
+                        try await session.catchUp(through: last)
                     }
                 } catch is CancellationError {
                     throw CancellationError()
