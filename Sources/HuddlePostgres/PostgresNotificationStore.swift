@@ -570,11 +570,15 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             var changes: [DeviceChange] = []
             for summary in ScheduledSummary.due(held, settings: settings, dueBy: date) {
-                for (app, identifier) in summary.notifications {
-                    try await connection.run(
-                        "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(app) AND identifier = \(identifier)",
-                        logger: logger)
-                }
+                // One statement for the summary's notifications, however many: not a round trip each under the lock.
+                let notifications = summary.notifications
+                try await connection.run(
+                    """
+                    UPDATE notifications SET held = NULL
+                    FROM unnest(\(notifications.map(\.app)), \(notifications.map(\.identifier))) AS released(topic, identifier)
+                    WHERE notifications.device_token = \(token) AND notifications.topic = released.topic
+                        AND notifications.identifier = released.identifier
+                    """, logger: logger)
                 try await connection.run("UPDATE devices SET summary = \(summary.storedText) WHERE token = \(token)", logger: logger)
                 guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
                 try await record(.summary, topic: "", number: number, device: token, summary: summary, connection)
