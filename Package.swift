@@ -50,7 +50,10 @@ let package = Package(
         ),
         // Firebase Cloud Messaging's HTTP v1 protocol (docs/fcm.md), beside HuddleAPNs: the message model, its checks
         // and errors as FCM answers them, topic conditions.
-        .target(name: "HuddleFCM", dependencies: ["HuddleCore"]),
+        .target(
+            name: "HuddleFCM",
+            dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         // Provider certificates: Apple's extensions, the rules of certificate authentication, a local certificate
         // authority and PKCS #12 files. Its own module so that the linter, which needs HuddleAPNs, does not build
         // swift-certificates.
@@ -102,6 +105,7 @@ let package = Package(
                 "HuddleAPNs",
                 "HuddleCertificates",
                 "HuddleCore",
+                "HuddleFCM",
                 "HuddleLocalization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

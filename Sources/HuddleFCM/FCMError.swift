@@ -70,6 +70,15 @@ public struct FCMError: Error, Sendable, Hashable, CustomStringConvertible {
         self.fieldViolations = fieldViolations
     }
 
+    /// A refusal of Google's front end that is not FCM's (authentication, permissions): no `FcmError` detail.
+    public init(httpStatus: Int, status: String, message: String) {
+        code = nil
+        self.httpStatus = httpStatus
+        self.status = status
+        self.message = message
+        fieldViolations = []
+    }
+
     /// A request refused before FCM reads it (unknown fields, a value of the wrong type): 400 `INVALID_ARGUMENT`
     /// with the field, and no `FcmError` detail.
     public static func malformed(field: String, _ description: String) -> FCMError {

@@ -154,6 +154,34 @@ public enum PostgresMigrations {
             "ALTER TABLE devices ADD COLUMN summary TEXT",
             "ALTER TABLE apps ADD COLUMN capabilities TEXT",
         ]),
+        Migration(identifier: "010 Android devices, FCM registration tokens, service accounts, topic subscriptions", statements: [
+            // As SQLite's 010 says: a device's platform, each app's registration token (unique) and Firebase facts,
+            // service accounts' keys, and topic subscriptions that go with their token's app.
+            "ALTER TABLE devices ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios'",
+            "ALTER TABLE devices ADD COLUMN android_version INTEGER",
+            "ALTER TABLE apps ADD COLUMN fcm_token TEXT",
+            "ALTER TABLE apps ADD COLUMN firebase TEXT",
+            "CREATE UNIQUE INDEX apps_by_fcm_token ON apps (fcm_token)",
+            """
+            CREATE TABLE service_accounts (
+                key_id TEXT PRIMARY KEY NOT NULL,
+                project TEXT NOT NULL,
+                client_email TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE topic_subscriptions (
+                fcm_token TEXT NOT NULL REFERENCES apps (fcm_token) ON DELETE CASCADE,
+                project TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (project, topic, fcm_token)
+            )
+            """,
+            "CREATE INDEX topic_subscriptions_by_token ON topic_subscriptions (fcm_token)",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

@@ -124,8 +124,10 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             }
             let inserted = try await connection.firstRow(
                 """
-                INSERT INTO devices (token, secret_hash, name, created_at, environment)
-                VALUES (\(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds), \(device.environment.rawValue))
+                INSERT INTO devices (token, secret_hash, name, created_at, environment, platform, android_version)
+                VALUES (
+                    \(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds), \(device.environment.rawValue),
+                    \(device.platform.name), \(device.platform.androidVersion))
                 ON CONFLICT (token) DO NOTHING RETURNING token
                 """, logger: logger)
             guard inserted != nil else { throw StoreError(.conflict, "device \(device.token) exists") }
@@ -136,13 +138,13 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func device(token: String) async throws -> DeviceRecord? {
         try await client.rows(
-            "SELECT token, secret_hash, name, created_at, environment FROM devices WHERE token = \(token)", logger: logger, Self.device
+            "SELECT token, secret_hash, name, created_at, environment, platform, android_version FROM devices WHERE token = \(token)", logger: logger, Self.device
         ).first
     }
 
     public func devices(newestFirst limit: Int) async throws -> [DeviceRecord] {
         try await client.rows(
-            "SELECT token, secret_hash, name, created_at, environment FROM devices ORDER BY created_at DESC, token DESC LIMIT \(limit)",
+            "SELECT token, secret_hash, name, created_at, environment, platform, android_version FROM devices ORDER BY created_at DESC, token DESC LIMIT \(limit)",
             logger: logger, Self.device)
     }
 
@@ -206,16 +208,18 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         let categories = RowCodec.categoriesText(app)
         let activityTypes = RowCodec.activityTypesText(app)
         let capabilities = app.capabilities.storedText
+        let firebase = app.firebase.storedText
         try await connection.run(
             """
-            INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities)
+            INSERT INTO apps (
+                device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase)
             VALUES (
                 \(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories), \(activityTypes),
-                \(capabilities))
+                \(capabilities), \(app.firebase.registrationToken), \(firebase))
             ON CONFLICT (device_token, topic) DO UPDATE SET
                 display_name = excluded.display_name, development_language = excluded.development_language,
                 settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
-                capabilities = excluded.capabilities
+                capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase
             """, logger: logger)
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try await self.settings(device: token, connection)).holds(appSettings: app.settings) {
@@ -659,7 +663,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     public func snapshot(device token: String) async throws -> DeviceSnapshot? {
         try await client.read(logger: logger) { connection in
             guard let row = try await connection.firstRow(
-                "SELECT token, secret_hash, name, created_at, environment, last_change FROM devices WHERE token = \(token)", logger: logger)
+                "SELECT token, secret_hash, name, created_at, environment, platform, android_version, last_change FROM devices WHERE token = \(token)", logger: logger)
             else { return nil }
             let (device, lastChange) = try Self.deviceAndLastChange(row)
             let notifications = try await connection.rows(
@@ -776,6 +780,95 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func deleteSigningKey(id: String) async throws -> Bool {
         try await !client.rows("DELETE FROM signing_keys WHERE key_id = \(id) RETURNING key_id", logger: logger) { _ in }.isEmpty
+    }
+
+    // MARK: Firebase Cloud Messaging
+
+    public func saveServiceAccount(_ account: ServiceAccountRecord) async throws {
+        _ = try await client.rows(
+            """
+            INSERT INTO service_accounts (key_id, project, client_email, public_key, created_at)
+            VALUES (\(account.keyID), \(account.project), \(account.clientEmail), \(account.publicKeyPEM), \(account.createdAt.milliseconds))
+            ON CONFLICT (key_id) DO UPDATE SET project = excluded.project, client_email = excluded.client_email,
+                public_key = excluded.public_key, created_at = excluded.created_at
+            """, logger: logger) { _ in }
+    }
+
+    public func serviceAccount(keyID: String) async throws -> ServiceAccountRecord? {
+        try await client.rows(
+            "SELECT key_id, project, client_email, public_key, created_at FROM service_accounts WHERE key_id = \(keyID)", logger: logger,
+            Self.serviceAccount
+        ).first
+    }
+
+    public func serviceAccounts() async throws -> [ServiceAccountRecord] {
+        try await client.rows(
+            "SELECT key_id, project, client_email, public_key, created_at FROM service_accounts ORDER BY key_id", logger: logger, Self.serviceAccount)
+    }
+
+    public func deleteServiceAccount(keyID: String) async throws -> Bool {
+        try await !client.rows("DELETE FROM service_accounts WHERE key_id = \(keyID) RETURNING key_id", logger: logger) { _ in }.isEmpty
+    }
+
+    public func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient? {
+        try await client.read(logger: logger) { connection in
+            guard
+                let row = try await connection.firstRow(
+                    """
+                    SELECT devices.token, devices.secret_hash, devices.name, devices.created_at, devices.environment, devices.platform,
+                        devices.android_version, apps.topic, apps.firebase
+                    FROM apps JOIN devices ON devices.token = apps.device_token WHERE apps.fcm_token = \(registrationToken)
+                    """, logger: logger)
+            else { return nil }
+            let (token, secretHash, name, createdAt, environment, platform, androidVersion, topic, firebaseText) = try row.decode(
+                (String, String, String, Int64, String, String, Int?, String, String?).self)
+            let device = try RowCodec.device(
+                token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment, platform: platform,
+                androidVersion: androidVersion)
+            return FirebaseRecipient(
+                device: device, app: topic, installation: try FirebaseInstallation.stored(token: registrationToken, firebaseText, app: topic))
+        }
+    }
+
+    public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
+        try await client.write(logger: logger) { connection in
+            // The app's row, locked: subscriptions of one token take turns, so that each counts the others'.
+            guard try await connection.firstRow("SELECT 1 FROM apps WHERE fcm_token = \(registrationToken) FOR UPDATE", logger: logger) != nil else {
+                throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))")
+            }
+            let exists = try await connection.firstRow(
+                """
+                SELECT 1 FROM topic_subscriptions WHERE project = \(project) AND topic = \(topic) AND fcm_token = \(registrationToken)
+                """, logger: logger) != nil
+            guard !exists else { return .commit(false) }
+            let count = try await connection.firstRow(
+                "SELECT count(*) FROM topic_subscriptions WHERE fcm_token = \(registrationToken)", logger: logger)?.decode(Int64.self) ?? 0
+            guard count < maximumTopics else { throw UpdateRefusal.tooManyTopics(Int(count)) }
+            try await connection.run(
+                """
+                INSERT INTO topic_subscriptions (fcm_token, project, topic, created_at)
+                VALUES (\(registrationToken), \(project), \(topic), \(date.milliseconds))
+                """, logger: logger)
+            return .commit(true)
+        }
+    }
+
+    public func unsubscribe(registrationToken: String, project: String, topic: String) async throws -> Bool {
+        try await !client.rows(
+            """
+            DELETE FROM topic_subscriptions WHERE project = \(project) AND topic = \(topic) AND fcm_token = \(registrationToken) RETURNING topic
+            """, logger: logger
+        ) { _ in }.isEmpty
+    }
+
+    public func subscribers(project: String, toAnyOf topics: [String]) async throws -> [(registrationToken: String, topics: Set<String>)] {
+        guard !topics.isEmpty else { return [] }
+        let rows = try await client.rows(
+            "SELECT fcm_token, topic FROM topic_subscriptions WHERE project = \(project) AND topic = ANY(\(topics))", logger: logger
+        ) { row in try row.decode((String, String).self) }
+        var subscribed: [String: Set<String>] = [:]
+        for (token, topic) in rows { subscribed[token, default: []].insert(topic) }
+        return subscribed.sorted { $0.key < $1.key }.map { (registrationToken: $0.key, topics: $0.value) }
     }
 
     // MARK: Broadcast channels
@@ -980,28 +1073,41 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
         let appRows = try await connection.rows(
             """
-            SELECT topic, display_name, development_language, settings, categories, activity_types, capabilities FROM apps
+            SELECT topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase FROM apps
             WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
             """, logger: logger)
         return try appRows.map { row in
-            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText, capabilitiesText) = try row.decode(
-                (String, String?, String, String, String, String?, String?).self)
+            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText, capabilitiesText, fcmToken, firebaseText) =
+                try row.decode((String, String?, String, String, String, String?, String?, String?, String?).self)
             return try RowCodec.app(
                 topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settingsText: settingsText,
-                categoriesText: categoriesText, activityTypesText: activityTypesText, capabilitiesText: capabilitiesText,
-                localizationFiles: files[topic] ?? [:])
+                categoriesText: categoriesText, activityTypesText: activityTypesText, capabilitiesText: capabilitiesText, fcmToken: fcmToken,
+                firebaseText: firebaseText, localizationFiles: files[topic] ?? [:])
         }
     }
 
     private static func device(_ row: PostgresRow) throws -> DeviceRecord {
-        let (token, secretHash, name, createdAt, environment) = try row.decode((String, String, String, Int64, String).self)
-        return try RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment)
+        let (token, secretHash, name, createdAt, environment, platform, androidVersion) = try row.decode(
+            (String, String, String, Int64, String, String, Int?).self)
+        return try RowCodec.device(
+            token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment, platform: platform,
+            androidVersion: androidVersion)
     }
 
     /// A device and its last change number, from a row that has `last_change` after the device's columns.
     private static func deviceAndLastChange(_ row: PostgresRow) throws -> (DeviceRecord, Int64) {
-        let (token, secretHash, name, createdAt, environment, lastChange) = try row.decode((String, String, String, Int64, String, Int64).self)
-        return (try RowCodec.device(token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment), lastChange)
+        let (token, secretHash, name, createdAt, environment, platform, androidVersion, lastChange) = try row.decode(
+            (String, String, String, Int64, String, String, Int?, Int64).self)
+        let device = try RowCodec.device(
+            token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment, platform: platform,
+            androidVersion: androidVersion)
+        return (device, lastChange)
+    }
+
+    private static func serviceAccount(_ row: PostgresRow) throws -> ServiceAccountRecord {
+        let (keyID, project, clientEmail, publicKey, createdAt) = try row.decode((String, String, String, String, Int64).self)
+        return ServiceAccountRecord(
+            keyID: keyID, project: project, clientEmail: clientEmail, publicKeyPEM: publicKey, createdAt: Date(milliseconds: createdAt))
     }
 
     private static func signingKey(_ row: PostgresRow) throws -> SigningKeyRecord {

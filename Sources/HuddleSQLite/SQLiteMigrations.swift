@@ -144,6 +144,32 @@ public enum SQLiteMigrations {
                 ALTER TABLE apps ADD COLUMN capabilities TEXT;
                 """)
         }
+        migrator.registerMigration("010 Android devices, FCM registration tokens, service accounts, topic subscriptions") { db in
+            // Every device stored before is an iPhone. Apps get their registration token when next saved (NULL until
+            // then: no message reaches them by FCM before). A subscription goes with its token's app.
+            try db.execute(sql: """
+                ALTER TABLE devices ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios';
+                ALTER TABLE devices ADD COLUMN android_version INTEGER;
+                ALTER TABLE apps ADD COLUMN fcm_token TEXT;
+                ALTER TABLE apps ADD COLUMN firebase TEXT;
+                CREATE UNIQUE INDEX apps_by_fcm_token ON apps (fcm_token);
+                CREATE TABLE service_accounts (
+                    key_id TEXT PRIMARY KEY NOT NULL,
+                    project TEXT NOT NULL,
+                    client_email TEXT NOT NULL,
+                    public_key TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE topic_subscriptions (
+                    fcm_token TEXT NOT NULL REFERENCES apps (fcm_token) ON DELETE CASCADE,
+                    project TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (project, topic, fcm_token)
+                );
+                CREATE INDEX topic_subscriptions_by_token ON topic_subscriptions (fcm_token);
+                """)
+        }
         return migrator
     }
 

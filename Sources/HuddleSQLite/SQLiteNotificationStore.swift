@@ -53,8 +53,11 @@ public final class SQLiteNotificationStore: NotificationStore {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM devices") ?? 0
             guard count < maximumDevices else { throw UpdateRefusal.tooManyDevices(count) }
             try db.execute(
-                sql: "INSERT INTO devices (token, secret_hash, name, created_at, environment) VALUES (?, ?, ?, ?, ?)",
-                arguments: [device.token, device.secretHash, device.name, device.createdAt.milliseconds, device.environment.rawValue])
+                sql: "INSERT INTO devices (token, secret_hash, name, created_at, environment, platform, android_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    device.token, device.secretHash, device.name, device.createdAt.milliseconds, device.environment.rawValue, device.platform.name,
+                    device.platform.androidVersion,
+                ])
             try db.execute(sql: "DELETE FROM unregistered_devices WHERE token = ?", arguments: [device.token])
         }
     }
@@ -115,16 +118,18 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         try db.execute(
             sql: """
-                INSERT INTO apps (device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO apps (
+                    device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token,
+                    firebase)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (device_token, topic) DO UPDATE SET
                     display_name = excluded.display_name, development_language = excluded.development_language,
                     settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
-                    capabilities = excluded.capabilities
+                    capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase
                 """,
             arguments: [
                 token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
-                RowCodec.activityTypesText(app), app.capabilities.storedText,
+                RowCodec.activityTypesText(app), app.capabilities.storedText, app.firebase.registrationToken, app.firebase.storedText,
             ])
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try Self.settings(device: token, db)).holds(appSettings: app.settings) {
@@ -652,6 +657,99 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    // MARK: Firebase Cloud Messaging
+
+    public func saveServiceAccount(_ account: ServiceAccountRecord) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO service_accounts (key_id, project, client_email, public_key, created_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (key_id) DO UPDATE SET project = excluded.project, client_email = excluded.client_email,
+                        public_key = excluded.public_key, created_at = excluded.created_at
+                    """,
+                arguments: [account.keyID, account.project, account.clientEmail, account.publicKeyPEM, account.createdAt.milliseconds])
+        }
+    }
+
+    public func serviceAccount(keyID: String) async throws -> ServiceAccountRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM service_accounts WHERE key_id = ?", arguments: [keyID]).map(Self.serviceAccount)
+        }
+    }
+
+    public func serviceAccounts() async throws -> [ServiceAccountRecord] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM service_accounts ORDER BY key_id").map(Self.serviceAccount) }
+    }
+
+    public func deleteServiceAccount(keyID: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM service_accounts WHERE key_id = ?", arguments: [keyID])
+            return db.changesCount > 0
+        }
+    }
+
+    public func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient? {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT device_token, topic, firebase FROM apps WHERE fcm_token = ?", arguments: [registrationToken]),
+                let device = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [row["device_token"] as String])
+                    .map(Self.device)
+            else { return nil }
+            let topic: String = row["topic"]
+            return FirebaseRecipient(
+                device: device, app: topic, installation: try FirebaseInstallation.stored(token: registrationToken, row["firebase"], app: topic))
+        }
+    }
+
+    public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE fcm_token = ?", arguments: [registrationToken]) == true else {
+                throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))")
+            }
+            if try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM topic_subscriptions WHERE project = ? AND topic = ? AND fcm_token = ?",
+                arguments: [project, topic, registrationToken]) == true
+            {
+                return false
+            }
+            // Counted in the write transaction, which SQLite runs one at a time.
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM topic_subscriptions WHERE fcm_token = ?", arguments: [registrationToken]) ?? 0
+            guard count < maximumTopics else { throw UpdateRefusal.tooManyTopics(count) }
+            try db.execute(
+                sql: "INSERT INTO topic_subscriptions (fcm_token, project, topic, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [registrationToken, project, topic, date.milliseconds])
+            return true
+        }
+    }
+
+    public func unsubscribe(registrationToken: String, project: String, topic: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM topic_subscriptions WHERE project = ? AND topic = ? AND fcm_token = ?", arguments: [project, topic, registrationToken])
+            return db.changesCount > 0
+        }
+    }
+
+    public func subscribers(project: String, toAnyOf topics: [String]) async throws -> [(registrationToken: String, topics: Set<String>)] {
+        guard !topics.isEmpty else { return [] }
+        return try await read { db in
+            var subscribed: [String: Set<String>] = [:]
+            let placeholders = Array(repeating: "?", count: topics.count).joined(separator: ", ")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT fcm_token, topic FROM topic_subscriptions WHERE project = ? AND topic IN (\(placeholders))",
+                arguments: StatementArguments([project] + topics))
+            while let row = try rows.next() { subscribed[row["fcm_token"], default: []].insert(row["topic"]) }
+            return subscribed.sorted { $0.key < $1.key }.map { (registrationToken: $0.key, topics: $0.value) }
+        }
+    }
+
+    private static func serviceAccount(_ row: Row) -> ServiceAccountRecord {
+        ServiceAccountRecord(
+            keyID: row["key_id"], project: row["project"], clientEmail: row["client_email"], publicKeyPEM: row["public_key"],
+            createdAt: Date(milliseconds: row["created_at"]))
+    }
+
     // MARK: Broadcast channels
 
     public func createChannel(_ channel: BroadcastChannel, maximumPerApp: Int) async throws {
@@ -769,7 +867,8 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     private static func device(_ row: Row) throws -> DeviceRecord {
         try RowCodec.device(
-            token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"], environment: row["environment"])
+            token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"], environment: row["environment"],
+            platform: row["platform"], androidVersion: row["android_version"])
     }
 
     /// The device's apps, or only the one of `topic`.
@@ -787,7 +886,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             return try RowCodec.app(
                 topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],
                 settingsText: row["settings"], categoriesText: row["categories"], activityTypesText: row["activity_types"],
-                capabilitiesText: row["capabilities"], localizationFiles: files[topic] ?? [:])
+                capabilitiesText: row["capabilities"], fcmToken: row["fcm_token"], firebaseText: row["firebase"],
+                localizationFiles: files[topic] ?? [:])
         }
     }
 

@@ -95,6 +95,11 @@ func buildRouter(
         certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
+    let serviceAccounts = ServiceAccountCache(store: store)
+    router.add(middleware: FCMEndpoint(
+        centers: centers, store: store,
+        authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode),
+        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
     router.add(middleware: SiteGuard(
@@ -117,7 +122,9 @@ func buildRouter(
         clock: configuration.clock
     ).addRoutes(to: router)
     HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
-    AdminController(store: store, centers: centers, keys: keys, access: admin, clock: configuration.clock).addRoutes(to: router)
+    AdminController(
+        store: store, centers: centers, keys: keys, serviceAccounts: serviceAccounts, access: admin, clock: configuration.clock
+    ).addRoutes(to: router)
     FaultController(faults: faults, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in
         if let token = configuration.metricsToken,

@@ -5,7 +5,7 @@ extension NotificationContent {
         "title", "subtitle", "body", "badge", "sound", "categoryIdentifier", "threadIdentifier", "summaryArgument",
         "summaryArgumentCount", "targetContentIdentifier", "interruptionLevel", "relevanceScore", "filterCriteria",
         "launchImageName", "userInfo", "titleLocKey", "titleLocArgs", "subtitleLocKey", "subtitleLocArgs",
-        "bodyLocKey", "bodyLocArgs",
+        "bodyLocKey", "bodyLocArgs", "android",
     ]
 
     /// Reads content; unknown keys are refused so that a misspelt property does not vanish silently.
@@ -47,6 +47,7 @@ extension NotificationContent {
         filterCriteria = try reader.optionalMember("filterCriteria")?.string()
         launchImageName = try reader.optionalMember("launchImageName")?.string()
         userInfo = try reader.optionalMember("userInfo")?.object() ?? JSONObject()
+        android = try reader.optionalMember("android").map { reader throws(JSONReadError) in try AndroidPresentation(json: reader) }
     }
 
     /// The JSON form, every set property by Apple's name; what ``init(json:)`` reads back.
@@ -72,6 +73,7 @@ extension NotificationContent {
         object["filterCriteria"] = filterCriteria.map(JSONValue.string)
         object["launchImageName"] = launchImageName.map(JSONValue.string)
         if !userInfo.isEmpty { object["userInfo"] = .object(userInfo) }
+        object["android"] = android?.json
         return .object(object)
     }
 }

@@ -24,6 +24,8 @@ public struct NotificationContent: Sendable, Hashable {
     public var launchImageName: String?
     /// The payload's custom keys (everything beside `aps`), or a local notification's user info.
     public var userInfo: JSONObject
+    /// What an Android notification says beside its text (channel, tag, visibility…); `nil` for an iPhone's.
+    public var android: AndroidPresentation?
 
     public init(
         title: LocalizableText? = nil,
@@ -40,8 +42,10 @@ public struct NotificationContent: Sendable, Hashable {
         relevanceScore: Double? = nil,
         filterCriteria: String? = nil,
         launchImageName: String? = nil,
-        userInfo: JSONObject = JSONObject()
+        userInfo: JSONObject = JSONObject(),
+        android: AndroidPresentation? = nil
     ) {
+        self.android = android
         self.title = title
         self.subtitle = subtitle
         self.body = body

@@ -49,6 +49,11 @@ public actor InMemoryNotificationStore: NotificationStore {
     private var unregistered: [String: Date] = [:]
     private var keys: [String: SigningKeyRecord] = [:]
     private var broadcastChannels: [String: BroadcastChannel] = [:]
+    private var serviceAccountKeys: [String: ServiceAccountRecord] = [:]
+    /// Each FCM registration token's device and app.
+    private var registrations: [String: (device: String, app: String)] = [:]
+    /// Each registration token's topics, by project.
+    private var topicsOfToken: [String: [String: Set<String>]] = [:]
     private let retention: ChangeRetention
 
     public init(retention: ChangeRetention = ChangeRetention()) {
@@ -75,7 +80,8 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     public func deleteDevice(token: String) -> Bool {
-        guard devices.removeValue(forKey: token) != nil else { return false }
+        guard let device = devices.removeValue(forKey: token) else { return false }
+        for app in device.apps.values { forgetRegistration(of: app) }
         unregistered[token] = Date()
         return true
     }
@@ -90,6 +96,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         let app = try UpdateRefusal.updated(current, by: update, topic: topic)
         if current == nil { try UpdateRefusal.checkRoom(count: device.apps.count, maximum: maximumApps) }
         devices[token]?.apps[topic] = app
+        if let registrationToken = app.firebase.registrationToken { registrations[registrationToken] = (token, topic) }
         devices[token]?.releaseHeld()
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
@@ -103,6 +110,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         guard let app = devices[token]?.apps[topic] else { return nil }
         try precondition?(app)
         devices[token]?.apps[topic] = nil
+        forgetRegistration(of: app)
         let heldOfApp = devices[token]?.notifications[topic]?.values.count { $0.mark == .held } ?? 0
         devices[token]?.heldCount -= heldOfApp
         devices[token]?.notifications[topic] = nil
@@ -310,6 +318,56 @@ public actor InMemoryNotificationStore: NotificationStore {
         devices.values.filter { device in
             device.record.environment == environment && device.activities.contains { $0.app == app && $0.channelID == channel }
         }.map(\.record.token).sorted()
+    }
+
+    public func saveServiceAccount(_ account: ServiceAccountRecord) {
+        serviceAccountKeys[account.keyID] = account
+    }
+
+    public func serviceAccount(keyID: String) -> ServiceAccountRecord? {
+        serviceAccountKeys[keyID]
+    }
+
+    public func serviceAccounts() -> [ServiceAccountRecord] {
+        serviceAccountKeys.values.sorted { $0.keyID < $1.keyID }
+    }
+
+    public func deleteServiceAccount(keyID: String) -> Bool {
+        serviceAccountKeys.removeValue(forKey: keyID) != nil
+    }
+
+    public func firebaseRecipient(registrationToken: String) -> FirebaseRecipient? {
+        guard let (token, topic) = registrations[registrationToken], let device = devices[token], let app = device.apps[topic] else { return nil }
+        return FirebaseRecipient(device: device.record, app: topic, installation: app.firebase)
+    }
+
+    public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) throws -> Bool {
+        guard registrations[registrationToken] != nil else { throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))") }
+        let topics = topicsOfToken[registrationToken, default: [:]]
+        guard topics[project]?.contains(topic) != true else { return false }
+        let count = topics.values.reduce(0) { $0 + $1.count }
+        guard count < maximumTopics else { throw UpdateRefusal.tooManyTopics(count) }
+        topicsOfToken[registrationToken, default: [:]][project, default: []].insert(topic)
+        return true
+    }
+
+    public func unsubscribe(registrationToken: String, project: String, topic: String) -> Bool {
+        topicsOfToken[registrationToken]?[project]?.remove(topic) != nil
+    }
+
+    public func subscribers(project: String, toAnyOf topics: [String]) -> [(registrationToken: String, topics: Set<String>)] {
+        let wanted = Set(topics)
+        return topicsOfToken.compactMap { token, projects -> (registrationToken: String, topics: Set<String>)? in
+            guard let subscribed = projects[project]?.intersection(wanted), !subscribed.isEmpty else { return nil }
+            return (token, subscribed)
+        }.sorted { $0.registrationToken < $1.registrationToken }
+    }
+
+    /// An app that went takes its registration token and the token's subscriptions with it.
+    private func forgetRegistration(of app: AppRecord) {
+        guard let registrationToken = app.firebase.registrationToken else { return }
+        registrations[registrationToken] = nil
+        topicsOfToken[registrationToken] = nil
     }
 
     /// Takes the device's next change number and records the change, forgetting old ones as the

@@ -139,6 +139,25 @@ public protocol NotificationStore: Sendable {
     /// The devices of `environment` holding an activity of `app` that listens on `channel` (the fan-out of a
     /// broadcast; each device's update then checks its activities again in its own transaction).
     func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String]
+
+    // MARK: Firebase Cloud Messaging
+    /// Creates or replaces a service account's key.
+    func saveServiceAccount(_ account: ServiceAccountRecord) async throws
+    func serviceAccount(keyID: String) async throws -> ServiceAccountRecord?
+    func serviceAccounts() async throws -> [ServiceAccountRecord]
+    func deleteServiceAccount(keyID: String) async throws -> Bool
+    /// The app an FCM registration token names, with its device; `nil` for a token no app has.
+    func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient?
+    /// Subscribes a registration token to a topic of a project, counting the token's topics in the same
+    /// transaction.
+    /// - Returns: false when it was subscribed already.
+    /// - Throws: ``StoreError`` `.notFound` for a token no app has, `.full` when it has `maximumTopics`.
+    func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool
+    /// - Returns: false when it was not subscribed.
+    func unsubscribe(registrationToken: String, project: String, topic: String) async throws -> Bool
+    /// The registration tokens subscribed to any of `topics` in `project`, each with those of `topics` it is
+    /// subscribed to (a condition is decided on them), in token order.
+    func subscribers(project: String, toAnyOf topics: [String]) async throws -> [(registrationToken: String, topics: Set<String>)]
 }
 
 extension AppRecord {
@@ -176,8 +195,10 @@ public struct UpdateRefusal: Error {
     /// `update` applied to the app of `topic` as stored (`nil` when not installed); an update that gives
     /// another app's record is refused.
     public static func updated(_ app: AppRecord?, by update: AppUpdate, topic: String) throws -> AppRecord {
-        let updated = try update(app)
+        var updated = try update(app)
         guard updated.topic == topic else { throw StoreError(.conflict, "an update of app \(topic) gave app \(updated.topic)") }
+        // An app's registration token is the store's to give, once: the one it has stays, a new app gets one.
+        updated.firebase.registrationToken = app?.firebase.registrationToken ?? FirebaseInstallation.newRegistrationToken()
         return updated
     }
 
@@ -233,7 +254,13 @@ public struct UpdateRefusal: Error {
         StoreError(.conflict, "the device has \(count) apps, the most one device may install (--max-apps-per-device)")
     }
 
+    /// A registration token's topics past the limit (FCM's TOO_MANY_TOPICS), in every store's words.
+    public static func tooManyTopics(_ count: Int) -> StoreError {
+        StoreError(.full, "the registration token is subscribed to \(count) topics, the most one may be")
+    }
+
     /// The error of a new device past the limit, in every store's words.
+
     public static func tooManyDevices(_ count: Int) -> StoreError {
         StoreError(.full, "this server has \(count) devices, the most it keeps (--max-devices)")
     }

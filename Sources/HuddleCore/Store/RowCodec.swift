@@ -44,11 +44,17 @@ public enum RowCodec {
 
     // MARK: Reading
 
-    public static func device(token: String, secretHash: String, name: String, createdAt: Int64, environment: String) throws(StoreError) -> DeviceRecord {
+    public static func device(
+        token: String, secretHash: String, name: String, createdAt: Int64, environment: String, platform: String = "ios", androidVersion: Int? = nil
+    ) throws(StoreError) -> DeviceRecord {
         guard let environment = APNsEnvironment(rawValue: environment) else {
             throw StoreError(.corrupt, "stored device \(token) has an unknown environment \"\(environment)\"")
         }
-        return DeviceRecord(token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt), environment: environment)
+        guard let platform = DevicePlatform(name: platform, androidVersion: androidVersion) else {
+            throw StoreError(.corrupt, "stored device \(token) has an unknown platform \"\(platform)\"")
+        }
+        return DeviceRecord(
+            token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt), environment: environment, platform: platform)
     }
 
     /// A key's environments as stored: `nil` for both (every key made before keys could be restricted).
@@ -59,7 +65,8 @@ public enum RowCodec {
     /// An app from its row, with its localization files (by path) read from theirs.
     public static func app(
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
-        activityTypesText: String?, capabilitiesText: String? = nil, localizationFiles: [String: Data]
+        activityTypesText: String?, capabilitiesText: String? = nil, fcmToken: String? = nil, firebaseText: String? = nil,
+        localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
         let activities = try activityDeclarations(activityTypesText, app: topic)
         let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
@@ -75,7 +82,8 @@ public enum RowCodec {
         return AppRecord(
             topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
             categories: categories, localizationFiles: localizationFiles, activities: activities,
-            capabilities: try AppCapabilities.stored(capabilitiesText, app: topic))
+            capabilities: try AppCapabilities.stored(capabilitiesText, app: topic),
+            firebase: try FirebaseInstallation.stored(token: fcmToken, firebaseText, app: topic))
     }
 
     /// - Parameters:

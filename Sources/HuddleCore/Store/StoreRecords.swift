@@ -37,6 +37,38 @@ extension JSONReader {
     }
 }
 
+/// What a device runs: an iPhone, or an Android phone of a major version (15 for Android 15).
+public enum DevicePlatform: Sendable, Hashable {
+    case iOS
+    case android(version: Int)
+
+    /// The Android versions a device may say it runs: 8.0 (channels) to a bound well past today's.
+    public static let androidVersions = 8...99
+
+    public var isAndroid: Bool {
+        if case .android = self { return true }
+        return false
+    }
+
+    /// The name a registration and a stored record use.
+    public var name: String { isAndroid ? "android" : "ios" }
+
+    /// The Android version, or `nil` for an iPhone.
+    public var androidVersion: Int? {
+        if case .android(let version) = self { return version }
+        return nil
+    }
+
+    /// From a stored name and version.
+    public init?(name: String, androidVersion: Int?) {
+        switch name {
+        case "ios": self = .iOS
+        case "android": self = .android(version: androidVersion ?? 15)
+        default: return nil
+        }
+    }
+}
+
 /// A device registered with a server: its push token and the hash of the secret its owner uses.
 public struct DeviceRecord: Sendable, Hashable {
     /// 64 lowercase hexadecimal characters, like an APNs device token.
@@ -47,8 +79,13 @@ public struct DeviceRecord: Sendable, Hashable {
     public var createdAt: Date
     /// The environment its token belongs to.
     public var environment: APNsEnvironment
+    /// An iPhone, or an Android phone (whose apps get messages through FCM only).
+    public var platform: DevicePlatform
 
-    public init(token: String, secretHash: String, name: String, createdAt: Date, environment: APNsEnvironment = .development) {
+    public init(
+        token: String, secretHash: String, name: String, createdAt: Date, environment: APNsEnvironment = .development, platform: DevicePlatform = .iOS
+    ) {
+        self.platform = platform
         self.token = token
         self.secretHash = secretHash
         self.name = name
@@ -72,12 +109,15 @@ public struct AppRecord: Sendable, Hashable {
     public var activities: ActivityDeclarations
     /// What its entitlements let its notifications do (Time Sensitive, critical alerts).
     public var capabilities: AppCapabilities
+    /// Its FCM registration token, Firebase project and Android notification channels.
+    public var firebase: FirebaseInstallation
 
     public init(
         topic: String, displayName: String? = nil, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
         categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:], activities: ActivityDeclarations = ActivityDeclarations(),
-        capabilities: AppCapabilities = AppCapabilities()
+        capabilities: AppCapabilities = AppCapabilities(), firebase: FirebaseInstallation = FirebaseInstallation()
     ) {
+        self.firebase = firebase
         self.capabilities = capabilities
         self.topic = topic
         self.displayName = displayName
@@ -114,6 +154,38 @@ public struct SigningKeyRecord: Sendable, Hashable {
         self.topics = topics
         self.createdAt = createdAt
         self.environments = environments
+    }
+}
+
+/// A Google service account's key registered with the server (FCM authentication): the public half of its RSA key,
+/// by the key's id (`private_key_id`, the JWT `kid`), the account's email and the Firebase project it sends for.
+public struct ServiceAccountRecord: Sendable, Hashable {
+    public var keyID: String
+    public var project: String
+    public var clientEmail: String
+    /// The RSA public key, PEM.
+    public var publicKeyPEM: String
+    public var createdAt: Date
+
+    public init(keyID: String, project: String, clientEmail: String, publicKeyPEM: String, createdAt: Date) {
+        self.keyID = keyID
+        self.project = project
+        self.clientEmail = clientEmail
+        self.publicKeyPEM = publicKeyPEM
+        self.createdAt = createdAt
+    }
+}
+
+/// An app that an FCM registration token names: its device, its topic, and what FCM knows of it.
+public struct FirebaseRecipient: Sendable, Hashable {
+    public var device: DeviceRecord
+    public var app: String
+    public var installation: FirebaseInstallation
+
+    public init(device: DeviceRecord, app: String, installation: FirebaseInstallation) {
+        self.device = device
+        self.app = app
+        self.installation = installation
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleAPNs
 import HuddleCore
+import HuddleFCM
 import Hummingbird
 
 /// The admin API: provider signing keys, and removing every device, behind the admin token.
@@ -8,6 +9,7 @@ struct AdminController {
     let store: any NotificationStore
     let centers: DeviceCenters
     let keys: SigningKeyCache
+    let serviceAccounts: ServiceAccountCache
     let access: AdminAccess
     let clock: @Sendable () -> Date
 
@@ -17,6 +19,59 @@ struct AdminController {
         keys.put(":keyID", use: save)
         keys.delete(":keyID", use: delete)
         router.delete("/v1/admin/devices", use: removeDevices)
+        let accounts = router.group("/v1/admin/service-accounts")
+        accounts.get(use: listServiceAccounts)
+        accounts.put(":keyID", use: saveServiceAccount)
+        accounts.delete(":keyID", use: deleteServiceAccount)
+    }
+
+    @Sendable func listServiceAccounts(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try await access.authorize(request, context: context, acceptingCookie: false)
+        return .json(.array(try await store.serviceAccounts().map(Self.json)))
+    }
+
+    /// Registers a service account's key (FCM): `{"project": "…", "clientEmail": "…", "publicKey": "-----BEGIN PUBLIC KEY-----…"}`,
+    /// under the key's id (the JSON key file's `private_key_id`). `huddle fcm service-account` makes the key and calls this.
+    @Sendable func saveServiceAccount(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try await access.authorize(request, context: context, acceptingCookie: false)
+        let keyID = try context.parameters.require("keyID")
+        let isKeyIDByte: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+        guard !keyID.isEmpty, keyID.utf8.count <= 128, keyID.utf8.allSatisfy(isKeyIDByte) else {
+            throw APIError(.badRequest, "a key id is 1 to 128 letters, digits, '-' or '_'")
+        }
+        let body = try await request.jsonBody(limit: 16 * 1024)
+        try body.rejectUnknownMembers(["project", "clientEmail", "publicKey"])
+        let projectMember = try body.member("project")
+        let project = try projectMember.string()
+        guard FirebaseInstallation.isValidProjectID(project) else {
+            throw projectMember.failure("a Firebase project id is 1 to 100 letters, digits, '-', '_' or '.'")
+        }
+        let emailMember = try body.member("clientEmail")
+        let clientEmail = try emailMember.string()
+        guard clientEmail.contains("@"), clientEmail.utf8.count <= 320 else { throw emailMember.failure("expected the service account's email") }
+        let publicKey = try body.member("publicKey").string()
+        guard ServiceAccountKeys.isRSAPublicKey(publicKey) else {
+            throw APIError(.badRequest, "publicKey: expected an RSA public key of 2048 bits or more, PEM (-----BEGIN PUBLIC KEY-----)")
+        }
+        let account = ServiceAccountRecord(keyID: keyID, project: project, clientEmail: clientEmail, publicKeyPEM: publicKey, createdAt: clock())
+        try await store.saveServiceAccount(account)
+        serviceAccounts.forget(id: keyID)
+        return .json(Self.json(account))
+    }
+
+    @Sendable func deleteServiceAccount(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        try await access.authorize(request, context: context, acceptingCookie: false)
+        let keyID = try context.parameters.require("keyID")
+        defer { serviceAccounts.forget(id: keyID) }
+        guard try await store.deleteServiceAccount(keyID: keyID) else { throw APIError(.notFound, "no such service account key") }
+        return Response(status: .noContent)
+    }
+
+    static func json(_ account: ServiceAccountRecord) -> JSONValue {
+        .object(JSONObject([
+            ("keyID", .string(account.keyID)), ("project", .string(account.project)), ("clientEmail", .string(account.clientEmail)),
+            ("publicKey", .string(account.publicKeyPEM)), ("createdAt", .string(ISO8601.string(from: account.createdAt))),
+        ]))
     }
 
     /// `DELETE /v1/admin/devices`: removes every device, so that a test suite starts from an empty server;

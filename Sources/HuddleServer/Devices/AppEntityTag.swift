@@ -27,6 +27,8 @@ enum AppEntityTag {
         // Only for an app that declares activity types: the tags of the others stay as they were.
         if let activityTypes = RowCodec.activityTypesText(app) { add("liveActivities\u{0}" + activityTypes) }
         if let capabilities = app.capabilities.storedText { add("capabilities\u{0}" + capabilities) }
+        // Its Firebase facts beside the token (the token itself is given once and never changes by a request).
+        if let firebase = app.firebase.storedText { add("firebase\u{0}" + firebase) }
         for (path, data) in app.localizationFiles.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }) {
             add(path)
             add(data)

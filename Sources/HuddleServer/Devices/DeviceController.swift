@@ -60,28 +60,63 @@ struct DeviceController {
         }
         var name = DeviceRegistration.defaultName
         var environment = APNsEnvironment.development
-        // A name and an environment are all a registration says: anyone may call this, so it reads little.
+        var platform = DevicePlatform.iOS
+        // A name, an environment and a platform are all a registration says: anyone may call this, so it reads little.
         if let body = try await request.optionalJSONBody(limit: 4096) {
-            try body.rejectUnknownMembers(["name", "environment"])
+            try body.rejectUnknownMembers(["name", "environment", "platform", "androidVersion"])
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")
             environment = try body.optionalMember("environment")?.apnsEnvironment() ?? environment
+            platform = try Self.platform(in: body)
         }
         let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices)
-            .register(name: name, environment: environment)
-        return .json(
-            ["token": .string(device.token), "secret": .string(secret), "name": .string(name), "environment": .string(environment.rawValue)],
-            status: .created)
+            .register(name: name, environment: environment, platform: platform)
+        var answer = JSONObject([
+            ("token", .string(device.token)), ("secret", .string(secret)), ("name", .string(name)), ("environment", .string(environment.rawValue)),
+        ])
+        Self.describe(platform, in: &answer)
+        return .json(.object(answer), status: .created)
+    }
+
+    /// `platform` (`ios`, the default, or `android`) and, for Android, `androidVersion` (15 by default).
+    private static func platform(in body: JSONReader) throws(JSONReadError) -> DevicePlatform {
+        let versionMember = try body.optionalMember("androidVersion")
+        guard let member = try body.optionalMember("platform") else {
+            if let versionMember { throw versionMember.failure("androidVersion is for a device registered with \"platform\": \"android\"") }
+            return .iOS
+        }
+        switch try member.string() {
+        case "ios":
+            if let versionMember { throw versionMember.failure("androidVersion is for a device registered with \"platform\": \"android\"") }
+            return .iOS
+        case "android":
+            let version = try versionMember?.integer() ?? 15
+            guard DevicePlatform.androidVersions.contains(version) else {
+                throw (versionMember ?? member).failure(
+                    "an Android version from \(DevicePlatform.androidVersions.lowerBound) (notification channels) to \(DevicePlatform.androidVersions.upperBound)")
+            }
+            return .android(version: version)
+        case let other:
+            throw member.failure("expected ios or android, found \"\(other.prefix(40))\"")
+        }
+    }
+
+    /// A device's platform as the API shows it: `platform`, and `androidVersion` for an Android phone.
+    static func describe(_ platform: DevicePlatform, in object: inout JSONObject) {
+        object["platform"] = .string(platform.name)
+        object["androidVersion"] = platform.androidVersion.map { .integer(Int64($0)) }
     }
 
     @Sendable func describe(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (device, _) = try await authorize(request, context)
         let apps = try await store.apps(device: device.token)
-        return .json(.object(JSONObject([
+        var answer = JSONObject([
             ("token", .string(device.token)), ("name", .string(device.name)),
             ("createdAt", .string(ISO8601.string(from: device.createdAt))), ("environment", .string(device.environment.rawValue)),
-            ("apps", .array(apps.map { .string($0.topic) })),
-        ])))
+        ])
+        Self.describe(device.platform, in: &answer)
+        answer["apps"] = .array(apps.map { .string($0.topic) })
+        return .json(.object(answer))
     }
 
     @Sendable func unregister(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -272,7 +307,9 @@ struct DeviceController {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
         let body = try await request.jsonBody()
-        try body.rejectUnknownMembers(["name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities"])
+        try body.rejectUnknownMembers([
+            "name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities", "firebaseProject", "channels", "defaultChannel",
+        ])
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
@@ -283,6 +320,11 @@ struct DeviceController {
         if let categories { try DeviceSession.validate(AppRecord(topic: topic, categories: categories)) }
         let liveActivities = try body.optionalMember("liveActivities").map { member throws(ActivityError) in try ActivityDeclarations(json: member) }
         let capabilities = try body.optionalMember("capabilities").map { member throws(JSONReadError) in try AppCapabilities(json: member) }
+        // Read once here, so that a bad channel list is refused before the store is asked.
+        var firebaseRead = FirebaseInstallation()
+        try firebaseRead.update(json: body)
+        let firebaseUpdate = firebaseRead
+        let firebaseMembers = try ["firebaseProject", "channels", "defaultChannel"].filter { name throws(JSONReadError) in try body.optionalMember(name) != nil }
         let app = try await updateApp(topic, session, request) { current in
             var app = current ?? AppRecord(topic: topic)
             if let name { app.displayName = name.isEmpty ? nil : name }
@@ -291,6 +333,9 @@ struct DeviceController {
             if let categories { app.categories = categories }
             if let liveActivities { app.activities = liveActivities }
             if let capabilities { app.capabilities = capabilities }
+            if firebaseMembers.contains("firebaseProject") { app.firebase.project = firebaseUpdate.project }
+            if firebaseMembers.contains("channels") { app.firebase.channels = firebaseUpdate.channels }
+            if firebaseMembers.contains("defaultChannel") { app.firebase.defaultChannelID = firebaseUpdate.defaultChannelID }
             return app
         }
         let tag = AppEntityTag.of(app)
@@ -493,7 +538,10 @@ struct DeviceController {
             ("developmentLanguage", .string(app.developmentLanguage)),
             ("settings", app.settings.json), ("categories", .array(app.categories.map(\.json))),
             ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
-            ("liveActivities", app.activities.json), ("capabilities", app.capabilities.json), ("etag", .string(tag ?? AppEntityTag.of(app))),
+            ("liveActivities", app.activities.json), ("capabilities", app.capabilities.json),
+            ("fcmToken", app.firebase.registrationToken.map(JSONValue.string) ?? .null),
+            ("firebaseProject", app.firebase.project.map(JSONValue.string) ?? .null), ("channels", .array(app.firebase.channels.map(\.json))),
+            ("defaultChannel", app.firebase.defaultChannelID.map(JSONValue.string) ?? .null), ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }
 }

@@ -15,10 +15,13 @@ struct DeviceRegistration {
     /// - Returns: the device and its secret, which is stored only as a hash: this is the one time it is known.
     /// - Throws: ``StoreError`` `.full` when the server keeps the most devices it may (counted in the
     ///   store's transaction, so racing registrations cannot pass the limit).
-    func register(name: String, environment: APNsEnvironment = .development) async throws -> (device: DeviceRecord, secret: String) {
+    func register(
+        name: String, environment: APNsEnvironment = .development, platform: DevicePlatform = .iOS
+    ) async throws -> (device: DeviceRecord, secret: String) {
         let token = Secrets.randomHex(bytes: 32)
         let secret = Secrets.randomHex(bytes: 32)
-        let device = DeviceRecord(token: token, secretHash: Secrets.hash(secret), name: name, createdAt: clock(), environment: environment)
+        let device = DeviceRecord(
+            token: token, secretHash: Secrets.hash(secret), name: name, createdAt: clock(), environment: environment, platform: platform)
         try await store.createDevice(device, maximumDevices: maximumDevices)
         return (device, secret)
     }

@@ -79,7 +79,7 @@ struct SiteGuard: RouterMiddleware {
     }
 
     /// Refuses a request that a browser says comes from another origin than the one it addresses.
-    private static func checkSameOrigin(_ request: Request) throws {
+    static func checkSameOrigin(_ request: Request) throws {
         if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
             throw APIError(.forbidden, "refused: a request from another site (Sec-Fetch-Site: \(site.prefix(20))) may not change anything here")
         }

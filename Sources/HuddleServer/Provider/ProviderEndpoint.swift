@@ -143,30 +143,18 @@ struct ProviderEndpoint: RouterMiddleware {
         guard stores else { return }
         record.storedApp = push.bundleIdentifier
         try await storing(on: push.deviceToken) {
-            if let action = push.pushType.deviceAction(for: payload) {
-                // Nothing to show: what the device did with it is recorded instead, never dropped.
-                let received = (try? JSONParser.parse(body.readableBytesView)) ?? .null
-                record.eventAction = action
-                try await session.record(DeviceEvent(
-                    app: push.bundleIdentifier, pushType: push.pushType.rawValue, apnsID: push.apnsID, date: clock(), priority: push.priority,
-                    action: action, payload: received))
-                return
-            }
             // The collapse identifier names the notification, so a later push with it replaces this one.
-            let identifier = push.collapseID ?? push.apnsID
-            record.storedIdentifier = identifier
-            let date = clock()
-            let change = try await session.deliver(
-                NotificationRequest(identifier: identifier, content: payload.content), app: push.bundleIdentifier, at: date)
-            if case .delivered(let notification)? = change?.kind, notification.mark != .shown,
-                let note = await session.settings.note(for: notification.mark, arrivedAt: date)
-            {
-                // What the settings did is an event of the device too, as its page and API list them. It follows the
-                // delivery's commit: a crash between them loses the note, never the notification.
-                record.arrival = note
-                try await session.record(DeviceEvent(
-                    app: push.bundleIdentifier, pushType: push.pushType.rawValue, apnsID: push.apnsID, date: date, priority: push.priority,
-                    action: note, payload: (try? JSONParser.parse(body.readableBytesView)) ?? .null))
+            let stored = StoredPush(
+                app: push.bundleIdentifier, pushType: push.pushType.rawValue, messageID: push.apnsID, priority: push.priority, date: clock(),
+                deviceAction: push.pushType.deviceAction(for: payload),
+                request: NotificationRequest(identifier: push.collapseID ?? push.apnsID, content: payload.content),
+                payload: { (try? JSONParser.parse(body.readableBytesView)) ?? .null })
+            switch try await session.store(stored) {
+            case .event(let action):
+                record.eventAction = action
+            case .delivered(let identifier, let arrival):
+                record.storedIdentifier = identifier
+                record.arrival = arrival
             }
         }
     }
@@ -230,6 +218,12 @@ struct ProviderEndpoint: RouterMiddleware {
     ) async throws -> (DeviceSession, ByteBuffer) {
         guard let session = try await centers.session(for: device) else {
             throw try await refusalForUnknownDevice(device)
+        }
+        // An Android phone has no APNs token: its apps get messages through FCM only.
+        guard !session.device.platform.isAndroid else {
+            throw ProviderRefusal(
+                reason: .badDeviceToken,
+                description: "this device is an Android phone: its apps get messages through FCM (POST /v1/projects/{project}/messages:send to an app's fcmToken)")
         }
         // A device token belongs to one environment; the other does not know it (Apple: BadDeviceToken).
         guard session.device.environment == record.environment else {

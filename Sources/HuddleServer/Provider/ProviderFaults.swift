@@ -2,21 +2,30 @@ import Foundation
 import HTTPTypes
 import HuddleAPNs
 import HuddleCore
+import HuddleFCM
 import Synchronization
 
 /// A failure an admin asked the provider endpoint for (`POST /v1/admin/faults`): which pushes it catches,
 /// and what they get instead of the answer they would have had. Retry and back-off code can only be tested
 /// against a server that fails when told to.
 struct ProviderFault: Sendable {
+    /// The API a request came through.
+    enum Service: String, Sendable, Hashable {
+        case apns, fcm
+    }
+
     /// Which pushes a fault catches; a `nil` part catches any.
     struct Match: Sendable, Hashable {
         var device: String?
         var topic: String?
         var pushType: PushType?
+        /// APNs pushes only for a fault with an APNs reason or a connection action, FCM messages only for one with an
+        /// FCM error; a delay or a rate catches both.
+        var service: Service?
 
-        func catches(device: String, topic: String, pushType: PushType) -> Bool {
+        func catches(device: String, topic: String, pushType: PushType, service: Service) -> Bool {
             (self.device.map { $0 == device } ?? true) && (self.topic.map { $0 == topic } ?? true)
-                && (self.pushType.map { $0 == pushType } ?? true)
+                && (self.pushType.map { $0 == pushType } ?? true) && (self.service.map { $0 == service } ?? true)
         }
     }
 
@@ -42,6 +51,8 @@ struct ProviderFault: Sendable {
     let match: Match
     /// The reason answered instead of the push's own answer; `nil` keeps the push's own.
     let reason: APNsReason?
+    /// For FCM messages: the error code answered instead (`UNAVAILABLE`, `QUOTA_EXCEEDED`…).
+    let fcmError: FCMError.Code?
     /// For `Unregistered` and `ExpiredToken`: the date answered (when the token stopped being valid).
     let timestamp: Date?
     /// How long the answer waits, in milliseconds.
@@ -62,7 +73,7 @@ struct ProviderFault: Sendable {
     /// - Throws: ``JSONReadError`` naming the member that is wrong.
     init(id: Int, json body: JSONReader, now: Date) throws(JSONReadError) {
         try body.rejectUnknownMembers([
-            "device", "topic", "pushType", "reason", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond", "count",
+            "device", "topic", "pushType", "reason", "fcmError", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond", "count",
         ])
         func text(_ name: String, maximumLength: Int) throws(JSONReadError) -> String? {
             guard let member = try body.optionalMember(name) else { return nil }
@@ -86,13 +97,23 @@ struct ProviderFault: Sendable {
             }
             pushType = type
         }
-        match = Match(device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType)
         var reason: APNsReason?
         if let name = try text("reason", maximumLength: 64) {
             guard let known = APNsReason(rawValue: name) else {
                 throw try body.member("reason").failure("expected one of APNs' reasons, such as Unregistered, TooManyRequests, InternalServerError, ServiceUnavailable, Shutdown")
             }
             reason = known
+        }
+        var fcmError: FCMError.Code?
+        if let name = try text("fcmError", maximumLength: 64) {
+            guard let code = FCMError.Code(rawValue: name) else {
+                throw try body.member("fcmError").failure(
+                    "expected one of FCM's error codes: \(FCMError.Code.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            fcmError = code
+        }
+        if reason != nil, fcmError != nil {
+            throw try body.member("fcmError").failure("a fault answers APNs pushes (reason) or FCM messages (fcmError), not both")
         }
         var connection: ConnectionAction?
         if let name = try text("connection", maximumLength: 32) {
@@ -102,18 +123,25 @@ struct ProviderFault: Sendable {
             }
             connection = action
         }
+        if connection != nil, fcmError != nil {
+            throw try body.member("connection").failure("connection faults are for the APNs endpoint's connections, not FCM messages")
+        }
         if connection == .goAway, reason == nil { reason = .shutdown }
         if connection == .resetStream || connection == .close, reason != nil {
             throw try body.member("reason").failure("a fault that \(connection == .close ? "closes the connection" : "resets the stream") sends no answer, so no reason")
         }
         let delay = try whole("delayMilliseconds", in: 0...Self.maximumDelayMilliseconds)
         let pushesPerSecond = try whole("pushesPerSecond", in: 1...Self.maximumTimes)
-        if pushesPerSecond != nil, reason != nil || connection != nil || delay != nil {
+        if pushesPerSecond != nil, reason != nil || fcmError != nil || connection != nil || delay != nil {
             throw body.failure("pushesPerSecond answers TooManyRequests beyond the rate; it takes no reason, connection or delay")
         }
-        guard reason != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
-            throw body.failure("say what the fault does: reason, connection, delayMilliseconds or pushesPerSecond")
+        guard reason != nil || fcmError != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
+            throw body.failure("say what the fault does: reason, fcmError, connection, delayMilliseconds or pushesPerSecond")
         }
+        let service: Service? = fcmError != nil ? .fcm : (reason != nil || connection != nil) ? .apns : nil
+        match = Match(
+            device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType,
+            service: service)
         var timestamp: Date?
         if let member = try body.optionalMember("timestamp") {
             guard reason == .unregistered || reason == .expiredToken else {
@@ -128,6 +156,7 @@ struct ProviderFault: Sendable {
         }
         self.id = id
         self.reason = reason
+        self.fcmError = fcmError
         self.timestamp = timestamp
         delayMilliseconds = delay
         self.connection = connection
@@ -145,6 +174,10 @@ struct ProviderFault: Sendable {
             object["status"] = .integer(Int64(reason.status.code))
             object["reason"] = .string(reason.rawValue)
         }
+        if let fcmError {
+            object["status"] = .integer(Int64(fcmError.httpStatus))
+            object["fcmError"] = .string(fcmError.rawValue)
+        }
         if let timestamp { object["timestamp"] = .integer(timestamp.milliseconds) }
         if let delayMilliseconds { object["delayMilliseconds"] = .integer(Int64(delayMilliseconds)) }
         if let connection { object["connection"] = .string(connection.rawValue) }
@@ -160,6 +193,7 @@ struct ProviderFault: Sendable {
 struct FaultEffect: Sendable {
     let faultID: Int
     let reason: APNsReason?
+    let fcmError: FCMError.Code?
     let timestamp: Date?
     let delayMilliseconds: Int?
     let connection: ProviderFault.ConnectionAction?
@@ -169,6 +203,7 @@ struct FaultEffect: Sendable {
         var parts: [String] = []
         if let delayMilliseconds { parts.append("delayed \(delayMilliseconds) ms") }
         if let reason { parts.append("answered \(reason.status.code) \(reason.rawValue)") }
+        if let fcmError { parts.append("answered \(fcmError.httpStatus) \(fcmError.rawValue)") }
         switch connection {
         case .resetStream: parts.append("stream reset, no answer")
         case .close: parts.append("connection closed, no answer")
@@ -244,9 +279,10 @@ final class ProviderFaults: Sendable {
 
     /// The effect of the first fault that catches this push, counted against the fault; a fault whose count
     /// is spent is removed.
-    func take(device: String, topic: String, pushType: PushType, now: Date) -> FaultEffect? {
+    func take(device: String, topic: String, pushType: PushType, service: ProviderFault.Service = .apns, now: Date) -> FaultEffect? {
         state.withLock { state in
-            for index in state.faults.indices where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType) {
+            for index in state.faults.indices
+            where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType, service: service) {
                 let fault = state.faults[index]
                 if let limit = fault.pushesPerSecond, !Self.exceeds(limit, faultID: fault.id, device: device, now: now, &state) {
                     continue
@@ -255,9 +291,11 @@ final class ProviderFaults: Sendable {
                 if let remaining = fault.remaining {
                     if remaining <= 1 { state.faults.remove(at: index) } else { state.faults[index].remaining = remaining - 1 }
                 }
+                let rated = fault.pushesPerSecond != nil
                 return FaultEffect(
-                    faultID: fault.id, reason: fault.pushesPerSecond == nil ? fault.reason : .tooManyRequests,
-                    timestamp: fault.timestamp, delayMilliseconds: fault.delayMilliseconds, connection: fault.connection)
+                    faultID: fault.id, reason: rated ? (service == .apns ? .tooManyRequests : nil) : fault.reason,
+                    fcmError: rated ? (service == .fcm ? .quotaExceeded : nil) : fault.fcmError, timestamp: fault.timestamp,
+                    delayMilliseconds: fault.delayMilliseconds, connection: fault.connection)
             }
             return nil
         }

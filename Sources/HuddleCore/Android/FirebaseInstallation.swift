@@ -1,0 +1,96 @@
+/// What Firebase Cloud Messaging knows of an app installed on a device, Android or iPhone: the registration token
+/// its SDK got, the Firebase project it registered with, and (on Android) the notification channels it created.
+public struct FirebaseInstallation: Sendable, Hashable {
+    /// The FCM registration token messages are sent to; the store gives every app one when it is installed.
+    public var registrationToken: String?
+    /// The project (sender) the token belongs to: a message from another project is `SENDER_ID_MISMATCH`. `nil`
+    /// accepts any project, so that a test needs no set-up for it.
+    public var project: String?
+    /// The channels the app created (Android).
+    public var channels: [AndroidChannel]
+    /// The channel its manifest names for FCM (`com.google.firebase.messaging.default_notification_channel_id`), if any.
+    public var defaultChannelID: String?
+
+    public init(registrationToken: String? = nil, project: String? = nil, channels: [AndroidChannel] = [], defaultChannelID: String? = nil) {
+        self.registrationToken = registrationToken
+        self.project = project
+        self.channels = channels
+        self.defaultChannelID = defaultChannelID
+    }
+
+    /// The channel a notification that asks for `id` posts to, as the Firebase SDK chooses it: the one asked for if
+    /// the app created it, else the manifest's default if created, else the SDK's fallback channel.
+    public func channel(for id: String?) -> AndroidChannel {
+        if let id, let channel = channels.first(where: { $0.id == id }) { return channel }
+        if let defaultChannelID, let channel = channels.first(where: { $0.id == defaultChannelID }) { return channel }
+        return channels.first(where: { $0.id == AndroidChannel.firebaseFallback.id }) ?? .firebaseFallback
+    }
+
+    /// A new registration token, shaped as FCM's are (an instance id, a colon, `APA91b` and more): 163 characters of
+    /// letters, digits, `-` and `_`.
+    public static func newRegistrationToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        func random(_ count: Int) -> String {
+            String(decoding: (0..<count).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] }, as: UTF8.self)
+        }
+        return random(22) + ":APA91b" + random(134)
+    }
+
+    /// Whether nothing but a token is set (what every app installed before FCM existed in Huddle has).
+    var isTokenOnly: Bool { project == nil && channels.isEmpty && defaultChannelID == nil }
+}
+
+extension FirebaseInstallation {
+    /// The members the device API's app takes (`firebaseProject`, `channels`, `defaultChannel`), read onto `self`.
+    public mutating func update(json reader: JSONReader) throws(JSONReadError) {
+        if let member = try reader.optionalMember("firebaseProject") {
+            if case .null = member.value {
+                project = nil
+            } else {
+                let name = try member.string()
+                guard Self.isValidProjectID(name) else {
+                    throw member.failure("a Firebase project id is 1 to 100 letters, digits, '-', '_' or '.'")
+                }
+                project = name
+            }
+        }
+        if let member = try reader.optionalMember("channels") { channels = try AndroidChannel.list(json: member) }
+        if let member = try reader.optionalMember("defaultChannel") {
+            if case .null = member.value { defaultChannelID = nil } else { defaultChannelID = try member.string() }
+        }
+    }
+
+    /// A project id as `projects/{project}` names it: bounded, and safe in a path.
+    public static func isValidProjectID(_ name: some StringProtocol) -> Bool {
+        !name.isEmpty && name.utf8.count <= 100
+            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+    }
+
+    /// As a store keeps it beside the token's own column: `nil` when only the token is set.
+    public var storedText: String? {
+        guard !isTokenOnly else { return nil }
+        var object = JSONObject()
+        object["project"] = project.map(JSONValue.string)
+        if !channels.isEmpty { object["channels"] = .array(channels.map(\.json)) }
+        object["defaultChannel"] = defaultChannelID.map(JSONValue.string)
+        return JSONValue.object(object).jsonText()
+    }
+
+    /// Read back from a store.
+    /// - Throws: ``StoreError`` `.corrupt` naming the app, for text that does not decode.
+    public static func stored(token: String?, _ text: String?, app topic: String) throws(StoreError) -> FirebaseInstallation {
+        var installation = FirebaseInstallation(registrationToken: token)
+        guard let text else { return installation }
+        do {
+            let reader = JSONReader(try JSONParser.parse(text))
+            try reader.rejectUnknownMembers(["project", "channels", "defaultChannel"])
+            installation.project = try reader.optionalMember("project")?.string()
+            installation.channels = try reader.optionalMember("channels").map { reader throws(JSONReadError) in try AndroidChannel.list(json: reader) } ?? []
+            installation.defaultChannelID = try reader.optionalMember("defaultChannel")?.string()
+        } catch {
+            throw StoreError(.corrupt, "the Firebase installation of app \(topic) cannot be read: \(error)")
+        }
+        return installation
+    }
+}

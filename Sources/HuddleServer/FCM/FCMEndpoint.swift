@@ -1,0 +1,384 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+import HuddleCore
+import HuddleFCM
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Firebase Cloud Messaging's HTTP v1 API, on Google's paths, for Google's unchanged Admin SDKs (docs/fcm.md):
+///
+/// - `POST /token`: the OAuth 2.0 JWT bearer grant a service account's `token_uri` points at;
+/// - `POST /v1/projects/{project}/messages:send`;
+/// - `POST /v1/projects/{project}/registrations/{token}/topicSubscriptions?topic_name=` and
+///   `DELETE …/topicSubscriptions/{topic}`: topic subscriptions as firebase-admin 7.7 makes them;
+/// - `POST /iid/v1:batchAdd` and `:batchRemove`: the Instance ID API the other Admin SDKs still use.
+///
+/// A middleware before ``SiteGuard``, as the APNs endpoint is: SDKs name whatever host they were pointed at.
+struct FCMEndpoint: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    let centers: DeviceCenters
+    let store: any NotificationStore
+    let authentication: FCMAuthentication
+    let requestLog: ProviderRequestLog
+    let faults: ProviderFaults
+    let tls: Bool
+    let clock: @Sendable () -> Date
+    /// The most topics one registration token is subscribed to (FCM's limit).
+    static let maximumTopicsPerToken = 2_000
+    /// The most tokens one Instance ID batch names (FCM's limit).
+    static let maximumBatchTokens = 1_000
+    /// The most devices one topic or condition message is delivered to here; FCM has no such bound, a test double
+    /// holding a request open for an unbounded fan-out would.
+    static let maximumFanOut = 10_000
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if path == "/token" {
+            guard request.method == .post else { return Self.oauthAnswer(OAuthError("invalid_request", "The token endpoint takes POST."), status: .methodNotAllowed) }
+            return await grant(request)
+        }
+        if path == "/iid/v1:batchAdd" || path == "/iid/v1:batchRemove" {
+            return await answering { try await batch(request, adding: path.hasSuffix("batchAdd")) }
+        }
+        guard path.utf8.starts(with: "/v1/projects/".utf8) else { return try await next(request, context) }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).map { $0.removingPercentEncoding ?? String($0) }
+        guard let project = parts.first, FirebaseInstallation.isValidProjectID(project) else {
+            return Self.answer(FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found."))
+        }
+        let rest = Array(parts.dropFirst())
+        switch (request.method, rest.count, rest.first) {
+        case (.post, 1, "messages:send"):
+            return await send(request, context: context, project: project)
+        case (.post, 3, "registrations") where rest[2] == "topicSubscriptions":
+            return await answering { try await subscribe(request, project: project, token: rest[1]) }
+        case (.delete, 4, "registrations") where rest[2] == "topicSubscriptions":
+            return await answering { try await unsubscribe(request, project: project, token: rest[1], topic: rest[3]) }
+        default:
+            return Self.answer(FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found."))
+        }
+    }
+
+    // MARK: The token endpoint
+
+    /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=<JWT>`, answered as Google answers it.
+    private func grant(_ request: Request) async -> Response {
+        do {
+            guard FormBody.isForm(request) else {
+                throw OAuthError("invalid_request", "Send the grant as application/x-www-form-urlencoded.")
+            }
+            let form = FormBody(String(buffer: try await request.collectBody(limit: ServiceAccountAssertion.maximumLength + 512)))
+            guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+                throw OAuthError("unsupported_grant_type", "Invalid grant_type: \(String((form["grant_type"] ?? "").prefix(100)))")
+            }
+            guard let text = form["assertion"] else { throw OAuthError("invalid_request", "Missing required parameter: assertion") }
+            let assertion = try ServiceAccountAssertion(parsing: text)
+            guard let account = try await authentication.accounts.record(id: assertion.keyID) else {
+                throw OAuthError("invalid_grant", "Invalid grant: account not found")
+            }
+            let now = clock()
+            try assertion.verify(for: account, now: now)
+            return .json([
+                "access_token": .string(FCMAccessToken.token(for: assertion)),
+                "expires_in": .integer(max(0, Int64(assertion.expiresAt.timeIntervalSince(now)))), "token_type": "Bearer",
+            ])
+        } catch let error as OAuthError {
+            return Self.oauthAnswer(error, status: .badRequest)
+        } catch {
+            return Self.oauthAnswer(OAuthError("invalid_request", "\(error)"), status: .badRequest)
+        }
+    }
+
+    private static func oauthAnswer(_ error: OAuthError, status: HTTPResponse.Status) -> Response {
+        .json(error.json, status: status)
+    }
+
+    // MARK: Sending
+
+    private func send(_ request: Request, context: Context, project: String) async -> Response {
+        let started = ContinuousClock.now
+        let messageID = FCMMessage.newMessageID(now: clock())
+        var record = ProviderRequestRecord(
+            receivedAt: clock(), client: ProviderExchange.client(of: context.connectionChannel), httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
+            tls: tls, method: request.method.rawValue, path: request.uri.path, apnsHeaders: [])
+        record.apnsID = messageID
+        let outcome: Result<Void, FCMError>
+        do {
+            try SiteGuard.checkSameOrigin(request)
+            let account = try await authentication.account(of: request, project: project, now: clock())
+            record.tokenKeyID = account?.keyID
+            record.tokenTeamID = project
+            let body = try await collect(request)
+            if body.readableBytes <= Self.longestBodyKept { record.payload = Array(body.readableBytesView) }
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(body.readableBytesView)
+            } catch {
+                throw FCMError.malformed(field: "", "Invalid JSON payload received. \(error)")
+            }
+            let send = try FCMSendRequest(json: json)
+            try await deliver(send, project: project, messageID: messageID, record: &record)
+            outcome = .success(())
+        } catch let error as FCMError {
+            outcome = .failure(error)
+        } catch let error as StoreError where error.code == .unavailable {
+            outcome = .failure(FCMError(.unavailable, "The service is currently unavailable."))
+        } catch {
+            context.logger.error("FCM send failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
+            outcome = .failure(FCMError(.internal, "Internal error encountered."))
+        }
+        let elapsed = ContinuousClock.now - started
+        record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        switch outcome {
+        case .success:
+            record.status = 200
+            requestLog.record(record)
+            return .json(["name": .string("projects/\(project)/messages/\(messageID)")])
+        case .failure(let error):
+            record.status = error.httpStatus
+            record.reason = error.code?.rawValue ?? error.status
+            record.description = error.message
+            record.storedApp = nil
+            record.storedIdentifier = nil
+            record.eventAction = nil
+            requestLog.record(record)
+            return Self.answer(error)
+        }
+    }
+
+    /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
+    static let longestBodyKept = 16 * 1024
+
+    private func collect(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.collectBody(limit: FCMSendRequest.maximumBodySize)
+        } catch is APIError {
+            throw FCMError.invalid(field: "message", "Request payload size exceeds the limit: \(FCMSendRequest.maximumBodySize) bytes.")
+        }
+    }
+
+    private func deliver(_ send: FCMSendRequest, project: String, messageID: String, record: inout ProviderRequestRecord) async throws {
+        let message = send.message
+        switch message.target {
+        case .token(let token):
+            guard let recipient = try await store.firebaseRecipient(registrationToken: token) else {
+                throw FCMError(.unregistered, "Requested entity was not found.")
+            }
+            record.deviceToken = recipient.device.token
+            if let registered = recipient.installation.project, registered != project {
+                throw FCMError(.senderIDMismatch, "SenderId mismatch")
+            }
+            if recipient.device.platform.isAndroid, let package = message.android?.restrictedPackageName, package != recipient.app {
+                throw FCMError.invalid(
+                    field: "message.android.restricted_package_name",
+                    "Invalid package name: the token belongs to \(recipient.app), not \(package.prefix(255))")
+            }
+            try await applyFault(device: recipient.device.token, app: recipient.app, record: &record)
+            guard !send.validateOnly else { return }
+            record.storedApp = recipient.app
+            try await deliver(message, to: recipient, messageID: messageID, record: &record)
+        case .topic(let topic):
+            try await applyFault(device: "", app: "", record: &record)
+            guard !send.validateOnly else { return }
+            let recipients = try await store.subscribers(project: project, toAnyOf: [topic])
+            await fanOut(message, to: recipients.map(\.registrationToken), messageID: messageID)
+        case .condition(let condition):
+            try await applyFault(device: "", app: "", record: &record)
+            guard !send.validateOnly else { return }
+            let recipients = try await store.subscribers(project: project, toAnyOf: condition.topics)
+            await fanOut(message, to: recipients.filter { condition.matches(subscribedTo: $0.topics) }.map(\.registrationToken), messageID: messageID)
+        }
+    }
+
+    /// Delivers a topic's or condition's message to each subscribed app, as FCM does after answering: one that fails
+    /// (its app went meanwhile) fails alone.
+    private func fanOut(_ message: FCMMessage, to tokens: [String], messageID: String) async {
+        for token in tokens.prefix(Self.maximumFanOut) {
+            do {
+                guard let recipient = try await store.firebaseRecipient(registrationToken: token) else { continue }
+                var record = ProviderRequestRecord(receivedAt: clock(), client: nil, httpVersion: "", tls: tls, method: "", path: "", apnsHeaders: [])
+                try await deliver(message, to: recipient, messageID: messageID, record: &record)
+            } catch {
+                Logger(label: "huddle.fcm").warning("a topic message did not reach \(token.prefix(24))…: \(error)")
+            }
+        }
+    }
+
+    private func applyFault(device: String, app: String, record: inout ProviderRequestRecord) async throws {
+        guard !faults.isEmpty, let effect = faults.take(device: device, topic: app, pushType: .alert, service: .fcm, now: clock()) else { return }
+        record.fault = effect.summary
+        if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
+        if let code = effect.fcmError { throw FCMError(code, Self.faultMessages[code] ?? "Internal error encountered.") }
+    }
+
+    /// What FCM says with each error code, as seen in its answers (docs/fcm-research.md section 2.1).
+    static let faultMessages: [FCMError.Code: String] = [
+        .invalidArgument: "Request contains an invalid argument.", .unregistered: "Requested entity was not found.",
+        .senderIDMismatch: "SenderId mismatch", .quotaExceeded: "Quota exceeded for quota metric 'Messages sent' and limit 'Messages sent per minute'.",
+        .unavailable: "The service is currently unavailable.", .internal: "Internal error encountered.",
+        .thirdPartyAuthError: "Auth error from APNS or Web Push Service",
+    ]
+
+    /// Stores a message on one app of one device: on Android the notification the SDK posts (or, for a data message,
+    /// what the app received); on an iPhone the APNs push FCM makes of it, with every rule of an APNs push.
+    private func deliver(_ message: FCMMessage, to recipient: FirebaseRecipient, messageID: String, record: inout ProviderRequestRecord) async throws {
+        guard let session = try await centers.session(for: recipient.device.token) else { throw FCMError(.unregistered, "Requested entity was not found.") }
+        let now = clock()
+        let push: StoredPush
+        if recipient.device.platform.isAndroid {
+            let notification = message.androidNotification(messageID: messageID)
+            let data = message.androidData
+            let highPriority = (message.android?.priority ?? (notification == nil ? .normal : .high)) == .high
+            push = StoredPush(
+                app: recipient.app, pushType: "fcm", messageID: messageID, priority: highPriority ? 10 : 5, date: now,
+                deviceAction: notification == nil
+                    ? "gave the data message to the app's onMessageReceived; a data message shows nothing" : nil,
+                request: notification ?? NotificationRequest(identifier: messageID, content: NotificationContent()),
+                payload: { .object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) })
+        } else {
+            push = try Self.apnsPush(of: message, app: recipient.app, messageID: messageID, now: now)
+        }
+        do {
+            switch try await session.store(push) {
+            case .event(let action):
+                record.eventAction = action
+            case .delivered(let identifier, let arrival):
+                record.storedIdentifier = identifier
+                record.arrival = arrival
+            }
+        } catch DeliveryRefusal.deviceGone {
+            centers.forget(recipient.device.token)
+            throw FCMError(.unregistered, "Requested entity was not found.")
+        } catch DeliveryRefusal.unknownApp {
+            throw FCMError(.unregistered, "Requested entity was not found.")
+        }
+    }
+
+    /// The APNs push FCM makes of a message for an iPhone, checked as the APNs endpoint checks a push.
+    static func apnsPush(of message: FCMMessage, app: String, messageID: String, now: Date) throws -> StoredPush {
+        let headers = message.apnsHeaders(now: now)
+        guard let pushType = PushType(rawValue: headers["apns-push-type"] ?? "alert"), pushType != .liveactivity else {
+            throw FCMError.invalid(
+                field: "message.apns.headers", "apns-push-type \"\((headers["apns-push-type"] ?? "").prefix(40))\" is not one FCM sends to a device token")
+        }
+        let payloadJSON = message.apnsPayload
+        let payload: APNsPayload
+        do {
+            payload = try APNsPayload.decode(payloadJSON.jsonUTF8(), maximumSize: pushType.maximumPayloadSize)
+        } catch {
+            throw FCMError.invalid(field: "message.apns.payload", "The APNs payload FCM would send is refused by APNs: \(error)")
+        }
+        return StoredPush(
+            app: app, pushType: pushType.rawValue, messageID: messageID, priority: Int(headers["apns-priority"] ?? "") ?? 10, date: now,
+            deviceAction: pushType.deviceAction(for: payload),
+            request: NotificationRequest(identifier: headers["apns-collapse-id"] ?? messageID, content: payload.content),
+            payload: { payloadJSON })
+    }
+
+    // MARK: Topic subscriptions
+
+    private func subscribe(_ request: Request, project: String, token: String) async throws -> Response {
+        try SiteGuard.checkSameOrigin(request)
+        _ = try await authentication.account(of: request, project: project, now: clock())
+        let topic = try Self.topic(request.uri.queryParameters["topic_name"].map(String.init) ?? "", field: "topic_name")
+        do {
+            guard try await store.subscribe(registrationToken: token, project: project, topic: topic, at: clock(), maximumTopics: Self.maximumTopicsPerToken)
+            else { throw FCMError(httpStatus: 409, status: "ALREADY_EXISTS", message: "Requested entity already exists") }
+        } catch let error as StoreError {
+            throw Self.subscriptionError(error)
+        }
+        return .json(.object(JSONObject([
+            ("name", .string("projects/\(project)/registrations/\(token)/topicSubscriptions/\(topic)")), ("topicName", .string(topic)),
+            ("createTime", .string(ISO8601.string(from: clock()))),
+        ])))
+    }
+
+    private func unsubscribe(_ request: Request, project: String, token: String, topic: String) async throws -> Response {
+        try SiteGuard.checkSameOrigin(request)
+        _ = try await authentication.account(of: request, project: project, now: clock())
+        let topic = try Self.topic(topic, field: "topic")
+        let removed = try await store.unsubscribe(registrationToken: token, project: project, topic: topic)
+        guard removed || request.uri.queryParameters["allow_missing"] == "true" else {
+            throw FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found.")
+        }
+        return .json(.object(JSONObject()))
+    }
+
+    /// `POST /iid/v1:batchAdd` (or `batchRemove`): `{"to": "/topics/<name>", "registration_tokens": […]}`, answered
+    /// `{"results": [{} | {"error": …}]}` in order. The project is the service account's.
+    private func batch(_ request: Request, adding: Bool) async throws -> Response {
+        try SiteGuard.checkSameOrigin(request)
+        guard let header = request.headers[.authorization], let assertion = FCMAccessToken.assertion(in: String(header.dropFirst("bearer ".count))),
+            let account = try await authentication.accounts.record(id: assertion.keyID)
+        else { throw FCMError(httpStatus: 401, status: "UNAUTHENTICATED", message: "Request had invalid authentication credentials.") }
+        _ = try await authentication.account(of: request, project: account.project, now: clock())
+        let body: JSONReader
+        do {
+            body = try await request.jsonBody(limit: 256 * 1024)
+        } catch {
+            throw FCMError(httpStatus: 400, status: "INVALID_ARGUMENT", message: "\(error)")
+        }
+        let to = try? body.member("to").string()
+        let tokens = (try? body.member("registration_tokens").array().map { element throws(JSONReadError) in try element.string() }) ?? []
+        guard let to, !tokens.isEmpty, tokens.count <= Self.maximumBatchTokens else {
+            throw FCMError(httpStatus: 400, status: "INVALID_ARGUMENT", message: "INVALID_ARGUMENT")
+        }
+        let topic = try Self.topic(to, field: "to")
+        var results: [JSONValue] = []
+        for token in tokens {
+            do {
+                if adding {
+                    _ = try await store.subscribe(
+                        registrationToken: token, project: account.project, topic: topic, at: clock(), maximumTopics: Self.maximumTopicsPerToken)
+                } else {
+                    _ = try await store.unsubscribe(registrationToken: token, project: account.project, topic: topic)
+                }
+                results.append(.object(JSONObject()))
+            } catch let error as StoreError {
+                results.append(["error": .string(error.code == .full ? "TOO_MANY_TOPICS" : error.code == .notFound ? "NOT_FOUND" : "INTERNAL")])
+            }
+        }
+        return .json(["results": .array(results)])
+    }
+
+    /// A topic name without its `/topics/` prefix, checked as FCM checks it.
+    private static func topic(_ name: String, field: String) throws -> String {
+        let topic = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
+        guard TopicCondition.isValidTopicName(topic) else {
+            throw FCMError.invalid(field: field, "Invalid topic name: expected 1 to 900 of letters, digits, '-', '_', '.', '~' and '%'")
+        }
+        return topic
+    }
+
+    private static func subscriptionError(_ error: StoreError) -> FCMError {
+        switch error.code {
+        case .notFound: FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found.")
+        case .full: FCMError(httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "TOO_MANY_TOPICS: \(error.message)")
+        default: FCMError(.internal, "Internal error encountered.")
+        }
+    }
+
+    // MARK: Answers
+
+    /// Runs a route, answering its ``FCMError`` (or any failure, as `INTERNAL`) as Google does.
+    private func answering(_ route: () async throws -> Response) async -> Response {
+        do {
+            return try await route()
+        } catch let error as FCMError {
+            return Self.answer(error)
+        } catch let error as APIError {
+            return Self.answer(FCMError(httpStatus: 403, status: "PERMISSION_DENIED", message: error.message))
+        } catch {
+            return Self.answer(FCMError(.internal, "Internal error encountered."))
+        }
+    }
+
+    static func answer(_ error: FCMError) -> Response {
+        var headers = HTTPFields()
+        // Google's front end asks for back-off on these; the SDKs honour it.
+        if error.httpStatus == 503 || error.httpStatus == 429 { headers[.retryAfter] = "1" }
+        return .json(error.json, status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
+    }
+}
