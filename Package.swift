@@ -131,6 +131,7 @@ let package = Package(
                 "HuddleAPNs",
                 "HuddleCertificates",
                 "HuddleCore",
+                "HuddleFCM",
                 "HuddleLintCommand",
                 "HuddleLocalization",
                 "HuddlePostgres",

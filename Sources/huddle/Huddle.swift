@@ -10,7 +10,7 @@ struct Huddle: AsyncParsableCommand {
         version: "huddle \(Version.description)",
         subcommands: [
             PreviewCommand.self, LintCommand.self, PluralCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self,
-            RequestsCommand.self, FaultsCommand.self, KeysCommand.self, CertsCommand.self, MigrateCommand.self, HealthCommand.self,
+            RequestsCommand.self, FaultsCommand.self, KeysCommand.self, FCMCommand.self, CertsCommand.self, MigrateCommand.self, HealthCommand.self,
         ]
     )
 

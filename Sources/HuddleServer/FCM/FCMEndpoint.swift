@@ -377,8 +377,9 @@ struct FCMEndpoint: RouterMiddleware {
 
     static func answer(_ error: FCMError) -> Response {
         var headers = HTTPFields()
-        // Google's front end asks for back-off on these; the SDKs honour it.
-        if error.httpStatus == 503 || error.httpStatus == 429 { headers[.retryAfter] = "1" }
+        // FCM's error page asks senders to honour Retry-After on UNAVAILABLE, and the SDKs do. (Not on a 429: an HTTP
+        // client that honours it retries a 429 with one, which the SDK would then never raise as QuotaExceededError.)
+        if error.httpStatus == 503 { headers[.retryAfter] = "1" }
         return .json(error.json, status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
     }
 }

@@ -1,0 +1,197 @@
+"""Google's unchanged Firebase Admin SDK for Python sending into Huddle's FCM HTTP v1 API (issue 42).
+
+The SDK is set up as its users set it up, from a service-account JSON that `huddle fcm service-account` wrote, and
+only the address it sends to changes: `_MessagingService.FCM_URL` (its one class attribute for messages:send) and, for
+topics, the service's `_fcm_topic_url` (docs/fcm.md, README "Firebase Cloud Messaging").
+"""
+import json
+import subprocess
+import uuid
+
+import firebase_admin
+import httpx
+import pytest
+from firebase_admin import credentials, exceptions, messaging
+
+from conftest import ADMIN_TOKEN, HUDDLE, TOPIC, read_center, register_device
+
+PROJECT = "huddle-e2e"
+PACKAGE = "com.example.android.chat"
+
+
+@pytest.fixture(scope="module")
+def account_file(plain_server, tmp_path_factory):
+    path = tmp_path_factory.mktemp("fcm") / "service-account.json"
+    subprocess.run(
+        [str(HUDDLE), "fcm", "service-account", "--project", PROJECT, "--server", plain_server.url, "--admin-token", ADMIN_TOKEN,
+         "--output", str(path)], check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture
+def fcm_app(plain_server, account_file):
+    """An Admin SDK app from the key file, pointed at the server."""
+    messaging._MessagingService.FCM_URL = plain_server.url + "/v1/projects/{0}/messages:send"
+    app = firebase_admin.initialize_app(credentials.Certificate(str(account_file)), name=f"e2e-{uuid.uuid4()}")
+    messaging._get_messaging_service(app)._fcm_topic_url = f"{plain_server.url}/v1/projects/{PROJECT}/registrations"
+    yield app
+    firebase_admin.delete_app(app)
+
+
+def android_device(server, channels=None, firebase_project=None):
+    """An Android phone with one app and its channels; returns the device and the app's registration token."""
+    with httpx.Client() as client:
+        device = client.post(f"{server.url}/v1/devices", json={"name": "Pixel", "platform": "android", "androidVersion": 15}).json()
+        assert device["platform"] == "android" and device["androidVersion"] == 15
+        body = {"name": "Chat", "channels": channels or [{"id": "chats", "name": "Chats", "importance": "high"}]}
+        if firebase_project:
+            body["firebaseProject"] = firebase_project
+        app = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{PACKAGE}", headers={"authorization": f"Bearer {device['secret']}"},
+                         json=body)
+        assert app.status_code == 200, app.text
+        return device, app.json()["fcmToken"]
+
+
+def iphone_token(server, device):
+    with httpx.Client() as client:
+        apps = client.get(f"{server.url}/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
+        return next(app["fcmToken"] for app in apps if app["topic"] == TOPIC)
+
+
+def add_fault(server, **fault):
+    response = httpx.post(f"{server.url}/v1/admin/faults", headers={"authorization": f"Bearer {ADMIN_TOKEN}"}, json=fault)
+    assert response.status_code in (200, 201), response.text
+
+
+def test_the_key_file_is_a_service_accounts_and_its_token_uri_is_huddles(account_file, plain_server):
+    key = json.loads(account_file.read_text())
+    assert key["type"] == "service_account" and key["project_id"] == PROJECT
+    assert key["token_uri"] == plain_server.url + "/token"
+    assert key["private_key"].startswith("-----BEGIN PRIVATE KEY-----")
+    listed = httpx.get(f"{plain_server.url}/v1/admin/service-accounts", headers={"authorization": f"Bearer {ADMIN_TOKEN}"}).json()
+    assert key["private_key_id"] in [account["keyID"] for account in listed]
+
+
+def test_one_message_reaches_an_android_phone_and_an_iphone_as_each_shows_it(plain_server, fcm_app):
+    android, android_token = android_device(plain_server)
+    iphone = register_device(plain_server)
+    message_id = messaging.send(messaging.Message(
+        token=android_token,
+        notification=messaging.Notification(title="Teja", body="Lunch at one?"),
+        android=messaging.AndroidConfig(notification=messaging.AndroidNotification(channel_id="chats", tag="lunch")),
+    ), app=fcm_app)
+    assert message_id.startswith(f"projects/{PROJECT}/messages/0:")
+    messaging.send(messaging.Message(
+        token=iphone_token(plain_server, iphone),
+        notification=messaging.Notification(title="Teja", body="Lunch at one?"),
+        apns=messaging.APNSConfig(payload=messaging.APNSPayload(aps=messaging.Aps(thread_id="teja", sound="default"))),
+    ), app=fcm_app)
+    shade = read_center(plain_server, android)
+    assert shade["platform"] == "android"
+    [entry] = shade["entries"]
+    assert (entry["title"], entry["body"], entry["channel"]["id"], entry["tag"]) == ("Teja", "Lunch at one?", "chats", "lunch")
+    assert entry["alerting"]["headsUp"] is True
+    center = read_center(plain_server, iphone)
+    assert [n["title"] for group in center["groups"] for n in group["notifications"]] == ["Teja"]
+    assert center["groups"][0]["thread"] == "teja"
+
+
+def test_a_tag_replaces_and_a_channel_the_app_lacks_falls_back(plain_server, fcm_app):
+    android, token = android_device(plain_server)
+    for body in ("first", "second"):
+        messaging.send(messaging.Message(token=token, android=messaging.AndroidConfig(
+            notification=messaging.AndroidNotification(title="Score", body=body, tag="match", channel_id="missing"))), app=fcm_app)
+    shade = read_center(plain_server, android)
+    [entry] = shade["entries"]
+    assert entry["body"] == "second"
+    assert entry["channel"]["id"] == "fcm_fallback_notification_channel"
+
+
+def test_send_each_of_500_answers_each_message(plain_server, fcm_app):
+    _, token = android_device(plain_server)
+    messages = [messaging.Message(token=token, data={"n": str(n)}) for n in range(500)]
+    batch = messaging.send_each(messages, app=fcm_app)
+    assert batch.success_count == 500 and batch.failure_count == 0
+    assert len({response.message_id for response in batch.responses}) == 500
+
+
+def test_topic_and_condition_messages_reach_the_subscribed_apps(plain_server, fcm_app):
+    android, android_token = android_device(plain_server)
+    iphone = register_device(plain_server)
+    iphone_fcm = iphone_token(plain_server, iphone)
+    topic = f"news-{uuid.uuid4().hex[:8]}"
+    result = messaging.subscribe_to_topic([android_token, iphone_fcm], topic, app=fcm_app)
+    assert result.success_count == 2, [e.reason for e in result.errors]
+    assert messaging.subscribe_to_topic([iphone_fcm], topic + "-sports", app=fcm_app).success_count == 1
+    assert messaging.subscribe_to_topic(["unknown-token"], topic, app=fcm_app).failure_count == 1
+    messaging.send(messaging.Message(topic=topic, notification=messaging.Notification(title="Headline", body="for everyone")), app=fcm_app)
+    messaging.send(messaging.Message(
+        condition=f"'{topic}' in topics && '{topic}-sports' in topics",
+        notification=messaging.Notification(title="Goal", body="for both topics")), app=fcm_app)
+    android_titles = [entry["title"] for entry in read_center(plain_server, android)["entries"]]
+    iphone_titles = sorted(n["title"] for group in read_center(plain_server, iphone)["groups"] for n in group["notifications"])
+    assert android_titles == ["Headline"]
+    assert iphone_titles == ["Goal", "Headline"]
+    assert messaging.unsubscribe_from_topic([android_token], topic, app=fcm_app).success_count == 1
+    messaging.send(messaging.Message(topic=topic, notification=messaging.Notification(title="Later", body="iPhone only")), app=fcm_app)
+    assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["Headline"]
+
+
+def test_every_refusal_is_the_sdks_own_exception(plain_server, fcm_app):
+    _, token = android_device(plain_server)
+    _, other_project_token = android_device(plain_server, firebase_project="another-project")
+    with pytest.raises(messaging.UnregisteredError):
+        messaging.send(messaging.Message(token="not-a-registered-token", data={"a": "b"}), app=fcm_app)
+    with pytest.raises(messaging.SenderIdMismatchError):
+        messaging.send(messaging.Message(token=other_project_token, data={"a": "b"}), app=fcm_app)
+    with pytest.raises(exceptions.InvalidArgumentError) as refused:
+        messaging.send(messaging.Message(token=token, data={"from": "me"}), app=fcm_app)
+    details = refused.value.http_response.json()["error"]["details"]
+    violations = [v for d in details for v in d.get("fieldViolations", [])]
+    assert violations[0]["field"] == "message.data" and '"from"' in violations[0]["description"]
+    for code, error, count in [
+        ("QUOTA_EXCEEDED", messaging.QuotaExceededError, 1),
+        # The SDK sends a 500 or 503 five times and a 401 three times before it gives up (docs/fcm-research.md 2.4).
+        ("UNAVAILABLE", exceptions.UnavailableError, 5),
+        ("INTERNAL", exceptions.InternalError, 5),
+        ("THIRD_PARTY_AUTH_ERROR", messaging.ThirdPartyAuthError, 3),
+    ]:
+        add_fault(plain_server, fcmError=code, topic=PACKAGE, count=count)
+        with pytest.raises(error):
+            messaging.send(messaging.Message(token=token, data={"a": "b"}), app=fcm_app)
+    # A fault spent, sends go through again; and a 503 once is retried by the SDK and then succeeds.
+    add_fault(plain_server, fcmError="UNAVAILABLE", topic=PACKAGE, count=1)
+    assert messaging.send(messaging.Message(token=token, data={"a": "b"}), app=fcm_app).startswith("projects/")
+
+
+def test_requests_without_a_token_or_for_another_project_are_refused_as_google_refuses_them(plain_server, fcm_app):
+    _, token = android_device(plain_server)
+    body = {"message": {"token": token, "data": {"a": "b"}}}
+    unauthenticated = httpx.post(f"{plain_server.url}/v1/projects/{PROJECT}/messages:send", json=body)
+    assert unauthenticated.status_code == 401
+    assert unauthenticated.json()["error"]["status"] == "UNAUTHENTICATED"
+    forged = httpx.post(f"{plain_server.url}/v1/projects/{PROJECT}/messages:send", json=body,
+                        headers={"authorization": "Bearer ya29.huddle.a.b.c"})
+    assert forged.status_code == 401
+    access_token = fcm_app.credential.get_access_token().access_token
+    other = httpx.post(f"{plain_server.url}/v1/projects/another-project/messages:send", json=body,
+                       headers={"authorization": f"Bearer {access_token}"})
+    assert other.status_code == 403 and other.json()["error"]["status"] == "PERMISSION_DENIED"
+    ok = httpx.post(f"{plain_server.url}/v1/projects/{PROJECT}/messages:send", json=body, headers={"authorization": f"Bearer {access_token}"})
+    assert ok.status_code == 200 and ok.json()["name"].startswith(f"projects/{PROJECT}/messages/")
+
+
+def test_the_inspector_records_fcm_sends(plain_server, fcm_app):
+    android, token = android_device(plain_server)
+    messaging.send(messaging.Message(token=token, notification=messaging.Notification(title="Seen", body="by the inspector")), app=fcm_app)
+    records = httpx.get(f"{plain_server.url}/v1/admin/requests", params={"device": android["token"]},
+                        headers={"authorization": f"Bearer {ADMIN_TOKEN}"}).json()
+    [record] = records["requests"]
+    assert record["answer"]["status"] == 200 and record["path"] == f"/v1/projects/{PROJECT}/messages:send"
+
+
+def test_an_apns_push_to_an_android_phone_is_refused(plain_server):
+    android, _ = android_device(plain_server)
+    response = httpx.post(f"{plain_server.url}/3/device/{android['token']}", json={"aps": {"alert": "hi"}},
+                          headers={"apns-topic": PACKAGE})
+    assert response.status_code in (400, 403)
