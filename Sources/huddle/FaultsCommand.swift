@@ -45,6 +45,8 @@ struct FaultsCommand: AsyncParsableCommand {
         @Option(help: "Catch pushes of this apns-push-type only.") var pushType: String?
         @Option(help: "Answer this APNs reason, with its status (Unregistered, TooManyRequests, InternalServerError, ServiceUnavailable, Shutdown, …).")
         var reason: String?
+        @Option(help: "For FCM messages: answer this FCM error code (UNAVAILABLE, QUOTA_EXCEEDED, INTERNAL, UNREGISTERED, …).")
+        var fcmError: String?
         @Option(help: "With --reason Unregistered or ExpiredToken: the timestamp answered, in milliseconds since 1970 (default: now).")
         var timestamp: Int?
         @Option(help: "Wait this many milliseconds before answering (at most 60000).") var delay: Int?
@@ -54,7 +56,9 @@ struct FaultsCommand: AsyncParsableCommand {
 
         func run() async throws {
             var fault = JSONObject()
-            let texts: [(String, String?)] = [("device", device), ("topic", topic), ("pushType", pushType), ("reason", reason), ("connection", connection)]
+            let texts: [(String, String?)] = [
+                ("device", device), ("topic", topic), ("pushType", pushType), ("reason", reason), ("fcmError", fcmError), ("connection", connection),
+            ]
             for case (let name, let value?) in texts { fault[name] = .string(value) }
             let numbers: [(String, Int?)] = [
                 ("timestamp", timestamp), ("delayMilliseconds", delay), ("pushesPerSecond", pushesPerSecond), ("count", count),

@@ -208,4 +208,20 @@ struct RecordingWrapper: NotificationStore {
     func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
         try await store.devices(listeningOn: channel, app: app, environment: environment)
     }
+    func saveServiceAccount(_ account: ServiceAccountRecord) async throws { try await store.saveServiceAccount(account) }
+    func serviceAccount(keyID: String) async throws -> ServiceAccountRecord? { try await store.serviceAccount(keyID: keyID) }
+    func serviceAccounts() async throws -> [ServiceAccountRecord] { try await store.serviceAccounts() }
+    func deleteServiceAccount(keyID: String) async throws -> Bool { try await store.deleteServiceAccount(keyID: keyID) }
+    func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient? {
+        try await store.firebaseRecipient(registrationToken: registrationToken)
+    }
+    func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
+        try await store.subscribe(registrationToken: registrationToken, project: project, topic: topic, at: date, maximumTopics: maximumTopics)
+    }
+    func unsubscribe(registrationToken: String, project: String, topic: String) async throws -> Bool {
+        try await store.unsubscribe(registrationToken: registrationToken, project: project, topic: topic)
+    }
+    func subscribers(project: String, toAnyOf topics: [String]) async throws -> [(registrationToken: String, topics: Set<String>)] {
+        try await store.subscribers(project: project, toAnyOf: topics)
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 /// HuddleServer's folders depend one way, from the lowest up: a folder uses types of the folders before it
 /// in ``order`` only, so that no two folders need each other.
 @Suite struct FolderLayeringTests {
-    static let order = ["HTTP", "Demo", "Pages", "Streams", "Devices", "Admin", "Inspector", "Provider", "Web"]
+    static let order = ["HTTP", "Demo", "Pages", "Streams", "Devices", "Admin", "Inspector", "Provider", "FCM", "Web"]
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/HuddleServer")
         .standardizedFileURL
 
