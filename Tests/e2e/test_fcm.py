@@ -195,3 +195,43 @@ def test_an_apns_push_to_an_android_phone_is_refused(plain_server):
     response = httpx.post(f"{plain_server.url}/3/device/{android['token']}", json={"aps": {"alert": "hi"}},
                           headers={"apns-topic": PACKAGE})
     assert response.status_code in (400, 403)
+
+
+def test_huddle_send_fcm_sends_a_message_as_the_sdks_do(plain_server, account_file, tmp_path):
+    android, token = android_device(plain_server)
+    message = tmp_path / "message.json"
+    message.write_text(json.dumps({"token": token, "notification": {"title": "From the CLI", "body": "huddle send --fcm"}}))
+    sent = subprocess.run([str(HUDDLE), "send", "--fcm", str(account_file), "--url", plain_server.url, str(message)],
+                          capture_output=True, text=True)
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stdout.startswith("200 ") and f"projects/{PROJECT}/messages/" in sent.stdout
+    assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["From the CLI"]
+    message.write_text(json.dumps({"token": "nobody", "data": {"a": "b"}}))
+    refused = subprocess.run([str(HUDDLE), "send", "--fcm", str(account_file), "--url", plain_server.url, str(message)],
+                             capture_output=True, text=True)
+    assert refused.returncode == 1 and refused.stdout.startswith("404 ") and "UNREGISTERED" in refused.stdout
+
+
+def test_hostile_requests_get_googles_answers_and_the_server_stays(plain_server, fcm_app):
+    _, token = android_device(plain_server)
+    access_token = fcm_app.credential.get_access_token().access_token
+    headers = {"authorization": f"Bearer {access_token}"}
+    send = f"{plain_server.url}/v1/projects/{PROJECT}/messages:send"
+    too_big = httpx.post(send, headers=headers, content=b'{"message": {"token": "' + b"a" * 70_000 + b'"}}')
+    assert too_big.status_code == 400 and too_big.json()["error"]["status"] == "INVALID_ARGUMENT"
+    nested = httpx.post(send, headers=headers, content=b'{"message": {"token": "t", "apns": {"payload": ' + b"[" * 5000 + b"]" * 5000 + b"}}}")
+    assert nested.status_code == 400
+    not_json = httpx.post(send, headers=headers, content=b"\xff\xfe{")
+    assert not_json.status_code == 400 and "Invalid JSON payload" in not_json.json()["error"]["message"]
+    condition = " || ".join(f"'t{n}' in topics" for n in range(6))
+    too_many = httpx.post(send, headers=headers, json={"message": {"condition": condition, "data": {"a": "b"}}})
+    assert too_many.status_code == 400 and too_many.json()["error"]["details"]
+    long_project = httpx.post(f"{plain_server.url}/v1/projects/{'p' * 5000}/messages:send", headers=headers, json={})
+    assert long_project.status_code in (404, 414, 431)
+    bad_grant = httpx.post(f"{plain_server.url}/token", data={"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                                               "assertion": "x." * 3000})
+    assert bad_grant.status_code == 400 and bad_grant.json()["error"] == "invalid_grant"
+    cross_site = httpx.post(send, headers={**headers, "origin": "https://evil.example"}, json={"message": {"token": token, "data": {"a": "b"}}})
+    assert cross_site.status_code == 403
+    # Everything accepted before is still there, and sends go on.
+    assert messaging.send(messaging.Message(token=token, data={"still": "here"}), app=fcm_app).startswith("projects/")

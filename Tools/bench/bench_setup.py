@@ -1,9 +1,9 @@
 """Sets up a running `huddle serve` for a push benchmark: registers a signing key (admin token `bench`), creates
 devices with the bench app, and writes into WORK what the load tools need: `jwt` (a provider token), `device`
 (the first device's token), `devices` (every device's token, one a line), `secrets` (their secrets, in the
-same order, for the device API and its streams) and `payload.json`.
+same order, for the device API and its streams) and `payload.json`; with `--fcm`, what FCM sends need too.
 
-    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH]
+    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm]
 
 The key is `--key` (default WORK/key.p8), made when it does not exist yet: servers that share one key accept
 one provider token. `payload.json` is the 544-byte push the tooling baselines used, unless WORK has one
@@ -29,6 +29,7 @@ def main():
     parser.add_argument("work", type=pathlib.Path)
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--key", type=pathlib.Path)
+    parser.add_argument("--fcm", action="store_true", help="also set up FCM sends (fcm_access_token, fcm_registration, fcm_message.json)")
     arguments = parser.parse_args()
     key = arguments.key or arguments.work / "key.p8"
     if not key.exists():
@@ -56,6 +57,44 @@ def main():
     (arguments.work / "secrets").write_text("\n".join(secrets) + "\n")
     (arguments.work / "device").write_text(tokens[0])
     (arguments.work / "jwt").write_text(token(p8, KEY_ID, TEAM_ID))
+    if arguments.fcm:
+        set_up_fcm(arguments.url, arguments.work, call, tokens[0], secrets[0])
+
+
+def set_up_fcm(url, work, call, device, secret):
+    """For FCM sends: a service account (registered as `huddle fcm service-account` registers one), an access token
+    from the server's token endpoint (`fcm_access_token`), the bench app's registration token (`fcm_registration`)
+    and `fcm_message.json`, a message to it of the same texts as the APNs payload."""
+    import base64
+    import time
+    import urllib.parse
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    email = "bench@bench-project.iam.gserviceaccount.com"
+    call("PUT", "/v1/admin/service-accounts/benchkey", {"project": "bench-project", "clientEmail": email, "publicKey": public}, "bench")
+
+    def encode(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    now = int(time.time())
+    header = encode(json.dumps({"alg": "RS256", "typ": "JWT", "kid": "benchkey"}).encode())
+    claims = encode(json.dumps({"iss": email, "aud": "https://oauth2.googleapis.com/token", "iat": now, "exp": now + 3600,
+                                "scope": "https://www.googleapis.com/auth/firebase.messaging"}).encode())
+    signature = encode(key.sign(f"{header}.{claims}".encode(), padding.PKCS1v15(), hashes.SHA256()))
+    form = urllib.parse.urlencode({"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer", "assertion": f"{header}.{claims}.{signature}"})
+    request = urllib.request.Request(url + "/token", data=form.encode(), headers={"content-type": "application/x-www-form-urlencoded"})
+    (work / "fcm_access_token").write_text(json.load(urllib.request.urlopen(request))["access_token"])
+    apps = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{url}/v1/devices/{device}/apps", headers={"authorization": f"Bearer {secret}"})))
+    registration = apps[0]["fcmToken"]
+    (work / "fcm_registration").write_text(registration)
+    aps = json.loads(baseline_payload())["aps"]
+    message = {"message": {"token": registration, "notification": {"title": aps["alert"]["title"], "body": aps["alert"]["body"]},
+                           "apns": {"payload": {"aps": {"thread-id": aps["thread-id"], "category": aps["category"], "sound": "default"}}}}}
+    (work / "fcm_message.json").write_text(json.dumps(message))
 
 
 def baseline_payload():

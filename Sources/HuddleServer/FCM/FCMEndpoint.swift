@@ -125,6 +125,9 @@ struct FCMEndpoint: RouterMiddleware {
             outcome = .failure(error)
         } catch let error as StoreError where error.code == .unavailable {
             outcome = .failure(FCMError(.unavailable, "The service is currently unavailable."))
+        } catch let error as APIError {
+            // The site's origin rule: a page of another site may not send.
+            outcome = .failure(FCMError(httpStatus: 403, status: "PERMISSION_DENIED", message: error.message))
         } catch {
             context.logger.error("FCM send failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
             outcome = .failure(FCMError(.internal, "Internal error encountered."))
