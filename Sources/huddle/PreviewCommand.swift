@@ -64,6 +64,13 @@ struct PreviewCommand: ParsableCommand {
             viewer.languages = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         if let locked { viewer.locked = locked }
+        if scenario.platform.isAndroid {
+            // An Android phone's shade, from the same notifications and the apps' channels (docs/fcm.md).
+            let notifications = played.center.registeredApps.flatMap { played.center.deliveredNotifications(app: $0) }
+            let shade = AndroidShade(notifications: notifications, apps: scenario.apps.map(\.record), locked: viewer.locked)
+            print(format == .json ? shade.json.jsonText(pretty: true) : shade.text, terminator: format == .json ? "\n" : "")
+            return
+        }
         let rendered = played.render(for: viewer)
         for diagnostic in rendered.diagnostics {
             FileHandle.standardError.write(Data("warning: \(diagnostic)\n".utf8))

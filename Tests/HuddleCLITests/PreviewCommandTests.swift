@@ -52,6 +52,26 @@ import Testing
         #expect(english.standardOutput.contains("4 notifications\n"))
     }
 
+    @Test func anAndroidScenarioIsPreviewedAsAndroidsShade() async throws {
+        let android = Self.root.appendingPathComponent("Examples/android.json").path
+        let json = try await CommandRunner.huddle().run(["preview", android, "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let shade = try JSONParser.parse(json.standardOutput)
+        #expect(shade["platform"] == "android")
+        guard case .array(let entries)? = shade["entries"] else { Issue.record("no entries"); return }
+        // The chat's two stand apart (newest first), the news app's four are grouped.
+        #expect(entries.map { $0["kind"] } == ["notification", "notification", "group"])
+        #expect(entries[0]["channel"]?["id"] == "digest", "a channel the app lacks falls back to the manifest's default")
+        #expect(entries[1]["alerting"]?["headsUp"] == false && entries[1]["channel"]?["importance"] == "high")
+        #expect(entries[2]["count"] == 4)
+        let locked = try await CommandRunner.huddle().run(["preview", android, "--locked"])
+        #expect(locked.status == 0)
+        #expect(locked.standardOutput.hasPrefix("Android lock screen\n"))
+        #expect(locked.standardOutput.contains("Contents hidden") && !locked.standardOutput.contains("Final score"))
+        #expect(locked.standardOutput.contains("Morning"), "a public notification shows whole on the lock screen")
+        #expect(locked.standardOutput.contains("1 secret (not on the lock screen)"))
+    }
+
     @Test func anInvalidScenarioExitsNonZeroAndRendersNothing() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

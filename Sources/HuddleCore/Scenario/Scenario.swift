@@ -17,6 +17,13 @@ public struct Scenario: Sendable {
         public var liveActivities: ActivityDeclarations
         /// What its entitlements let its notifications do (`capabilities`: `timeSensitive`, `criticalAlerts`).
         public var capabilities: AppCapabilities
+        /// On an Android device: its notification channels (`channels`, `defaultChannel`).
+        public var firebase = FirebaseInstallation()
+
+        /// The app as a store keeps it: what Android's shade reads its name and channels from.
+        public var record: AppRecord {
+            AppRecord(topic: bundleIdentifier, displayName: name, developmentLanguage: developmentLanguage, firebase: firebase)
+        }
     }
 
     /// One event, at its time.
@@ -52,6 +59,8 @@ public struct Scenario: Sendable {
     /// The person's device settings (`device`); `nil` when the scenario has none and never changes them, so that
     /// it plays and renders exactly as before they existed.
     public var device: DeviceSettings?
+    /// The device the scenario plays on: an iPhone unless it says `"platform": "android"`.
+    public var platform = DevicePlatform.iOS
 
     /// Reads a scenario.
     /// - Parameter decodePayload: turns an APNs `payload` into content (HuddleAPNs provides it; the core
@@ -62,7 +71,8 @@ public struct Scenario: Sendable {
     ) throws(ScenarioError) {
         let root = JSONReader(json)
         do {
-            try root.rejectUnknownMembers(["apps", "viewer", "events", "device"])
+            try root.rejectUnknownMembers(["apps", "viewer", "events", "device", "platform", "androidVersion"])
+            platform = try Self.readPlatform(root)
             apps = try root.member("apps").members().map { key, reader throws(JSONReadError) in try Self.readApp(key, reader) }
             viewer = Viewer()
             if let viewerReader = try root.optionalMember("viewer") {
@@ -111,8 +121,31 @@ public struct Scenario: Sendable {
         }
     }
 
+    /// `platform` (`ios` or `android`) and `androidVersion`.
+    private static func readPlatform(_ root: JSONReader) throws(JSONReadError) -> DevicePlatform {
+        guard let member = try root.optionalMember("platform") else { return .iOS }
+        let name = try member.string()
+        switch name {
+        case "ios":
+            return .iOS
+        case "android":
+            let versionMember = try root.optionalMember("androidVersion")
+            let version = try versionMember?.integer() ?? 15
+            guard DevicePlatform.androidVersions.contains(version) else {
+                throw (versionMember ?? member).failure("an Android version from 8 to 99")
+            }
+            return .android(version: version)
+        default:
+            throw member.failure("expected ios or android, found \"\(name.prefix(40))\"")
+        }
+    }
+
     private static func readApp(_ bundleIdentifier: String, _ reader: JSONReader) throws(JSONReadError) -> App {
-        try reader.rejectUnknownMembers(["name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities", "capabilities"])
+        try reader.rejectUnknownMembers([
+            "name", "developmentLanguage", "localizations", "settings", "categories", "liveActivities", "capabilities", "channels", "defaultChannel",
+        ])
+        var firebase = FirebaseInstallation()
+        try firebase.update(json: reader)
         let capabilities = try reader.optionalMember("capabilities").map { list throws(JSONReadError) in try AppCapabilities(json: list) } ?? AppCapabilities()
         var liveActivities = ActivityDeclarations()
         if let declarations = try reader.optionalMember("liveActivities") {
@@ -133,7 +166,7 @@ public struct Scenario: Sendable {
             categories: try reader.optionalMember("categories")?.array().map { element throws(JSONReadError) in
                 try NotificationCategory(json: element)
             } ?? [],
-            liveActivities: liveActivities, capabilities: capabilities)
+            liveActivities: liveActivities, capabilities: capabilities, firebase: firebase)
     }
 
     private static let eventKinds = [
