@@ -235,3 +235,20 @@ def test_hostile_requests_get_googles_answers_and_the_server_stays(plain_server,
     assert cross_site.status_code == 403
     # Everything accepted before is still there, and sends go on.
     assert messaging.send(messaging.Message(token=token, data={"still": "here"}), app=fcm_app).startswith("projects/")
+
+
+def test_racing_messages_with_one_tag_leave_one_notification_and_without_a_tag_each_stays(plain_server, fcm_app):
+    """send_each sends its messages at once (one thread each): 40 with one tag leave exactly one notification, the
+    last committed; 40 without a tag leave 40 (grouped, as Android groups four or more)."""
+    android, token = android_device(plain_server)
+    tagged = [messaging.Message(token=token, android=messaging.AndroidConfig(
+        notification=messaging.AndroidNotification(title="Score", body=f"update {n}", tag="score", channel_id="chats"))) for n in range(40)]
+    assert messaging.send_each(tagged, app=fcm_app).success_count == 40
+    [entry] = read_center(plain_server, android)["entries"]
+    assert entry["tag"] == "score" and entry["body"].startswith("update ")
+    untagged = [messaging.Message(token=token, notification=messaging.Notification(title="Chat", body=f"message {n}")) for n in range(40)]
+    assert messaging.send_each(untagged, app=fcm_app).success_count == 40
+    shade = read_center(plain_server, android)
+    groups = [entry for entry in shade["entries"] if entry["kind"] == "group"]
+    assert len(groups) == 1 and groups[0]["count"] == 41
+    assert sorted(child["body"] for child in groups[0]["children"] if child["tag"] is None) == sorted(f"message {n}" for n in range(40))

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleAPNs
 import HuddleCore
 
 /// A push as a device's session stores it, whichever API carried it (APNs' provider API, FCM's `messages:send`).
@@ -47,5 +48,19 @@ extension DeviceSession {
             app: push.app, pushType: push.pushType, apnsID: push.messageID, date: push.date, priority: push.priority, action: note,
             payload: push.payload()))
         return .delivered(identifier: push.request.identifier, arrival: note)
+    }
+}
+
+extension ProviderRequestRecord {
+    /// What the request inspector shows of a stored push: the event the device recorded, or the notification's
+    /// identifier and what the person's settings did to it.
+    mutating func note(_ outcome: StoredPushOutcome) {
+        switch outcome {
+        case .event(let action):
+            eventAction = action
+        case .delivered(let identifier, let arrival):
+            storedIdentifier = identifier
+            self.arrival = arrival
+        }
     }
 }

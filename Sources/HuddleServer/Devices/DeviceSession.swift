@@ -26,9 +26,9 @@ actor DeviceSession {
     private let committed = CommittedChanges()
     /// The most notifications one app keeps; past that, its oldest go, in the delivery's transaction.
     private let notificationsPerApp: Int
-    /// The apps the center has, as of the last change applied: read without entering the session, by
-    /// every push before its payload is read.
-    private let installedApps: Mutex<Set<String>>
+    /// The apps the center has, as of the last change applied, each with what FCM knows of it: read without entering
+    /// the session, by every push before its payload is read and every FCM message to an app's registration token.
+    private let installedApps: Mutex<[String: FirebaseInstallation]>
     private let logger: Logger
 
     private init(
@@ -42,7 +42,7 @@ actor DeviceSession {
         self.notificationsPerApp = max(1, notificationsPerApp)
         self.logger = logger
         let center = Self.center(from: snapshot, logger: logger)
-        installedApps = Mutex(Set(center.registeredApps))
+        installedApps = Mutex(Self.installations(in: snapshot, center: center))
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
             declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot), logger: logger)
@@ -67,6 +67,12 @@ actor DeviceSession {
         let (center, refused) = Center.loading(snapshot)
         for message in refused { logger.error("device \(snapshot.device.token): stored \(message)") }
         return center
+    }
+
+    /// What FCM knows of each app the center has.
+    private static func installations(in snapshot: DeviceSnapshot, center: Center) -> [String: FirebaseInstallation] {
+        let registered = Set(center.registeredApps)
+        return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0.firebase) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Each app's declared activity types, by bundle identifier.
@@ -269,7 +275,7 @@ actor DeviceSession {
     /// Whether the device has an app, without entering the session when it is known; else after catching up
     /// with the store (another server may have installed it).
     nonisolated func knowsApp(_ topic: String) async throws -> Bool {
-        if installedApps.withLock({ $0.contains(topic) }) { return true }
+        if installedApps.withLock({ $0[topic] != nil }) { return true }
         return try await catchUpAndCheck(topic)
     }
 
@@ -322,26 +328,32 @@ actor DeviceSession {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }),
             snapshot.lastChange > appliedChange
         else { return }
+        let center = Self.center(from: snapshot, logger: logger)
         publisher.replace(
-            with: Self.center(from: snapshot, logger: logger), lastChange: snapshot.lastChange, events: snapshot.events,
+            with: center, lastChange: snapshot.lastChange, events: snapshot.events,
             activities: snapshot.activities, declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot))
-        noteInstalledApps()
+        let installations = Self.installations(in: snapshot, center: center)
+        installedApps.withLock { $0 = installations }
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
     private func applyNext(_ change: DeviceChange) {
         let update = publisher.apply(change)
         switch change.kind {
-        case .appSaved, .appDeleted: noteInstalledApps()
+        case .appSaved(let app):
+            let registered = publisher.center.registration(for: app.topic) != nil
+            installedApps.withLock { $0[app.topic] = registered ? app.firebase : nil }
+        case .appDeleted(let topic):
+            installedApps.withLock { $0[topic] = nil }
         default: break
         }
         // Committed, so it counts as applied; it is left out as a reload would leave it out.
         if let refusal = update.refusal { logger.error("device \(token): stored \(refusal)") }
     }
 
-    private func noteInstalledApps() {
-        let apps = Set(publisher.center.registeredApps)
-        installedApps.withLock { $0 = apps }
+    /// What FCM knows of an installed app, as of the last change applied (nothing is read from the store).
+    nonisolated func firebaseInstallation(of topic: String) -> FirebaseInstallation? {
+        installedApps.withLock { $0[topic] }
     }
 
     // MARK: Reading

@@ -28,12 +28,24 @@ struct FCMAuthentication: Sendable {
             throw Self.unauthenticated(
                 "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
         }
-        guard header.utf8.count <= ServiceAccountAssertion.maximumLength + 64, header.lowercased().hasPrefix("bearer "),
-            let assertion = FCMAccessToken.assertion(in: String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
-            let account = try await accounts.record(id: assertion.keyID), assertion.issuer == account.clientEmail,
-            verified.contains(assertion.text, key: account.publicKeyPEM) || assertion.isSigned(byPublicKeyPEM: account.publicKeyPEM)
+        guard header.utf8.count <= ServiceAccountAssertion.maximumLength + 64, header.utf8.count > 7,
+            header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { ($0 | 0x20) == $1 })
         else { throw Self.invalidCredentials }
-        verified.insert(assertion.text, key: account.publicKeyPEM)
+        let token = String(header.dropFirst(7))
+        // A token seen before is not read again: its assertion, as its key verified it, is kept beside it.
+        let assertion: ServiceAccountAssertion
+        let account: ServiceAccountRecord
+        if let known = verified.assertion(of: token), let current = try await accounts.record(id: known.keyID),
+            known.issuer == current.clientEmail, verified.contains(token, key: current.publicKeyPEM)
+        {
+            (assertion, account) = (known, current)
+        } else {
+            guard let parsed = FCMAccessToken.assertion(in: token), let found = try await accounts.record(id: parsed.keyID),
+                parsed.issuer == found.clientEmail, parsed.isSigned(byPublicKeyPEM: found.publicKeyPEM)
+            else { throw Self.invalidCredentials }
+            verified.insert(token, assertion: parsed, key: found.publicKeyPEM)
+            (assertion, account) = (parsed, found)
+        }
         guard assertion.expiresAt > now else { throw Self.invalidCredentials }
         guard assertion.allowsMessaging else {
             throw FCMError(httpStatus: 403, status: "PERMISSION_DENIED", message: "Request had insufficient authentication scopes.")
@@ -54,23 +66,35 @@ struct FCMAuthentication: Sendable {
         "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
 }
 
-/// Access tokens whose signature a service account's key verified, bounded: past ``capacity`` the table starts over.
+/// Access tokens whose signature a service account's key verified, with their assertion, bounded: past ``capacity``
+/// the table starts over.
 final class VerifiedAccessTokens: Sendable {
+    private struct Entry {
+        var assertion: ServiceAccountAssertion
+        var key: String
+    }
+
     let capacity: Int
-    private let entries = Mutex<[String: String]>([:])
+    private let entries = Mutex<[String: Entry]>([:])
 
     init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
     }
 
-    func contains(_ token: String, key: String) -> Bool {
-        entries.withLock { $0[token] == key }
+    /// The assertion of a token verified before.
+    func assertion(of token: String) -> ServiceAccountAssertion? {
+        entries.withLock { $0[token]?.assertion }
     }
 
-    func insert(_ token: String, key: String) {
+    /// Whether `key` (as the account has it now) verified the token.
+    func contains(_ token: String, key: String) -> Bool {
+        entries.withLock { $0[token]?.key == key }
+    }
+
+    func insert(_ token: String, assertion: ServiceAccountAssertion, key: String) {
         entries.withLock { entries in
             if entries.count >= capacity, entries[token] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[token] = key
+            entries[token] = Entry(assertion: assertion, key: key)
         }
     }
 }

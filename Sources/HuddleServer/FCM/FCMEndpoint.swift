@@ -6,6 +6,7 @@ import HuddleFCM
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// Firebase Cloud Messaging's HTTP v1 API, on Google's paths, for Google's unchanged Admin SDKs (docs/fcm.md):
 ///
@@ -22,6 +23,8 @@ struct FCMEndpoint: RouterMiddleware {
     let centers: DeviceCenters
     let store: any NotificationStore
     let authentication: FCMAuthentication
+    /// Where each registration token seen was installed.
+    let registrations = RegistrationTokens()
     let requestLog: ProviderRequestLog
     let faults: ProviderFaults
     let tls: Bool
@@ -166,9 +169,7 @@ struct FCMEndpoint: RouterMiddleware {
         let message = send.message
         switch message.target {
         case .token(let token):
-            guard let recipient = try await store.firebaseRecipient(registrationToken: token) else {
-                throw FCMError(.unregistered, "Requested entity was not found.")
-            }
+            guard let recipient = try await recipient(of: token) else { throw FCMError(.unregistered, "Requested entity was not found.") }
             record.deviceToken = recipient.device.token
             if let registered = recipient.installation.project, registered != project {
                 throw FCMError(.senderIDMismatch, "SenderId mismatch")
@@ -181,7 +182,7 @@ struct FCMEndpoint: RouterMiddleware {
             try await applyFault(device: recipient.device.token, app: recipient.app, record: &record)
             guard !send.validateOnly else { return }
             record.storedApp = recipient.app
-            try await deliver(message, to: recipient, messageID: messageID, record: &record)
+            record.note(try await deliver(message, to: recipient, messageID: messageID))
         case .topic(let topic):
             try await applyFault(device: "", app: "", record: &record)
             guard !send.validateOnly else { return }
@@ -200,9 +201,8 @@ struct FCMEndpoint: RouterMiddleware {
     private func fanOut(_ message: FCMMessage, to tokens: [String], messageID: String) async {
         for token in tokens.prefix(Self.maximumFanOut) {
             do {
-                guard let recipient = try await store.firebaseRecipient(registrationToken: token) else { continue }
-                var record = ProviderRequestRecord(receivedAt: clock(), client: nil, httpVersion: "", tls: tls, method: "", path: "", apnsHeaders: [])
-                try await deliver(message, to: recipient, messageID: messageID, record: &record)
+                guard let recipient = try await recipient(of: token) else { continue }
+                _ = try await deliver(message, to: recipient, messageID: messageID)
             } catch {
                 Logger(label: "huddle.fcm").warning("a topic message did not reach \(token.prefix(24))…: \(error)")
             }
@@ -226,8 +226,8 @@ struct FCMEndpoint: RouterMiddleware {
 
     /// Stores a message on one app of one device: on Android the notification the SDK posts (or, for a data message,
     /// what the app received); on an iPhone the APNs push FCM makes of it, with every rule of an APNs push.
-    private func deliver(_ message: FCMMessage, to recipient: FirebaseRecipient, messageID: String, record: inout ProviderRequestRecord) async throws {
-        guard let session = try await centers.session(for: recipient.device.token) else { throw FCMError(.unregistered, "Requested entity was not found.") }
+    private func deliver(_ message: FCMMessage, to recipient: Recipient, messageID: String) async throws -> StoredPushOutcome {
+        let session = recipient.session
         let now = clock()
         let push: StoredPush
         if recipient.device.platform.isAndroid {
@@ -244,13 +244,7 @@ struct FCMEndpoint: RouterMiddleware {
             push = try Self.apnsPush(of: message, app: recipient.app, messageID: messageID, now: now)
         }
         do {
-            switch try await session.store(push) {
-            case .event(let action):
-                record.eventAction = action
-            case .delivered(let identifier, let arrival):
-                record.storedIdentifier = identifier
-                record.arrival = arrival
-            }
+            return try await session.store(push)
         } catch DeliveryRefusal.deviceGone {
             centers.forget(recipient.device.token)
             throw FCMError(.unregistered, "Requested entity was not found.")
@@ -278,6 +272,29 @@ struct FCMEndpoint: RouterMiddleware {
             deviceAction: pushType.deviceAction(for: payload),
             request: NotificationRequest(identifier: headers["apns-collapse-id"] ?? messageID, content: payload.content),
             payload: { payloadJSON })
+    }
+
+    /// An app that a registration token names, with its device's session.
+    struct Recipient {
+        var session: DeviceSession
+        var app: String
+        var installation: FirebaseInstallation
+        var device: DeviceRecord { session.device }
+    }
+
+    /// The app a registration token names: from the tokens seen before and the device's session in memory (a token
+    /// never moves to another app, and the session knows whether its app is still there and as what), else from the
+    /// store.
+    private func recipient(of token: String) async throws -> Recipient? {
+        if let known = registrations.place(of: token), let session = try await centers.session(for: known.device),
+            let installation = session.firebaseInstallation(of: known.app), installation.registrationToken == token
+        {
+            return Recipient(session: session, app: known.app, installation: installation)
+        }
+        guard let found = try await store.firebaseRecipient(registrationToken: token) else { return nil }
+        registrations.remember(token, device: found.device.token, app: found.app)
+        guard let session = try await centers.session(for: found.device.token) else { return nil }
+        return Recipient(session: session, app: found.app, installation: session.firebaseInstallation(of: found.app) ?? found.installation)
     }
 
     // MARK: Topic subscriptions
@@ -384,5 +401,27 @@ struct FCMEndpoint: RouterMiddleware {
         // client that honours it retries a 429 with one, which the SDK would then never raise as QuotaExceededError.)
         if error.httpStatus == 503 { headers[.retryAfter] = "1" }
         return .json(error.json, status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
+    }
+}
+
+/// Where registration tokens were installed (device, app), bounded: a token is given to one app once and never moves,
+/// so what is remembered stays true; a token whose app went is found gone through the device's session.
+final class RegistrationTokens: Sendable {
+    let capacity: Int
+    private let places = Mutex<[String: (device: String, app: String)]>([:])
+
+    init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    func place(of token: String) -> (device: String, app: String)? {
+        places.withLock { $0[token] }
+    }
+
+    func remember(_ token: String, device: String, app: String) {
+        places.withLock { places in
+            if places.count >= capacity, places[token] == nil { places.removeAll(keepingCapacity: true) }
+            places[token] = (device, app)
+        }
     }
 }

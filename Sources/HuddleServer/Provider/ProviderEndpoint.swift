@@ -149,13 +149,7 @@ struct ProviderEndpoint: RouterMiddleware {
                 deviceAction: push.pushType.deviceAction(for: payload),
                 request: NotificationRequest(identifier: push.collapseID ?? push.apnsID, content: payload.content),
                 payload: { (try? JSONParser.parse(body.readableBytesView)) ?? .null })
-            switch try await session.store(stored) {
-            case .event(let action):
-                record.eventAction = action
-            case .delivered(let identifier, let arrival):
-                record.storedIdentifier = identifier
-                record.arrival = arrival
-            }
+            record.note(try await session.store(stored))
         }
     }
 
