@@ -188,6 +188,8 @@ def test_the_inspector_records_fcm_sends(plain_server, fcm_app):
                         headers={"authorization": f"Bearer {ADMIN_TOKEN}"}).json()
     [record] = records["requests"]
     assert record["answer"]["status"] == 200 and record["path"] == f"/v1/projects/{PROJECT}/messages:send"
+    metrics = httpx.get(f"{plain_server.url}/metrics").text
+    assert 'huddle_fcm_requests_total{status="200",error=""}' in metrics
 
 
 def test_an_apns_push_to_an_android_phone_is_refused(plain_server):

@@ -58,3 +58,25 @@ def test_a_server_already_running_is_used_through_its_url(huddle_server):
         assert len(client.requests(wait=5, count=1, device=phone.token)) == 1
     finally:
         client.close()
+
+
+def test_fcm_messages_are_sent_with_googles_sdk_and_waited_for(huddle):
+    """Issue 42: the plugin gives a service account and Android devices; Google's Admin SDK sends, the waits wait."""
+    import uuid
+
+    import firebase_admin
+    from firebase_admin import credentials, messaging
+
+    messaging._MessagingService.FCM_URL = huddle.fcm_url()
+    app = firebase_admin.initialize_app(credentials.Certificate(huddle.service_account()), name=f"plugin-{uuid.uuid4()}")
+    try:
+        pixel = huddle.android_device(channels=[{"id": "chat", "name": "Chat", "importance": "high"}])
+        iphone = huddle.device(topic="com.example.chat", categories=CATEGORIES)
+        for device in (pixel, iphone):
+            messaging.send(messaging.Message(token=device.fcm_token, notification=messaging.Notification(title="Teja", body="Pizza?")), app=app)
+        shade = pixel.center(wait=10, notifications=1)
+        assert [entry["title"] for entry in shade["entries"]] == ["Teja"]
+        assert [n["title"] for group in iphone.center(wait=10, notifications=1)["groups"] for n in group["notifications"]] == ["Teja"]
+        assert len(huddle.requests(wait=5, count=1, device=pixel.token, status=200)) == 1
+    finally:
+        firebase_admin.delete_app(app)

@@ -5,6 +5,7 @@ import HuddleCore
 import HuddleFCM
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import Synchronization
 
@@ -141,6 +142,7 @@ struct FCMEndpoint: RouterMiddleware {
         case .success:
             record.status = 200
             requestLog.record(record)
+            Self.accepted.increment()
             return .json(["name": .string("projects/\(project)/messages/\(messageID)")])
         case .failure(let error):
             record.status = error.httpStatus
@@ -150,9 +152,13 @@ struct FCMEndpoint: RouterMiddleware {
             record.storedIdentifier = nil
             record.eventAction = nil
             requestLog.record(record)
+            Counter(label: "huddle_fcm_requests_total", dimensions: [("status", "\(error.httpStatus)"), ("error", record.reason ?? "")]).increment()
             return Self.answer(error)
         }
     }
+
+    /// The accepted sends' counter, made once (as the APNs endpoint's is).
+    private static let accepted = Counter(label: "huddle_fcm_requests_total", dimensions: [("status", "200"), ("error", "")])
 
     /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
     static let longestBodyKept = 16 * 1024

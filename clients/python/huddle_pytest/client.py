@@ -7,7 +7,7 @@ import time
 
 import httpx
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 
@@ -31,8 +31,10 @@ class WaitTimedOut(AssertionError):
 class Device:
     """A registered device with one app: its token and secret, and its center."""
 
-    def __init__(self, huddle, token, secret, topic):
+    def __init__(self, huddle, token, secret, topic, fcm_token=None):
         self.huddle, self.token, self.secret, self.topic = huddle, token, secret, topic
+        # The app's FCM registration token: what an FCM message to this device's app is sent to.
+        self.fcm_token = fcm_token
 
     def center(self, languages="en", locked=False, wait=None, notifications=None, change=None):
         """The rendered center; with `wait` (seconds) and `notifications` or `change`, once it holds them."""
@@ -82,14 +84,41 @@ class Huddle:
         return self._token
 
     def device(self, topic="com.example.app", categories=None, name="huddle-pytest"):
-        """Registers a device and installs `topic` on it."""
+        """Registers an iPhone and installs `topic` on it."""
         registered = self.http.post("/v1/devices", json={"name": name})
         registered.raise_for_status()
         token, secret = registered.json()["token"], registered.json()["secret"]
         installed = self.http.put(f"/v1/devices/{token}/apps/{topic}", headers={"authorization": f"Bearer {secret}"},
                                   json={"categories": categories or []})
         installed.raise_for_status()
-        return Device(self, token, secret, topic)
+        return Device(self, token, secret, topic, installed.json()["fcmToken"])
+
+    def android_device(self, package="com.example.android", channels=None, android_version=15, name="huddle-pytest"):
+        """Registers an Android phone and installs `package` with its notification channels (default: one, "default")."""
+        registered = self.http.post("/v1/devices", json={"name": name, "platform": "android", "androidVersion": android_version})
+        registered.raise_for_status()
+        token, secret = registered.json()["token"], registered.json()["secret"]
+        installed = self.http.put(f"/v1/devices/{token}/apps/{package}", headers={"authorization": f"Bearer {secret}"},
+                                  json={"channels": channels or [{"id": "default", "name": "Default", "importance": "default"}]})
+        installed.raise_for_status()
+        return Device(self, token, secret, package, installed.json()["fcmToken"])
+
+    def service_account(self, project="huddle-pytest"):
+        """A service account's key file (a dict, as `firebase_admin.credentials.Certificate` takes it) whose key is
+        registered with the server and whose `token_uri` is the server's: Google's Admin SDKs authenticate with it."""
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        key_id = _b64(key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo))[-40:]
+        key_id = "".join(character for character in key_id if character.isalnum())
+        email = f"huddle@{project}.iam.gserviceaccount.com"
+        public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+        self._admin("PUT", f"/v1/admin/service-accounts/{key_id}", json={"project": project, "clientEmail": email, "publicKey": public})
+        private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+        return {"type": "service_account", "project_id": project, "private_key_id": key_id, "private_key": private, "client_email": email,
+                "client_id": key_id, "token_uri": f"{self.url}/token", "universe_domain": "googleapis.com"}
+
+    def fcm_url(self):
+        """What `firebase_admin.messaging._MessagingService.FCM_URL` is set to so that the Python Admin SDK sends here."""
+        return self.url + "/v1/projects/{0}/messages:send"
 
     def push(self, device, payload, push_type="alert", collapse_id=None, apns_id=None):
         """Pushes as a provider does (HTTP/1.1 here; any APNs client works as well); returns the response."""
