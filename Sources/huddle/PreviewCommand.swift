@@ -67,7 +67,14 @@ struct PreviewCommand: ParsableCommand {
         if scenario.platform.isAndroid {
             // An Android phone's shade, from the same notifications and the apps' channels (docs/fcm.md).
             let notifications = played.center.registeredApps.flatMap { played.center.deliveredNotifications(app: $0) }
-            let shade = AndroidShade(notifications: notifications, apps: scenario.apps.map(\.record), locked: viewer.locked)
+            let apps: [AppRecord]
+            do {
+                apps = try inputsArePushes ? scenario.apps.map(\.record) : scenario.androidAppRecords(relativeTo: URL(fileURLWithPath: inputs[0]))
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw CommandFailure.Kind.badInput.exitCode
+            }
+            let shade = AndroidShade(notifications: notifications, apps: apps, locked: viewer.locked, languages: viewer.languages)
             print(format == .json ? shade.json.jsonText(pretty: true) : shade.text, terminator: format == .json ? "\n" : "")
             return
         }

@@ -59,11 +59,15 @@ import Testing
         let shade = try JSONParser.parse(json.standardOutput)
         #expect(shade["platform"] == "android")
         guard case .array(let entries)? = shade["entries"] else { Issue.record("no entries"); return }
-        // The chat's two stand apart (newest first), the news app's four are grouped.
-        #expect(entries.map { $0["kind"] } == ["notification", "notification", "group"])
-        #expect(entries[0]["channel"]?["id"] == "digest", "a channel the app lacks falls back to the manifest's default")
-        #expect(entries[1]["alerting"]?["headsUp"] == false && entries[1]["channel"]?["importance"] == "high")
-        #expect(entries[2]["count"] == 4)
+        // The chat's three stand apart (newest first), the news app's four are grouped.
+        #expect(entries.map { $0["kind"] } == ["notification", "notification", "notification", "group"])
+        #expect(entries[0]["title"] == "New messages from Teja" && entries[0]["body"] == "Teja wrote: Lunch?", "from values/strings.xml")
+        #expect(entries[0]["alerting"]?["headsUp"] == true)
+        #expect(entries[1]["channel"]?["id"] == "digest", "a channel the app lacks falls back to the manifest's default")
+        #expect(entries[2]["alerting"]?["headsUp"] == false && entries[2]["channel"]?["importance"] == "high")
+        #expect(entries[3]["count"] == 4)
+        let german = try await CommandRunner.huddle().run(["preview", android, "--languages", "de-AT"])
+        #expect(german.standardOutput.contains("Neue Nachrichten von Teja\n"), "from values-de/strings.xml")
         let locked = try await CommandRunner.huddle().run(["preview", android, "--locked"])
         #expect(locked.status == 0)
         #expect(locked.standardOutput.hasPrefix("Android lock screen\n"))

@@ -213,7 +213,8 @@ struct AndroidShadeTests {
     }
 
     /// An app without a display name shows the last part of its package; unset fields are `null`; a negative count is
-    /// ignored (firebase-android-sdk); a `*_loc_key` shows as itself and is reported, strings.xml not being resolved yet.
+    /// ignored (firebase-android-sdk); a `*_loc_key` the app has no string for shows no text (the SDK's "no text") and
+    /// is reported.
     @Test func defaultsLocKeysAndANegativeCount() throws {
         let shade = Self.shade([
             Self.delivered(
@@ -222,7 +223,7 @@ struct AndroidShadeTests {
         ])
         let notification = try #require(shade.entries.first?.notification)
         #expect(notification.appName == "news")
-        #expect(notification.title == "new_story_title" && notification.titleLocKey == "new_story_title")
+        #expect(notification.title == nil && notification.titleLocKey == "new_story_title")
         #expect(notification.body == nil && notification.bodyLocKey == nil)
         #expect(notification.count == nil)
         let json = notification.json
@@ -230,7 +231,7 @@ struct AndroidShadeTests {
             "kind", "identifier", "app", "appName", "channel", "title", "body", "titleLocKey", "when", "tag", "image", "color", "count",
             "sticky", "alerting", "visibility",
         ])
-        #expect(json["title"] == "new_story_title")
+        #expect(json["title"] == .null)
         #expect(json["titleLocKey"] == "new_story_title")
         #expect(json["body"] == .null && json["tag"] == .null && json["count"] == .null)
         #expect(json["when"] == "2026-06-10T07:30:01Z")
@@ -328,4 +329,29 @@ struct AndroidShadeTests {
         let empty = AndroidShade(notifications: [], apps: [], locked: false).json
         #expect(empty == ["platform": "android", "locked": false, "entries": [], "blocked": 0, "hiddenOnLockScreen": 0, "badges": [:]])
     }
+
+    /// A `*_loc_key` is the app's `<string>` for the viewer's language (a language and region, then the language, then
+    /// the default folder), formatted with its arguments; arguments that do not fit leave no text.
+    @Test func locKeysResolveAgainstTheAppsStringResourcesForTheLanguage() throws {
+        let files = [
+            "values/strings.xml": Data("""
+                <resources><string name="title">New from %1$s</string><string name="body">%s says \\"hi\\"  to   %s</string>
+                <string name="count">%d new</string></resources>
+                """.utf8),
+            "values-de/strings.xml": Data(#"<resources><string name="title">Neu von %1$s</string></resources>"#.utf8),
+            "values-night/strings.xml": Data(#"<resources><string name="title">never</string></resources>"#.utf8),
+        ]
+        let apps = [AppRecord(topic: Self.news, localizationFiles: files)]
+        func shown(_ key: String, _ arguments: [String], languages: [String]) throws -> String? {
+            let delivered = Self.delivered("n", app: Self.news, at: 1, title: .localized(key: key, arguments: arguments), body: nil)
+            return try #require(AndroidShade(notifications: [delivered], apps: apps, locked: false, languages: languages).entries.first?.notification).title
+        }
+        #expect(try shown("title", ["Teja"], languages: ["en"]) == "New from Teja")
+        #expect(try shown("title", ["Teja"], languages: ["de-AT", "en"]) == "Neu von Teja")
+        #expect(try shown("body", ["Teja", "Ada"], languages: ["de"]) == "Teja says \"hi\" to Ada", "de has no body: the default folder's")
+        #expect(try shown("body", ["Teja"], languages: ["en"]) == nil, "too few arguments")
+        #expect(try shown("count", ["3"], languages: ["en"]) == nil, "%d of a string argument")
+        #expect(try shown("missing", [], languages: ["en"]) == nil)
+    }
 }
+

@@ -254,3 +254,19 @@ def test_racing_messages_with_one_tag_leave_one_notification_and_without_a_tag_e
     groups = [entry for entry in shade["entries"] if entry["kind"] == "group"]
     assert len(groups) == 1 and groups[0]["count"] == 41
     assert sorted(child["body"] for child in groups[0]["children"] if child["tag"] is None) == sorted(f"message {n}" for n in range(40))
+
+
+def test_loc_keys_read_the_apps_uploaded_strings_in_the_devices_language(plain_server, fcm_app):
+    android, token = android_device(plain_server)
+    auth = {"authorization": f"Bearer {android['secret']}"}
+    base = f"{plain_server.url}/v1/devices/{android['token']}/apps/{PACKAGE}/localizations"
+    assert httpx.put(f"{base}/values/strings.xml", headers=auth,
+                     content='<resources><string name="greeting">Hello, %1$s</string></resources>').status_code == 204
+    assert httpx.put(f"{base}/values-de/strings.xml", headers=auth,
+                     content='<resources><string name="greeting">Hallo, %1$s</string></resources>').status_code == 204
+    bad = httpx.put(f"{base}/values-fr/strings.xml", headers=auth, content='<resources><string>no name</string></resources>')
+    assert bad.status_code == 400 and "values-fr/strings.xml:1" in bad.text
+    messaging.send(messaging.Message(token=token, android=messaging.AndroidConfig(notification=messaging.AndroidNotification(
+        title_loc_key="greeting", title_loc_args=["Teja"], body="…", channel_id="chats"))), app=fcm_app)
+    assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["Hello, Teja"]
+    assert [entry["title"] for entry in read_center(plain_server, android, languages="de-DE")["entries"]] == ["Hallo, Teja"]

@@ -1,4 +1,5 @@
 public import Foundation
+import HuddleLocalization
 
 /// An Android device's notification shade as one viewer sees it (issue 42): which notifications it holds, in what
 /// order, bundled how, alerting how, what a secure lock screen hides, and the launchers' badges.
@@ -151,8 +152,11 @@ public struct AndroidShade: Sendable, Hashable {
     ///   - apps: The device's apps, by topic (package name); the first record of a topic wins. A notification of an
     ///     app not among them posts as to an app that created no channel (the Firebase SDK's fallback channel).
     ///   - locked: Whether the viewer sees a secure lock screen.
-    /// - Complexity: O(*n* log *n*) for *n* notifications (the sort), plus one channel look-up per app and channel id.
-    public init(notifications: [DeliveredNotification], apps: [AppRecord], locked: Bool) {
+    ///   - languages: The device's languages, most preferred first: a `*_loc_key` is resolved against the app's string
+    ///     resources for them.
+    /// - Complexity: O(*n* log *n*) for *n* notifications (the sort), plus one channel look-up per app and channel id,
+    ///   and one read of an app's string resources when one of its notifications has a `*_loc_key`.
+    public init(notifications: [DeliveredNotification], apps: [AppRecord], locked: Bool, languages: [String] = ["en"]) {
         self.locked = locked
         blocked = 0
         hiddenOnLockScreen = 0
@@ -165,6 +169,7 @@ public struct AndroidShade: Sendable, Hashable {
         // `channel(for:)` scans the app's channels; one scan per app and channel id keeps the whole linear.
         var channels: [ChannelKey: AndroidChannel] = [:]
         var appNames: [String: String] = [:]
+        var resources: [String: AndroidResourceSet] = [:]
         var shown: [Notification] = []
         shown.reserveCapacity(notifications.count)
         for delivered in notifications {
@@ -195,7 +200,19 @@ public struct AndroidShade: Sendable, Hashable {
                 appName = Self.appName(of: delivered.app, displayName: record?.displayName)
                 appNames[delivered.app] = appName
             }
-            shown.append(Self.notification(delivered, presentation: presentation, channel: channel, appName: appName, locked: locked))
+            var strings = AndroidResourceSet.none
+            if delivered.content.title?.isLocalized == true || delivered.content.body?.isLocalized == true {
+                if let known = resources[delivered.app] {
+                    strings = known
+                } else {
+                    // Checked when uploaded; a file that no longer reads resolves nothing rather than failing the shade.
+                    strings = (try? AndroidResourceSet(files: record?.localizationFiles ?? [:])) ?? .none
+                    resources[delivered.app] = strings
+                }
+            }
+            shown.append(Self.notification(
+                delivered, presentation: presentation, channel: channel, appName: appName, locked: locked,
+                resolve: { strings.string($0, languages: languages) }))
         }
 
         // Android developer docs (`Notification.when`): "Notifications in the panel are sorted by this time"; the
@@ -277,14 +294,15 @@ public struct AndroidShade: Sendable, Hashable {
     }
 
     private static func notification(
-        _ delivered: DeliveredNotification, presentation: AndroidPresentation, channel: AndroidChannel, appName: String, locked: Bool
+        _ delivered: DeliveredNotification, presentation: AndroidPresentation, channel: AndroidChannel, appName: String, locked: Bool,
+        resolve: (String) -> String?
     ) -> Notification {
         // Android developer docs: `PRIVATE` (FCM's default) conceals the contents on a secure lock screen, leaving
         // "just the icon and app name"; `PUBLIC` shows it whole.
         let isRedacted = locked && presentation.visibility == .private
         let hidden: (text: String?, key: String?) = (nil, nil)
-        let title = isRedacted ? hidden : Self.text(delivered.content.title)
-        let body = isRedacted ? hidden : Self.text(delivered.content.body)
+        let title = isRedacted ? hidden : Self.text(delivered.content.title, resolve: resolve)
+        let body = isRedacted ? hidden : Self.text(delivered.content.body, resolve: resolve)
         return Notification(
             identifier: delivered.identifier, app: delivered.app, appName: appName, channel: channel, title: title.text, body: body.text,
             titleLocKey: title.key, bodyLocKey: body.key, when: presentation.eventTime ?? delivered.stamp.date, tag: presentation.tag,
@@ -296,13 +314,14 @@ public struct AndroidShade: Sendable, Hashable {
             visibility: presentation.visibility, isRedacted: isRedacted, stamp: delivered.stamp)
     }
 
-    /// A text as shown, and its `*_loc_key` when it is one. firebase-android-sdk resolves a key against the app's
-    /// strings.xml; Huddle does not hold those yet, so the key stands for itself and is reported beside it.
-    private static func text(_ text: LocalizableText?) -> (text: String?, key: String?) {
+    /// A text as shown, and its `*_loc_key` when it is one. firebase-android-sdk resolves a key as a `<string>` resource
+    /// (`getIdentifier(key, "string", …)`, never a `<plurals>`) formatted with the `*_loc_args`; a resource it lacks,
+    /// or arguments that do not fit, leave no text.
+    private static func text(_ text: LocalizableText?, resolve: (String) -> String?) -> (text: String?, key: String?) {
         switch text {
         case nil: (nil, nil)
         case .plain(let string)?: (string, nil)
-        case .localized(let key, _)?: (key, key)
+        case .localized(let key, let arguments)?: (resolve(key).flatMap { AndroidStringResources.format($0, arguments: arguments) }, key)
         }
     }
 }

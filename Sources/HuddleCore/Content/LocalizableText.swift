@@ -15,6 +15,12 @@ public enum LocalizableText: Sendable, Hashable {
         }
     }
 
+    /// Whether it is a key to localize.
+    public var isLocalized: Bool {
+        if case .localized = self { return true }
+        return false
+    }
+
     /// True for a plain empty string, which iOS treats as "not set".
     public var isEmpty: Bool {
         if case .plain(let text) = self { return text.isEmpty }

@@ -35,6 +35,29 @@ extension Scenario {
         return result
     }
 
+    /// The apps as an Android device's shade reads them: each with the string resources of its `localizations` folder
+    /// (`values*/*.xml`), checked.
+    /// - Throws: ``ScenarioError`` naming the app and the resource file, line and column of a bad one.
+    public func androidAppRecords(relativeTo scenarioURL: URL) throws(ScenarioError) -> [AppRecord] {
+        let base = scenarioURL.deletingLastPathComponent()
+        var records: [AppRecord] = []
+        for app in apps {
+            var record = app.record
+            if let path = app.localizationsPath {
+                do {
+                    let files = try LocalizationLoader.files(in: base.appendingPathComponent(path)).filter { AndroidResourceSet.isResourcePath($0.path) }
+                    record.localizationFiles = Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { _, last in last })
+                    _ = try AndroidResourceSet(files: record.localizationFiles)
+                } catch {
+                    throw ScenarioError(
+                        eventIndex: nil, message: "apps.\(app.bundleIdentifier).localizations (\(path)): \(error)", file: scenarioURL.lastPathComponent)
+                }
+            }
+            records.append(record)
+        }
+        return records
+    }
+
     /// Plays a scenario read from `url`, with its apps' localizations.
     /// - Throws: ``ScenarioError`` naming the file as well as the event, so that a refused category format
     ///   says where it was written.

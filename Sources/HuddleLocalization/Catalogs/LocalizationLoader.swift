@@ -144,7 +144,8 @@ public struct LocalizationLoader: Sendable {
         let rootComponents = root.pathComponents
         var files: [LocalizationFile] = []
         while let url = enumerator.nextObject() as? URL {
-            guard ["strings", "stringsdict", "xcstrings"].contains(url.pathExtension.lowercased()),
+            // Android's `values*/*.xml` too: the loader leaves them to AndroidResourceSet.
+            guard ["strings", "stringsdict", "xcstrings", "xml"].contains(url.pathExtension.lowercased()),
                 (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
             else { continue }
             let components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents

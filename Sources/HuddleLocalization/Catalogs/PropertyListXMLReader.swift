@@ -18,14 +18,20 @@ enum PropertyListXMLReader {
 
     /// Reads a whole `<plist>` document into its one top-level value.
     static func read(scalars: [Unicode.Scalar], file: String) throws(CatalogError) -> PropertyListNode {
+        try PropertyListBuilder(file: file).propertyList(from: try readDocument(scalars: scalars, file: file))
+    }
+
+    /// Reads an XML document's root element, with the same limits (Android's string resources use it too).
+    static func readDocument(scalars: [Unicode.Scalar], file: String) throws(CatalogError) -> Element {
         var parser = XMLSyntaxParser(cursor: ScalarCursor(scalars), file: file)
-        let root = try parser.parseDocument()
-        return try PropertyListBuilder(file: file).propertyList(from: root)
+        return try parser.parseDocument()
     }
 
     /// An XML element with the place it starts.
     struct Element {
         var name: String
+        /// Its attributes in document order, values with references resolved.
+        var attributes: [(name: String, value: String)] = []
         var children: [Child]
         var line: Int
         var column: Int
@@ -178,13 +184,12 @@ private struct XMLSyntaxParser {
         cursor.advance()  // <
         guard let name = parseName() else { throw error("expected an element name after '<'") }
         var element = PropertyListXMLReader.Element(name: name, children: [], line: start.line, column: start.column)
-        // Attributes are checked for syntax and dropped: property lists only have `version`.
         while true {
             let hadSpace = cursor.current?.isWhitespace ?? false
             cursor.skipWhitespace()
             if cursor.skip("/>") { return element }
             if cursor.skip(">") { break }
-            guard hadSpace, parseName() != nil else {
+            guard hadSpace, let attribute = parseName() else {
                 throw error("expected an attribute, '>' or '/>' in <\(name)>, found \(describeCurrent())")
             }
             cursor.skipWhitespace()
@@ -194,13 +199,20 @@ private struct XMLSyntaxParser {
                 throw error("expected a quoted attribute value in <\(name)>")
             }
             cursor.advance()
+            var value = String.UnicodeScalarView()
             while cursor.current != quote {
                 guard let scalar = cursor.current, scalar != "<" else {
                     throw error("the attribute value in <\(name)> is not closed")
                 }
-                if scalar == "&" { _ = try parseReference() } else { cursor.advance() }
+                if scalar == "&" {
+                    value.append(try parseReference())
+                } else {
+                    value.append(scalar)
+                    cursor.advance()
+                }
             }
             cursor.advance()
+            element.attributes.append((attribute, String(value)))
         }
         var text = String.UnicodeScalarView()
         var textStart = cursor.location

@@ -263,7 +263,9 @@ struct DeviceController {
         if session.device.platform.isAndroid {
             // Android's shade, from the same notifications and the apps' channels (docs/fcm.md, "Android's shade").
             let notifications = await session.read { center in center.registeredApps.flatMap { center.deliveredNotifications(app: $0) } }
-            let shade = AndroidShade(notifications: notifications, apps: try await store.apps(device: session.token), locked: view.viewer.locked)
+            let shade = AndroidShade(
+                notifications: notifications, apps: try await store.apps(device: session.token), locked: view.viewer.locked,
+                languages: view.viewer.languages)
             return .json(shade.json, headers: headers)
         }
         // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
@@ -425,6 +427,14 @@ struct DeviceController {
             throw APIError(.contentTooLarge, "the file is larger than \(limit) bytes, the most an app may upload (--max-localization-bytes)")
         }
         try DeviceSession.validate(AppRecord(topic: topic, localizationFiles: [path: data]))
+        // Android's string resources, which the iPhone's loader leaves alone, are read here.
+        if AndroidResourceSet.isResourcePath(path) {
+            do {
+                _ = try AndroidResourceSet(files: [path: data])
+            } catch {
+                throw APIError(.badRequest, error.description)
+            }
+        }
         // The app's other files are counted as they are when the file is stored.
         let app = try await updateApp(topic, session, request) { current in
             var app = try Self.installed(current, topic)
@@ -532,8 +542,12 @@ struct DeviceController {
         let path = context.parameters.getCatchAll().joined(separator: "/")
         let name = path.lowercased()
         guard !path.isEmpty, !path.split(separator: "/").contains(".."),
-            name.hasSuffix(".strings") || name.hasSuffix(".stringsdict") || name.hasSuffix(".xcstrings")
-        else { throw APIError(.badRequest, "a localization file is a <lang>.lproj/NAME.strings, .stringsdict or NAME.xcstrings path") }
+            name.hasSuffix(".strings") || name.hasSuffix(".stringsdict") || name.hasSuffix(".xcstrings") || AndroidResourceSet.isResourcePath(path)
+        else {
+            throw APIError(
+                .badRequest,
+                "a localization file is a <lang>.lproj/NAME.strings, .stringsdict or NAME.xcstrings path, or an Android values[-<lang>]/NAME.xml")
+        }
         return path
     }
 
