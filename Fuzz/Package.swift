@@ -20,6 +20,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("live-activity", ["HuddleCore"]),
     ("fcm-message", ["HuddleFCM", "HuddleCore"]),
     ("fcm-condition", ["HuddleFCM"]),
+    ("android-strings", ["HuddleLocalization"]),
 ]
 
 let package = Package(
