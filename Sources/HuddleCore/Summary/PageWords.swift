@@ -134,6 +134,18 @@ public struct PageWords: Sendable, Equatable {
     public var lockedCenter: String
     public var noNotifications: String
 
+    // MARK: An Android phone's shade, in Android's words rather than iOS's
+    /// The shade's heading, and the page's for an Android phone.
+    public var notifications: String
+    /// What a `private` notification shows on a secure lock screen in place of its contents (English:
+    /// ``AndroidShade/hiddenText``).
+    public var contentsHidden: String
+    /// "+%@ more": the children a collapsed group's lines leave out, `%@` being their number.
+    public var more: String
+    /// The label of a group's button that shows its children, and of the same button that hides them.
+    public var expand: String
+    public var collapse: String
+
     /// The words for a viewer, and the language they are in: the first of the viewer's languages (or one of
     /// its CLDR parents, `pt-PT` before `pt`) that Huddle has words in, else English.
     public static func forViewer(languages: [String]) -> (words: PageWords, language: String) {
