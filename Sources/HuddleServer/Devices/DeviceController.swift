@@ -262,11 +262,7 @@ struct DeviceController {
         }
         if session.device.platform.isAndroid {
             // Android's shade, from the same notifications and the apps' channels (docs/fcm.md, "Android's shade").
-            let notifications = await session.read { center in center.registeredApps.flatMap { center.deliveredNotifications(app: $0) } }
-            let shade = AndroidShade(
-                notifications: notifications, apps: try await store.apps(device: session.token), locked: view.viewer.locked,
-                languages: view.viewer.languages)
-            return .json(shade.json, headers: headers)
+            return .json(try await session.shade(for: view.viewer).shade.json, headers: headers)
         }
         // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
         let document = await session.document(view)

@@ -385,6 +385,20 @@ actor DeviceSession {
             deviceHTML: publisher.deviceHTML(for: viewer), layout: publisher.attention.isInPlay ? publisher.settings.lockScreen.rawValue : "")
     }
 
+    /// An Android phone's shade as a viewer sees it (docs/fcm.md, "Android's shade"): the center's notifications with the
+    /// apps' channels and string resources as stored (a `*_loc_key` resolved for the viewer's languages), the change it
+    /// is at and the latest events (newest first). The apps are read first, so that the rest is taken at one moment
+    /// after it: the page's stream, resuming after that change, sends just the later ones.
+    /// - Throws: the store's error when reading the apps failed.
+    func shade(for viewer: Viewer) async throws -> ShadeContent {
+        let apps = try await ServerMetrics.timeStore("apps") { try await store.apps(device: token) }
+        let center = publisher.center
+        let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }
+        return ShadeContent(
+            shade: AndroidShade(notifications: notifications, apps: apps, locked: viewer.locked, languages: viewer.languages),
+            change: appliedChange, events: events(limit: WebPages.eventLimit))
+    }
+
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then
     /// after each change), for at most `limit`, and no longer than the client's `channel` is open.
     /// - Returns: whether it came to hold in time.

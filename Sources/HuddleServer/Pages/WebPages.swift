@@ -18,7 +18,7 @@ struct WebPages: Sendable {
     init() {
         MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
-        for name in ["page", "group", "device", "unlock", "home", "requests"] {
+        for name in ["page", "group", "device", "android", "android-card", "unlock", "home", "requests"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -64,6 +64,16 @@ struct WebPages: Sendable {
             context["held"] = ["countText": held.countText, "date": ISO8601.string(from: held.until), "time": held.timeText]
         }
         return context
+    }
+
+    /// An Android phone's shade alone (``ShadePage``): what an Android device's page shows in its phone, and what the
+    /// page's script puts in its place when the center changes.
+    /// - Parameters:
+    ///   - change: The change the shade is at.
+    ///   - now: The time the status bar shows until the page's script writes the browser's.
+    func shade(_ shade: AndroidShade, languages: [String], change: UInt64, now: Date) -> String {
+        let words = PageWords.forViewer(languages: languages).words
+        return library.render(ShadePage.context(shade, words: words, change: change, now: now), withTemplate: "android") ?? ""
     }
 
     /// The whole page of a device's center, around its stacks' HTML (each from ``group(_:languages:)``, in order).
@@ -230,6 +240,9 @@ struct CenterPage {
     /// The part the person's settings add, and the Lock Screen's layout, as of ``change``.
     var deviceHTML = ""
     var layout = ""
+    /// An Android phone's shade (``WebPages/shade(_:languages:change:now:)``), which the page shows in a phone in place
+    /// of the iPhone's stacks, Live Activities and settings; `nil` for an iPhone.
+    var shadeHTML: String?
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
@@ -243,6 +256,7 @@ struct CenterPage {
             "languageOptions": LanguageMenu.options(selected: viewer.languages.first ?? "en", pageLanguage: language),
             "events": events.prefix(WebPages.eventLimit).map(WebPages.context), "eventLimit": WebPages.eventLimit,
             "activities": activities.map { $0.context(words: words) }, "deviceHTML": deviceHTML, "layout": layout,
+            "android": shadeHTML != nil, "shadeHTML": shadeHTML ?? "",
         ]
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {

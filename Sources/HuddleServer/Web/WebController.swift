@@ -5,7 +5,9 @@ import Hummingbird
 import NIOCore
 
 /// The Notification Center in the browser: `GET /devices/{token}` renders the center on the server and
-/// its script follows the live stream. The device secret is asked once and kept in a cookie.
+/// its script follows the live stream. The device secret is asked once and kept in a cookie. An Android phone's page
+/// shows its shade instead, which the script fetches again (`GET /devices/{token}/shade`) when the stream says the
+/// center changed.
 struct WebController {
     let centers: DeviceCenters
     let store: any NotificationStore
@@ -22,6 +24,7 @@ struct WebController {
 
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
+        router.get("/devices/:token/shade", use: shade)
         router.get("/devices/:token/session", use: signIn)
         router.post("/devices/:token/session", use: openSession)
         router.get("/static/:file", use: asset)
@@ -39,6 +42,18 @@ struct WebController {
             return unlockPage(request, token: token, failed: false)
         }
         let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
+        if device.platform.isAndroid {
+            let content = try await session.shade(for: viewer)
+            // The first-push commands are APNs pushes, which an Android phone refuses: the page does not show them.
+            let commands = PushCommands(
+                origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token, topic: PushCommands.topic(among: []),
+                developmentMode: developmentMode)
+            let page = CenterPage(
+                token: token, deviceName: device.name, viewer: viewer, isEmpty: content.shade.entries.isEmpty, change: content.change,
+                commands: commands, events: content.events,
+                shadeHTML: pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
+            return Self.html(pages.page(page, groupsHTML: ""))
+        }
         let content = await session.page(for: viewer, at: clock())
         let apps = content.apps
         let commands = PushCommands(
@@ -48,6 +63,20 @@ struct WebController {
             token: token, deviceName: device.name, viewer: viewer, isEmpty: content.groupsHTML.isEmpty, change: content.change,
             commands: commands, events: content.events, activities: content.activities, deviceHTML: content.deviceHTML, layout: content.layout)
         return Self.html(pages.page(page, groupsHTML: content.groupsHTML))
+    }
+
+    /// An Android phone's shade alone, as its page shows it (`?locked=`, `?languages=` as the page takes them): what the
+    /// page's script puts in place of its own when the device's stream says the center changed. Signed in as the page
+    /// is, by the device's cookie or its secret; without either it is refused (401) rather than answered with the
+    /// page's form, which has no place inside the page. An iPhone has no shade (404): its stream carries its stacks.
+    @Sendable func shade(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        guard device.platform.isAndroid else {
+            throw APIError(.notFound, "this device is an iPhone: it has no Android shade (its page's stream carries its stacks)")
+        }
+        let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
+        let content = try await session.shade(for: viewer)
+        return Self.html(pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
     }
 
     /// The form that trades a device's secret for its cookie, at the address it posts to: a page of its own,

@@ -1,5 +1,7 @@
 // Huddle's Notification Center page: follows the device's live stream and patches the stacks with the
-// HTML the server renders, so the page and the server never disagree about what a stack says.
+// HTML the server renders, so the page and the server never disagree about what a stack says. An Android
+// phone's page has its shade in place of the stacks: on every change the stream announces, it fetches the
+// shade the server renders again (/devices/{token}/shade) and puts it in place.
 (() => {
   "use strict";
   const body = document.body;
@@ -15,6 +17,8 @@
   const activityCards = document.getElementById("activity-cards");
   const banner = document.getElementById("activity-banner");
   const languageMenu = document.getElementById("language");
+  // The Android phone's shade; null on an iPhone's page, which has the stacks, Live Activities and banner instead.
+  const shade = document.getElementById("shade");
   const expanded = new Set();
   let languages = body.dataset.languages;
   let locked = body.dataset.locked === "true";
@@ -50,7 +54,7 @@
   // Each app's hue comes as data-hue: the page's policy allows no inline style attribute, and a property set
   // from this script is not one.
   function paintHues(root) {
-    const selector = ".stack[data-hue], .activity-card[data-hue], .featured-item[data-hue], .summary-app[data-hue]";
+    const selector = ".stack[data-hue], .activity-card[data-hue], .featured-item[data-hue], .summary-app[data-hue], .shade [data-hue]";
     const painted = root.matches?.(selector) ? [root] : root.querySelectorAll(selector);
     for (const element of painted) element.style.setProperty("--app-hue", element.dataset.hue);
   }
@@ -229,6 +233,7 @@
   // What time does to the cards between two events: past its stale date a card is not updated, past its
   // dismissal date an ended card leaves (the server's rules, docs/push-types.md §2).
   function refreshActivities() {
+    if (!activityCards) return;
     const now = Date.now();
     for (const card of [...activityCards.children]) {
       const staleDate = card.dataset.staleDate ? Date.parse(card.dataset.staleDate) : NaN;
@@ -286,19 +291,97 @@
   // changes. Without it, the stream starts with the whole center (after a language or lock switch).
   function connect(after) {
     if (source) source.close();
-    const query = new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
+    // The shade is the server's to render from the device's apps and notifications: its page needs only to hear
+    // that the center changed, so it asks for the smallest rendering, one every Android page shares.
+    const query = shade
+      ? new URLSearchParams({ format: "json", limit: "1" })
+      : new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
     if (after !== undefined) query.set("after", after);
     source = new EventSource(`/v1/devices/${token}/stream?${query}`);
-    source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
-    source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
+    if (shade) {
+      source.addEventListener("center", fetchShade);
+      source.addEventListener("change", fetchShade);
+    } else {
+      source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
+      source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
+    }
     source.addEventListener("device-event", (event) => {
       const data = JSON.parse(event.data);
       // An event sent again to a resuming stream is shown once, and lights the screen once.
-      if (showDeviceEvent(data) && data.alert) showBanner(data);
+      if (showDeviceEvent(data) && data.alert && banner) showBanner(data);
     });
-    source.addEventListener("activities", (event) => showActivities(JSON.parse(event.data)));
+    if (activityCards) source.addEventListener("activities", (event) => showActivities(JSON.parse(event.data)));
     source.addEventListener("open", () => setConnection("live"));
     source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
+  }
+
+  // The Android shade. One fetch at a time: changes that arrive meanwhile are taken by one more fetch after it, so
+  // that the last shade shown is never older than the last change announced.
+  let fetching = false;
+  let fetchAgain = false;
+  async function fetchShade() {
+    if (fetching) {
+      fetchAgain = true;
+      return;
+    }
+    fetching = true;
+    try {
+      do {
+        fetchAgain = false;
+        const query = new URLSearchParams({ languages, locked: String(locked) });
+        const response = await fetch(`/devices/${token}/shade?${query}`, { headers: { accept: "text/html" }, cache: "no-store" });
+        if (!response.ok) {
+          setConnection("error", String(response.status));
+          break;
+        }
+        showShade(await response.text());
+      } while (fetchAgain);
+    } catch {
+      setConnection("reconnecting");
+    } finally {
+      fetching = false;
+    }
+  }
+
+  // The groups the person expanded (by app) stay expanded in every later shade, as on the phone.
+  const expandedGroups = new Set();
+
+  function setGroupExpanded(group, open) {
+    group.classList.toggle("expanded", open);
+    const button = group.querySelector(".shade-expand");
+    button.setAttribute("aria-expanded", String(open));
+    button.setAttribute("aria-label", open ? button.dataset.collapse : button.dataset.expand);
+    group.querySelector(".shade-children").hidden = !open;
+    if (open) expandedGroups.add(group.dataset.group); else expandedGroups.delete(group.dataset.group);
+  }
+
+  // The server's rendering of the shade (its texts escaped there), in place of the one shown; cards new to it slide
+  // in, as a notification posted while the shade is open does.
+  function showShade(html) {
+    const shown = new Set([...shade.querySelectorAll(".shade-card")].map((card) => card.dataset.id));
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const next = template.content.firstElementChild;
+    if (!next) return;
+    for (const group of next.querySelectorAll(".shade-group")) {
+      if (expandedGroups.has(group.dataset.group)) setGroupExpanded(group, true);
+    }
+    for (const entry of next.querySelectorAll(".shade-entries > .shade-entry")) {
+      const ids = [...entry.querySelectorAll(".shade-card")].map((card) => card.dataset.id);
+      if (ids.some((id) => !shown.has(id))) entry.classList.add("arriving");
+    }
+    shade.replaceChildren(next);
+    paintHues(shade);
+    refreshTimes(shade);
+    tickClock();
+  }
+
+  // The status bar's clock (and a locked phone's), in the browser's time and the page's language, without its
+  // AM or PM, as a phone's narrow clock goes without.
+  const clockFormat = new Intl.DateTimeFormat(pageLanguage, { hour: "numeric", minute: "2-digit" });
+  function tickClock() {
+    const text = clockFormat.formatToParts(new Date()).filter((part) => part.type !== "dayPeriod").map((part) => part.value).join("").trim();
+    for (const clock of document.querySelectorAll("[data-clock]")) clock.textContent = text;
   }
 
   function rememberView() {
@@ -315,7 +398,15 @@
     if (!response.ok) setConnection("error", String(response.status));
   }
 
-  stacks.addEventListener("click", (event) => {
+  if (shade) {
+    shade.addEventListener("click", (event) => {
+      const button = event.target.closest(".shade-expand");
+      if (!button) return;
+      const group = button.closest(".shade-group");
+      setGroupExpanded(group, !group.classList.contains("expanded"));
+    });
+  }
+  stacks?.addEventListener("click", (event) => {
     const stack = event.target.closest(".stack");
     if (!stack) return;
     const action = event.target.closest("[data-action]")?.dataset.action;
@@ -329,7 +420,7 @@
       setExpanded(stack, true);
     }
   });
-  stacks.addEventListener("keydown", (event) => {
+  stacks?.addEventListener("keydown", (event) => {
     const leading = event.target.closest(".card.leading[role=button]");
     if (!leading || event.target !== leading || (event.key !== "Enter" && event.key !== " ")) return;
     event.preventDefault();
@@ -363,10 +454,11 @@
     return;
   }
 
-  banner.addEventListener("click", () => { banner.hidden = true; });
+  banner?.addEventListener("click", () => { banner.hidden = true; });
   paintHues(document);
   refreshTimes();
   refreshActivities();
-  setInterval(() => { refreshTimes(); refreshActivities(); }, 30_000);
+  tickClock();
+  setInterval(() => { refreshTimes(); refreshActivities(); tickClock(); }, 30_000);
   connect(body.dataset.change);
 })();
