@@ -1,0 +1,203 @@
+"""Issue 42 on the page, in Debian's chromium: an Android phone's page (`/devices/<token>`) is a Pixel-like phone whose
+shade the server renders from `AndroidShade`. Messages are sent with Google's unchanged Admin SDK for Python, as
+test_fcm.py sends them (a key file from `huddle fcm service-account`, only the SDK's address changed): they show as
+cards, an app's fourth bundles them into one collapsed group whose button expands it, later ones arrive without a
+reload, and the lock screen (`?locked=true`) shows "Contents hidden" for private ones and nothing of secret ones."""
+import subprocess
+import threading
+import uuid
+
+import firebase_admin
+import httpx
+import pytest
+from firebase_admin import credentials, messaging
+from playwright.sync_api import expect
+
+from conftest import ADMIN_TOKEN, HUDDLE
+
+PROJECT = "huddle-e2e-page"
+CHAT = "com.example.android.chat"
+NEWS = "com.example.android.news"
+
+
+@pytest.fixture(scope="module")
+def account_file(plain_server, tmp_path_factory):
+    path = tmp_path_factory.mktemp("fcm-page") / "service-account.json"
+    subprocess.run(
+        [str(HUDDLE), "fcm", "service-account", "--project", PROJECT, "--server", plain_server.url, "--admin-token", ADMIN_TOKEN,
+         "--output", str(path)], check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture
+def fcm_app(plain_server, account_file):
+    """An Admin SDK app from the key file, pointed at the server."""
+    messaging._MessagingService.FCM_URL = plain_server.url + "/v1/projects/{0}/messages:send"
+    app = firebase_admin.initialize_app(credentials.Certificate(str(account_file)), name=f"e2e-page-{uuid.uuid4()}")
+    yield app
+    # The SDK closes its async client with asyncio.run, which refuses to run in a thread whose event loop is running,
+    # as playwright's synchronous API keeps one in this one: it is deleted from a thread of its own.
+    deleting = threading.Thread(target=firebase_admin.delete_app, args=(app,))
+    deleting.start()
+    deleting.join()
+
+
+def android_phone(server):
+    """An Android phone with Chat, whose channel is of high importance, and News, which created none (its messages
+    post to the Firebase SDK's fallback channel); returns the device and each app's registration token."""
+    with httpx.Client() as client:
+        device = client.post(f"{server.url}/v1/devices", json={"name": "Pixel", "platform": "android", "androidVersion": 15}).json()
+        assert device["platform"] == "android"
+        tokens = {}
+        for package, body in [(CHAT, {"name": "Chat", "channels": [{"id": "chats", "name": "Chats", "importance": "high"}]}),
+                              (NEWS, {"name": "News"})]:
+            app = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{package}",
+                             headers={"authorization": f"Bearer {device['secret']}"}, json=body)
+            assert app.status_code == 200, app.text
+            tokens[package] = app.json()["fcmToken"]
+        return device, tokens
+
+
+def send(app, token, title, body, visibility=None):
+    messaging.send(messaging.Message(
+        token=token, notification=messaging.Notification(title=title, body=body),
+        android=messaging.AndroidConfig(notification=messaging.AndroidNotification(channel_id="chats", visibility=visibility)),
+    ), app=app)
+
+
+def open_page(browser, server, device, query=""):
+    """The device's page, signed in by the link with its secret; and the addresses of every document it loads."""
+    context = browser.new_context(viewport={"width": 430, "height": 932}, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    documents = []
+    page.on("request", lambda request: documents.append(request.url) if request.resource_type == "document" else None)
+    page.goto(f"{server.url}/devices/{device['token']}{query}#secret={device['secret']}")
+    expect(page.locator("#connection")).to_have_text("live")
+    return page, documents
+
+
+def test_the_shade_shows_cards_groups_an_apps_fourth_and_follows_the_stream(plain_server, browser, fcm_app):
+    device, tokens = android_phone(plain_server)
+    send(fcm_app, tokens[NEWS], "Score", "Lyon 2–1 Porto")
+    send(fcm_app, tokens[CHAT], "Teja", "Lunch at one?")
+    send(fcm_app, tokens[CHAT], "<b>Michele</b>", "Hall 2 🎟️ café")
+    page, documents = open_page(browser, plain_server, device)
+    expect(page.locator("h1")).to_have_text("Notifications")
+    expect(page.locator("#stacks")).to_have_count(0)
+    shade = page.locator("#shade")
+    cards = shade.locator(".shade-entries > .shade-entry > .shade-card")
+    expect(cards).to_have_count(3)
+    # Newest first; the newest, on a high-importance channel, peeks; markup in a title is text.
+    expect(cards.nth(0).locator(".shade-title")).to_have_text("<b>Michele</b>")
+    expect(cards.nth(0).locator(".shade-body")).to_have_text("Hall 2 🎟️ café")
+    expect(cards.nth(0)).to_have_class("shade-card heads-up")
+    expect(cards.nth(0).locator(".shade-app")).to_have_text("Chat")
+    expect(cards.nth(0).locator(".shade-icon")).to_have_text("Ch")
+    expect(cards.nth(1).locator(".shade-title")).to_have_text("Teja")
+    expect(cards.nth(1)).to_have_class("shade-card")
+    expect(cards.nth(2).locator(".shade-app")).to_have_text("News")
+    expect(cards.nth(2)).to_have_attribute("data-channel", "fcm_fallback_notification_channel")
+    expect(shade.locator("b")).to_have_count(0)
+    loaded = len(documents)
+
+    # A message that arrives while the page is open shows at once, at the top.
+    send(fcm_app, tokens[CHAT], "Ana", "On my way")
+    expect(cards).to_have_count(4)
+    expect(cards.nth(0).locator(".shade-title")).to_have_text("Ana")
+    expect(cards.nth(0)).to_have_class("shade-card heads-up")
+    expect(shade.locator(".heads-up")).to_have_count(1)
+
+    # Chat's fourth bundles Chat's into one collapsed group, its newest lines first; News keeps its card.
+    send(fcm_app, tokens[CHAT], "Bo", "Hi")
+    group = shade.locator(".shade-group")
+    expect(group).to_have_count(1)
+    expect(group).to_have_attribute("data-count", "4")
+    expect(group.locator("> .shade-head .shade-app")).to_have_text("Chat")
+    expect(group.locator(".shade-line")).to_have_text(["Bo: Hi", "Ana: On my way", "<b>Michele</b>: Hall 2 🎟️ café", "Teja: Lunch at one?"])
+    expect(group.locator(".shade-more")).to_have_count(0)
+    expect(group.locator(".shade-children")).to_be_hidden()
+    expect(cards).to_have_count(1)
+    expect(cards.nth(0).locator(".shade-app")).to_have_text("News")
+
+    # Past five lines, the collapsed group says how many more it holds.
+    for name in ("Cy", "Dee"):
+        send(fcm_app, tokens[CHAT], name, "Hi")
+    expect(group).to_have_attribute("data-count", "6")
+    expect(group.locator(".shade-line")).to_have_count(5)
+    expect(group.locator(".shade-line").first).to_have_text("Dee: Hi")
+    expect(group.locator(".shade-more")).to_have_text("+1 more")
+
+    # The button shows the children and hides the lines; a message that arrives meanwhile keeps the group open.
+    button = group.locator(".shade-expand")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.click()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(button).to_have_attribute("aria-label", "Collapse")
+    children = group.locator(".shade-children .shade-card")
+    expect(children).to_have_count(6)
+    for index in range(6):
+        expect(children.nth(index)).to_be_visible()
+    expect(group.locator(".shade-lines")).to_be_hidden()
+    expect(group.locator(".shade-more")).to_be_hidden()
+    send(fcm_app, tokens[CHAT], "Eve", "Running late")
+    expect(children).to_have_count(7)
+    expect(children.first.locator(".shade-title")).to_have_text("Eve")
+    expect(children.first).to_be_visible()
+    expect(children.first).to_have_class("shade-card heads-up")
+    button.click()
+    expect(group.locator(".shade-children")).to_be_hidden()
+    expect(group.locator(".shade-line").first).to_have_text("Eve: Running late")
+    expect(group.locator(".shade-more")).to_have_text("+2 more")
+    # Every change came by the stream and a fetch of the shade, never by loading the page again.
+    assert len(documents) == loaded, documents
+    page.context.close()
+
+
+def test_the_lock_screen_hides_private_contents_and_secret_notifications(plain_server, browser, fcm_app):
+    device, tokens = android_phone(plain_server)
+    for index in range(4):
+        send(fcm_app, tokens[CHAT], f"Teja {index}", "The code is 4127")
+    send(fcm_app, tokens[NEWS], "Score", "Lyon 2–1 Porto", visibility="public")
+    send(fcm_app, tokens[NEWS], "Breaking", "A private story")
+    send(fcm_app, tokens[NEWS], "Bank", "Balance 12 €", visibility="secret")
+    page, _ = open_page(browser, plain_server, device, "?locked=true")
+    expect(page.locator("#lock")).to_have_attribute("aria-pressed", "true")
+    shade = page.locator("#shade")
+    expect(shade.locator(".shade.shade-locked")).to_have_count(1)
+    expect(shade.locator(".shade-lock-clock")).to_be_visible()
+    # Chat's group: its app, and every line hidden.
+    group = shade.locator(".shade-group")
+    expect(group.locator("> .shade-head .shade-app")).to_have_text("Chat")
+    expect(group.locator(".shade-line")).to_have_text(["Contents hidden"] * 4)
+    # News: the private one as "News · Contents hidden", the public one whole, the secret one not at all.
+    cards = shade.locator(".shade-entries > .shade-entry > .shade-card")
+    expect(cards).to_have_count(2)
+    redacted = shade.locator(".shade-entries > .shade-entry > .shade-card.redacted")
+    expect(redacted).to_have_count(1)
+    expect(redacted.locator(".shade-app")).to_have_text("News")
+    expect(redacted.locator(".shade-hidden")).to_have_text("Contents hidden")
+    expect(redacted.locator(".shade-title, .shade-body")).to_have_count(0)
+    expect(shade.locator(".shade-title")).to_have_text(["Score"])
+    for secret in ("4127", "Teja", "Breaking", "private story", "Bank", "Balance"):
+        expect(shade).not_to_contain_text(secret)
+    expect(shade.locator(".heads-up")).to_have_count(0)
+    # Unlocked (the page's toggle), everything shows.
+    page.locator("#lock").click()
+    expect(shade.locator(".shade-locked")).to_have_count(0)
+    expect(shade.locator(".shade-entries > .shade-entry > .shade-card")).to_have_count(3)
+    expect(shade).to_contain_text("Bank")
+    expect(shade.locator(".redacted")).to_have_count(0)
+    page.context.close()
+
+
+def test_the_shade_alone_is_the_pages_and_refused_without_the_secret(plain_server):
+    device, _ = android_phone(plain_server)
+    url = f"{plain_server.url}/devices/{device['token']}/shade"
+    shade = httpx.get(url, params={"locked": "true"}, headers={"authorization": f"Bearer {device['secret']}"})
+    assert shade.status_code == 200 and shade.headers["content-type"].startswith("text/html")
+    assert shade.text.startswith('<div class="shade shade-locked"') and "script-src 'self'" in shade.headers["content-security-policy"]
+    assert httpx.get(url).status_code == 401
+    assert httpx.get(url, headers={"authorization": "Bearer 00"}).status_code == 401
+    iphone = httpx.post(f"{plain_server.url}/v1/devices", json={"name": "iPhone"}).json()
+    answer = httpx.get(f"{plain_server.url}/devices/{iphone['token']}/shade", headers={"authorization": f"Bearer {iphone['secret']}"})
+    assert answer.status_code == 404
