@@ -2,14 +2,16 @@
 page on a desktop (signed in with the admin token, so that it lists the server's devices), and the provider
 request inspector after a few pushes, and the demo center on a desktop with a few pushes that showed nothing in
 its background activity, and the demo center locked on a phone with two Live Activities above its stacks, and a
-device with a scheduled summary and a Focus, unlocked and in the Lock Screen's three layouts.
+device with a scheduled summary and a Focus, unlocked and in the Lock Screen's three layouts, and an Android phone's
+shade with an app's messages grouped, and its lock screen.
 
-    python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs]
+    python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs] [--only android]
 
 Starts `huddle serve --demo` on an in-memory store, opens the demo device's page in Debian's chromium
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
 docs/home-desktop.png, docs/inspector-desktop.png, docs/center-events-desktop.png and
-docs/lock-screen-activities.png, docs/summary-focus-phone.png and docs/lock-screen-{count,stack,list}.png.
+docs/lock-screen-activities.png, docs/summary-focus-phone.png, docs/lock-screen-{count,stack,list}.png and
+docs/android-shade{,-locked}.png (`--only android` makes the last two alone).
 """
 import argparse
 import json
@@ -172,10 +174,57 @@ def summary_screenshots(browser, base, out):
     context.close()
 
 
+def android_device(base):
+    """An Android phone with three apps and their channels, and messages sent to it as FCM's HTTP v1 API takes them
+    (the demo server runs with --development: no OAuth token): Chat's six group, its newest peeking; a public score, a
+    private reminder, and a secret bank message that the lock screen leaves out."""
+    call = api(base)
+    device = call("POST", "/v1/devices", {"name": "Pixel", "platform": "android", "androidVersion": 15})
+    token, auth = device["token"], {"authorization": f"Bearer {device['secret']}"}
+    apps = [
+        ("com.example.android.chat", "Chat", [{"id": "chats", "name": "Chats", "importance": "high"}]),
+        ("com.example.android.match", "Match Day", [{"id": "scores", "name": "Scores", "importance": "default"}]),
+        ("com.example.android.calendar", "Calendar", [{"id": "events", "name": "Events", "importance": "default"}]),
+        ("com.example.android.bank", "Bank", [{"id": "payments", "name": "Payments", "importance": "high"}]),
+    ]
+    tokens = {name: call("PUT", f"/v1/devices/{token}/apps/{package}", {"name": name, "channels": channels}, auth)["fcmToken"]
+              for package, name, channels in apps}
+
+    def send(app, channel, title, body, visibility="PRIVATE"):
+        call("POST", "/v1/projects/huddle-demo/messages:send", {"message": {"token": tokens[app], "android": {"notification": {
+            "title": title, "body": body, "channel_id": channel, "visibility": visibility}}}})
+
+    send("Bank", "payments", "Card payment", "€12.40 at Café Lumière", "SECRET")
+    send("Calendar", "events", "Standup in 10 minutes", "Room 2 · with Teja and Ana")
+    send("Match Day", "scores", "Lyon 2 – 1 Porto", "67′ · Cherki scores from the edge of the box", "PUBLIC")
+    for title, body in [("Teja", "Lunch at one?"), ("Michele", "Hall 2, row F"), ("Ana", "I'll bring the slides"),
+                        ("Teja", "Table for four booked"), ("Ana", "Running 5 min late"), ("Michele", "See you there 👋")]:
+        send("Chat", "chats", title, body)
+    return f"{base}/devices/{token}", device["secret"]
+
+
+def android_screenshots(browser, base, out):
+    """An Android phone's page: its shade, Chat's messages grouped and collapsed, then its lock screen."""
+    address, secret = android_device(base)
+    context = browser.new_context(viewport={"width": 430, "height": 900}, device_scale_factor=2, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{address}#secret={secret}")
+    page.wait_for_selector(".shade-group")
+    page.wait_for_selector("#connection:text-is('live')")
+    page.screenshot(path=str(out / "android-shade.png"))
+    page.goto(f"{address}?locked=true")
+    page.wait_for_selector(".shade-locked")
+    page.wait_for_selector("#connection:text-is('live')")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "android-shade-locked.png"))
+    context.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--huddle", default=str(ROOT / ".build" / "debug" / "huddle"))
     parser.add_argument("--out", default=str(ROOT / "docs"))
+    parser.add_argument("--only", choices=["android"], help="make only these screenshots")
     arguments = parser.parse_args()
     out = pathlib.Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -185,6 +234,10 @@ def main():
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                                  args=["--no-sandbox", "--disable-gpu"])
+            if arguments.only == "android":
+                android_screenshots(browser, address.split("/devices/")[0], out)
+                browser.close()
+                return
             for name, size in SIZES.items():
                 context = browser.new_context(viewport=size, device_scale_factor=2 if name == "phone" else 1,
                                               locale="en-US", reduced_motion="reduce")
@@ -245,6 +298,7 @@ def main():
             page.screenshot(path=str(out / "inspector-desktop.png"), full_page=True)
             context.close()
             summary_screenshots(browser, address.split("/devices/")[0], out)
+            android_screenshots(browser, address.split("/devices/")[0], out)
             browser.close()
     finally:
         process.terminate()
