@@ -124,7 +124,11 @@ def test_topic_and_condition_messages_reach_the_subscribed_apps(plain_server, fc
     assert result.success_count == 2, [e.reason for e in result.errors]
     assert messaging.subscribe_to_topic([iphone_fcm], topic + "-sports", app=fcm_app).success_count == 1
     assert messaging.subscribe_to_topic(["unknown-token"], topic, app=fcm_app).failure_count == 1
-    messaging.send(messaging.Message(topic=topic, notification=messaging.Notification(title="Headline", body="for everyone")), app=fcm_app)
+    # One message with an android and an apns block reaches both phones, each as its platform shows it.
+    messaging.send(messaging.Message(
+        topic=topic, notification=messaging.Notification(title="Headline", body="for everyone"),
+        android=messaging.AndroidConfig(notification=messaging.AndroidNotification(channel_id="chats", tag="headline")),
+        apns=messaging.APNSConfig(payload=messaging.APNSPayload(aps=messaging.Aps(thread_id="news")))), app=fcm_app)
     messaging.send(messaging.Message(
         condition=f"'{topic}' in topics && '{topic}-sports' in topics",
         notification=messaging.Notification(title="Goal", body="for both topics")), app=fcm_app)
@@ -132,6 +136,9 @@ def test_topic_and_condition_messages_reach_the_subscribed_apps(plain_server, fc
     iphone_titles = sorted(n["title"] for group in read_center(plain_server, iphone)["groups"] for n in group["notifications"])
     assert android_titles == ["Headline"]
     assert iphone_titles == ["Goal", "Headline"]
+    [headline] = read_center(plain_server, android)["entries"]
+    assert headline["tag"] == "headline" and headline["channel"]["id"] == "chats"
+    assert "news" in [group["thread"] for group in read_center(plain_server, iphone)["groups"]]
     assert messaging.unsubscribe_from_topic([android_token], topic, app=fcm_app).success_count == 1
     messaging.send(messaging.Message(topic=topic, notification=messaging.Notification(title="Later", body="iPhone only")), app=fcm_app)
     assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["Headline"]

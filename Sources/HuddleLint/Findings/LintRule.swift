@@ -19,6 +19,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case interruptionLevelCapability = "interruption-level-capability"
     // FCM messages
     case fcmInvalidMessage = "fcm-invalid-message"
+    case fcmUnknownChannel = "fcm-unknown-channel"
     // Live Activity payloads
     case liveActivityPayload = "live-activity-payload"
     case liveActivityContentState = "live-activity-content-state"
@@ -52,7 +53,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
             .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey,
-            .interruptionLevelCapability:
+            .interruptionLevelCapability, .fcmUnknownChannel:
             .warning
         case .catalogOutsideLproj:
             .note
@@ -76,6 +77,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .threadIdMix: "Some of an app's pushes carry a thread-id and others do not, so they stack apart."
         case .pushTypePayload: "A payload that does not do what its push type is for (a background push with an alert, or without content-available)."
         case .fcmInvalidMessage: "An FCM HTTP v1 message that FCM refuses: an unknown field, a data value that is not a string, a ttl that is not a duration string, a reserved data key, over 4096 bytes (2048 to a topic), no target or two."
+        case .fcmUnknownChannel: "An FCM message's android.notification.channel_id that its app's description does not declare: Android posts it to the manifest's default channel, else to the Firebase SDK's \"Miscellaneous\"."
         case .interruptionLevelCapability: "A time-sensitive or critical push from an app whose description lacks the capability (timeSensitive) or entitlement (criticalAlerts): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus."
         case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
         case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."

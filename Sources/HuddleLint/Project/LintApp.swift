@@ -21,6 +21,8 @@ struct LintApp {
     var liveActivities = ActivityDeclarations()
     /// What its description says its entitlements let its notifications do.
     var capabilities = AppCapabilities()
+    /// Its Android notification channels and the manifest's default, from its description; `nil` when it declares none.
+    var firebase: FirebaseInstallation?
     /// Where the app is described, for messages.
     var describedIn: String?
 

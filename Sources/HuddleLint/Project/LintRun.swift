@@ -69,7 +69,7 @@ struct LintRun {
             payloadRules.checkEvents(of: scenario, in: document, apps: apps)
         }
         for document in fcmMessages {
-            FCMRules.check(document, payloadRules: &payloadRules, app: configuration.app.flatMap { apps[$0] } ?? unnamedApp)
+            FCMRules.check(document, payloadRules: &payloadRules, app: app(forMessage: document))
         }
         payloadRules.reportThreadMixes()
         for document in documents {
@@ -187,6 +187,7 @@ struct LintRun {
         }
         lintApp.categories = categories
         if lintApp.liveActivities.types.isEmpty { lintApp.liveActivities = app.liveActivities }
+        if lintApp.firebase == nil, !app.firebase.channels.isEmpty { lintApp.firebase = app.firebase }
         lintApp.capabilities.timeSensitive = lintApp.capabilities.timeSensitive || app.capabilities.timeSensitive
         lintApp.capabilities.criticalAlerts = lintApp.capabilities.criticalAlerts || app.capabilities.criticalAlerts
         if let folder = app.localizationsPath {
@@ -268,6 +269,18 @@ struct LintRun {
 
     /// The app a payload file is for: `--app`, its `Simulator Target Bundle`, the one described app, or
     /// the unnamed app.
+    /// The app an FCM message is for: the one its `android.restricted_package_name` names when described, else the
+    /// `--app`, else the one app described.
+    private func app(forMessage document: JSONDocument) -> LintApp {
+        let message = document.json["message"] ?? document.json
+        if case .string(let package)? = message["android"]?["restricted_package_name"] ?? message["android"]?["restrictedPackageName"],
+            let app = apps[package]
+        {
+            return app
+        }
+        return (configuration.app ?? soleApp).flatMap { apps[$0] } ?? unnamedApp
+    }
+
     private mutating func app(for payload: PayloadInput) -> LintApp {
         if let id = configuration.app ?? payload.simulatorTargetBundle ?? soleApp {
             if apps[id] == nil { apps[id] = LintApp(bundleIdentifier: id) }

@@ -41,11 +41,26 @@ struct FCMRules {
             document.report(.fcmInvalidMessage, at: at, "\(message) (\(status))")
             return
         }
+        checkChannel(request.message, in: document, wrapped: wrapped, app: app)
         if let apns = request.message.apns, let payload = apns.payload {
             let pushType = apns.headers["apns-push-type"].flatMap(PushType.init(rawValue:)) ?? .alert
             let prefix = path(of: "message.apns.payload", in: document.json, wrapped: wrapped)
             payloadRules.checkEmbedded(payload, in: document, at: prefix, pushType: pushType, app: app)
         }
+    }
+
+    /// A `channel_id` the app's description does not declare: the Firebase SDK posts such a notification to the
+    /// manifest's default channel, else to its own "Miscellaneous" one (firebase-android-sdk), not where it was meant.
+    private static func checkChannel(_ message: FCMMessage, in document: JSONDocument, wrapped: Bool, app: LintApp) {
+        guard let asked = message.android?.notification?.channelID, let firebase = app.firebase, let id = app.bundleIdentifier,
+            !firebase.channels.contains(where: { $0.id == asked })
+        else { return }
+        let used = firebase.channel(for: asked)
+        let fallback = used.id == AndroidChannel.firebaseFallback.id
+            ? "the Firebase SDK's fallback channel \"\(used.name)\"" : "the manifest's default channel \"\(used.id)\""
+        document.report(
+            .fcmUnknownChannel, at: path(of: "message.android.notification.channel_id", in: document.json, wrapped: wrapped),
+            "channel \"\(asked.prefix(100))\" is not one \(id) declares (\(firebase.channels.map(\.id).joined(separator: ", "))): Android posts it to \(fallback)")
     }
 
     /// The first name in double quotes in a description (`Unknown name "x"`, `Invalid data key "from"`).
