@@ -48,7 +48,10 @@ struct FCMEndpoint: RouterMiddleware {
             return await answering { try await batch(request, adding: path.hasSuffix("batchAdd")) }
         }
         guard path.utf8.starts(with: "/v1/projects/".utf8) else { return try await next(request, context) }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).map { $0.removingPercentEncoding ?? String($0) }
+        // Only a part with an escape is decoded: Foundation's decoding goes through NSString on Linux, on every send.
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).map { part in
+            part.utf8.contains(UInt8(ascii: "%")) ? part.removingPercentEncoding ?? String(part) : String(part)
+        }
         guard let project = parts.first, FirebaseInstallation.isValidProjectID(project) else {
             return Self.answer(FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found."))
         }
