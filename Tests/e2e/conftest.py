@@ -208,3 +208,36 @@ def browser():
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
         yield browser
         browser.close()
+
+
+# FCM (issue 42): a service account from `huddle fcm service-account`, and Google's Admin SDK for Python pointed at the
+# shared plain server, as test_fcm.py and test_web_android.py send with it.
+FCM_PROJECT = "huddle-e2e"
+
+
+@pytest.fixture(scope="session")
+def fcm_account_file(plain_server, tmp_path_factory):
+    path = tmp_path_factory.mktemp("fcm") / "service-account.json"
+    subprocess.run(
+        [str(HUDDLE), "fcm", "service-account", "--project", FCM_PROJECT, "--server", plain_server.url, "--admin-token", ADMIN_TOKEN,
+         "--output", str(path)], check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture
+def fcm_app(plain_server, fcm_account_file):
+    """An Admin SDK app from the key file; only its addresses change (README, "Firebase Cloud Messaging")."""
+    import threading
+    import firebase_admin
+    from firebase_admin import credentials, messaging
+
+    messaging._MessagingService.FCM_URL = plain_server.url + "/v1/projects/{0}/messages:send"
+    app = firebase_admin.initialize_app(credentials.Certificate(str(fcm_account_file)), name=f"e2e-{uuid.uuid4()}")
+    messaging._get_messaging_service(app)._fcm_topic_url = f"{plain_server.url}/v1/projects/{FCM_PROJECT}/registrations"
+    yield app
+    # The SDK closes its async client with asyncio.run, which refuses to run in a thread whose event loop is running
+    # (as playwright's synchronous API keeps one): it is deleted from a thread of its own.
+    deleting = threading.Thread(target=firebase_admin.delete_app, args=(app,))
+    deleting.start()
+    deleting.join()
+

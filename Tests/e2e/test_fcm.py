@@ -8,34 +8,14 @@ import json
 import subprocess
 import uuid
 
-import firebase_admin
 import httpx
 import pytest
-from firebase_admin import credentials, exceptions, messaging
+from firebase_admin import exceptions, messaging
 
-from conftest import ADMIN_TOKEN, HUDDLE, TOPIC, read_center, register_device
+from conftest import ADMIN_TOKEN, FCM_PROJECT, HUDDLE, TOPIC, read_center, register_device
 
-PROJECT = "huddle-e2e"
+PROJECT = FCM_PROJECT
 PACKAGE = "com.example.android.chat"
-
-
-@pytest.fixture(scope="module")
-def account_file(plain_server, tmp_path_factory):
-    path = tmp_path_factory.mktemp("fcm") / "service-account.json"
-    subprocess.run(
-        [str(HUDDLE), "fcm", "service-account", "--project", PROJECT, "--server", plain_server.url, "--admin-token", ADMIN_TOKEN,
-         "--output", str(path)], check=True, capture_output=True)
-    return path
-
-
-@pytest.fixture
-def fcm_app(plain_server, account_file):
-    """An Admin SDK app from the key file, pointed at the server."""
-    messaging._MessagingService.FCM_URL = plain_server.url + "/v1/projects/{0}/messages:send"
-    app = firebase_admin.initialize_app(credentials.Certificate(str(account_file)), name=f"e2e-{uuid.uuid4()}")
-    messaging._get_messaging_service(app)._fcm_topic_url = f"{plain_server.url}/v1/projects/{PROJECT}/registrations"
-    yield app
-    firebase_admin.delete_app(app)
 
 
 def android_device(server, channels=None, firebase_project=None):
@@ -63,8 +43,8 @@ def add_fault(server, **fault):
     assert response.status_code in (200, 201), response.text
 
 
-def test_the_key_file_is_a_service_accounts_and_its_token_uri_is_huddles(account_file, plain_server):
-    key = json.loads(account_file.read_text())
+def test_the_key_file_is_a_service_accounts_and_its_token_uri_is_huddles(fcm_account_file, plain_server):
+    key = json.loads(fcm_account_file.read_text())
     assert key["type"] == "service_account" and key["project_id"] == PROJECT
     assert key["token_uri"] == plain_server.url + "/token"
     assert key["private_key"].startswith("-----BEGIN PRIVATE KEY-----")
@@ -206,17 +186,17 @@ def test_an_apns_push_to_an_android_phone_is_refused(plain_server):
     assert response.status_code in (400, 403)
 
 
-def test_huddle_send_fcm_sends_a_message_as_the_sdks_do(plain_server, account_file, tmp_path):
+def test_huddle_send_fcm_sends_a_message_as_the_sdks_do(plain_server, fcm_account_file, tmp_path):
     android, token = android_device(plain_server)
     message = tmp_path / "message.json"
     message.write_text(json.dumps({"token": token, "notification": {"title": "From the CLI", "body": "huddle send --fcm"}}))
-    sent = subprocess.run([str(HUDDLE), "send", "--fcm", str(account_file), "--url", plain_server.url, str(message)],
+    sent = subprocess.run([str(HUDDLE), "send", "--fcm", str(fcm_account_file), "--url", plain_server.url, str(message)],
                           capture_output=True, text=True)
     assert sent.returncode == 0, sent.stderr
     assert sent.stdout.startswith("200 ") and f"projects/{PROJECT}/messages/" in sent.stdout
     assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["From the CLI"]
     message.write_text(json.dumps({"token": "nobody", "data": {"a": "b"}}))
-    refused = subprocess.run([str(HUDDLE), "send", "--fcm", str(account_file), "--url", plain_server.url, str(message)],
+    refused = subprocess.run([str(HUDDLE), "send", "--fcm", str(fcm_account_file), "--url", plain_server.url, str(message)],
                              capture_output=True, text=True)
     assert refused.returncode == 1 and refused.stdout.startswith("404 ") and "UNREGISTERED" in refused.stdout
 

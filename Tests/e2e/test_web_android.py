@@ -3,43 +3,17 @@ shade the server renders from `AndroidShade`. Messages are sent with Google's un
 test_fcm.py sends them (a key file from `huddle fcm service-account`, only the SDK's address changed): they show as
 cards, an app's fourth bundles them into one collapsed group whose button expands it, later ones arrive without a
 reload, and the lock screen (`?locked=true`) shows "Contents hidden" for private ones and nothing of secret ones."""
-import subprocess
-import threading
-import uuid
 
-import firebase_admin
 import httpx
 import pytest
-from firebase_admin import credentials, messaging
+from firebase_admin import messaging
 from playwright.sync_api import expect
 
-from conftest import ADMIN_TOKEN, HUDDLE
+from conftest import FCM_PROJECT
 
-PROJECT = "huddle-e2e-page"
+PROJECT = FCM_PROJECT
 CHAT = "com.example.android.chat"
 NEWS = "com.example.android.news"
-
-
-@pytest.fixture(scope="module")
-def account_file(plain_server, tmp_path_factory):
-    path = tmp_path_factory.mktemp("fcm-page") / "service-account.json"
-    subprocess.run(
-        [str(HUDDLE), "fcm", "service-account", "--project", PROJECT, "--server", plain_server.url, "--admin-token", ADMIN_TOKEN,
-         "--output", str(path)], check=True, capture_output=True)
-    return path
-
-
-@pytest.fixture
-def fcm_app(plain_server, account_file):
-    """An Admin SDK app from the key file, pointed at the server."""
-    messaging._MessagingService.FCM_URL = plain_server.url + "/v1/projects/{0}/messages:send"
-    app = firebase_admin.initialize_app(credentials.Certificate(str(account_file)), name=f"e2e-page-{uuid.uuid4()}")
-    yield app
-    # The SDK closes its async client with asyncio.run, which refuses to run in a thread whose event loop is running,
-    # as playwright's synchronous API keeps one in this one: it is deleted from a thread of its own.
-    deleting = threading.Thread(target=firebase_admin.delete_app, args=(app,))
-    deleting.start()
-    deleting.join()
 
 
 def android_phone(server):
