@@ -833,9 +833,15 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
         try await client.write(logger: logger) { connection in
             // The app's row, locked: subscriptions of one token take turns, so that each counts the others'.
-            guard try await connection.firstRow("SELECT 1 FROM apps WHERE fcm_token = \(registrationToken) FOR UPDATE", logger: logger) != nil else {
+            guard
+                let app = try await connection.firstRow(
+                    "SELECT topic, firebase FROM apps WHERE fcm_token = \(registrationToken) FOR UPDATE", logger: logger)
+            else {
                 throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))")
             }
+            let (topicOfApp, firebaseText) = try app.decode((String, String?).self)
+            try UpdateRefusal.checkProject(
+                try FirebaseInstallation.stored(token: registrationToken, firebaseText, app: topicOfApp), subscribingUnder: project)
             let exists = try await connection.firstRow(
                 """
                 SELECT 1 FROM topic_subscriptions WHERE project = \(project) AND topic = \(topic) AND fcm_token = \(registrationToken)

@@ -704,9 +704,11 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
         try await write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE fcm_token = ?", arguments: [registrationToken]) == true else {
+            guard let app = try Row.fetchOne(db, sql: "SELECT topic, firebase FROM apps WHERE fcm_token = ?", arguments: [registrationToken]) else {
                 throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))")
             }
+            try UpdateRefusal.checkProject(
+                try FirebaseInstallation.stored(token: registrationToken, app["firebase"], app: app["topic"]), subscribingUnder: project)
             if try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM topic_subscriptions WHERE project = ? AND topic = ? AND fcm_token = ?",
                 arguments: [project, topic, registrationToken]) == true

@@ -71,6 +71,16 @@ extension StoreConformance {
             await #expect(throws: StoreError.self) {
                 try await store.subscribe(registrationToken: "unknown", project: "p", topic: "news", at: start, maximumTopics: 10)
             }
+            // An app registered with a project is subscribed under that project only.
+            _ = try await store.saveApp(AppRecord(topic: "com.example.bound", firebase: FirebaseInstallation(project: "p")), device: token)
+            let bound = try await registrationToken(store, app: "com.example.bound")
+            do {
+                _ = try await store.subscribe(registrationToken: bound, project: "q", topic: "news", at: start, maximumTopics: 10)
+                Issue.record("an app of project p was subscribed under q")
+            } catch let error as StoreError {
+                #expect(error.code == .conflict)
+            }
+            #expect(try await store.subscribe(registrationToken: bound, project: "p", topic: "bound", at: start, maximumTopics: 10))
             let subscribed = try await store.subscribers(project: "p", toAnyOf: ["news", "sports"])
             let expected: [String: Set<String>] = [first: ["news", "sports"], second: ["news"]]
             #expect(Dictionary(uniqueKeysWithValues: subscribed.map { ($0.registrationToken, $0.topics) }) == expected)

@@ -342,7 +342,10 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) throws -> Bool {
-        guard registrations[registrationToken] != nil else { throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))") }
+        guard let (device, app) = registrations[registrationToken], let installation = devices[device]?.apps[app]?.firebase else {
+            throw StoreError(.notFound, "no app has registration token \(registrationToken.prefix(40))")
+        }
+        try UpdateRefusal.checkProject(installation, subscribingUnder: project)
         let topics = topicsOfToken[registrationToken, default: [:]]
         guard topics[project]?.contains(topic) != true else { return false }
         let count = topics.values.reduce(0) { $0 + $1.count }

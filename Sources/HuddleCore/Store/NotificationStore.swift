@@ -151,7 +151,8 @@ public protocol NotificationStore: Sendable {
     /// Subscribes a registration token to a topic of a project, counting the token's topics in the same
     /// transaction.
     /// - Returns: false when it was subscribed already.
-    /// - Throws: ``StoreError`` `.notFound` for a token no app has, `.full` when it has `maximumTopics`.
+    /// - Throws: ``StoreError`` `.notFound` for a token no app has, `.conflict` for an app registered with another
+    ///   project (``UpdateRefusal/checkProject(_:subscribingUnder:)``), `.full` when it has `maximumTopics`.
     func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool
     /// - Returns: false when it was not subscribed.
     func unsubscribe(registrationToken: String, project: String, topic: String) async throws -> Bool
@@ -252,6 +253,14 @@ public struct UpdateRefusal: Error {
     /// The error of a new app past the limit, in every store's words.
     public static func tooManyApps(_ count: Int) -> StoreError {
         StoreError(.conflict, "the device has \(count) apps, the most one device may install (--max-apps-per-device)")
+    }
+
+    /// Refuses a subscription under `project` of an app registered with another Firebase project (FCM's sender ID
+    /// mismatch), read in the subscription's transaction.
+    public static func checkProject(_ installation: FirebaseInstallation, subscribingUnder project: String) throws(StoreError) {
+        if let registered = installation.project, registered != project {
+            throw StoreError(.conflict, "the registration token belongs to Firebase project \(registered), not \(project)")
+        }
     }
 
     /// A registration token's topics past the limit (FCM's TOO_MANY_TOPICS), in every store's words.
