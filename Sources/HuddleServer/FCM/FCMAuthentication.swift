@@ -19,10 +19,11 @@ struct FCMAuthentication: Sendable {
         self.requiresToken = requiresToken
     }
 
-    /// The service account a request acts as, checked for sending to `project` (`nil` when the server takes requests
-    /// without a token and this one has none).
+    /// The service account a request acts as, checked for acting on `project` (`nil`: whatever project is the
+    /// account's own, for the Instance ID API, which names none). `nil` when the server takes requests without a token
+    /// and this one has none.
     /// - Throws: ``FCMError`` as Google's front end answers: 401 `UNAUTHENTICATED`, 403 `PERMISSION_DENIED`.
-    func account(of request: Request, project: String, now: Date) async throws -> ServiceAccountRecord? {
+    func account(of request: Request, project: String?, now: Date) async throws -> ServiceAccountRecord? {
         guard let header = request.headers[.authorization] else {
             guard requiresToken else { return nil }
             throw Self.unauthenticated(
@@ -50,7 +51,7 @@ struct FCMAuthentication: Sendable {
         guard assertion.allowsMessaging else {
             throw FCMError(httpStatus: 403, status: "PERMISSION_DENIED", message: "Request had insufficient authentication scopes.")
         }
-        guard account.project == project else {
+        if let project, account.project != project {
             throw FCMError(
                 httpStatus: 403, status: "PERMISSION_DENIED",
                 message: "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project.prefix(100))' (or it may not exist).")

@@ -196,27 +196,30 @@ struct FCMEndpoint: RouterMiddleware {
             try await applyFault(device: "", app: "", record: &record)
             guard !send.validateOnly else { return }
             let recipients = try await store.subscribers(project: project, toAnyOf: [topic])
-            await fanOut(message, to: recipients.map(\.registrationToken), messageID: messageID)
+            await fanOut(message, to: recipients.map(\.registrationToken), project: project, messageID: messageID)
         case .condition(let condition):
             try await applyFault(device: "", app: "", record: &record)
             guard !send.validateOnly else { return }
             let recipients = try await store.subscribers(project: project, toAnyOf: condition.topics)
-            await fanOut(message, to: recipients.filter { condition.matches(subscribedTo: $0.topics) }.map(\.registrationToken), messageID: messageID)
+            let matching = recipients.filter { condition.matches(subscribedTo: $0.topics) }.map(\.registrationToken)
+            await fanOut(message, to: matching, project: project, messageID: messageID)
         }
     }
 
     /// Delivers a topic's or condition's message to each subscribed app, as FCM does after answering: one that fails
-    /// (its app went meanwhile) fails alone.
-    private func fanOut(_ message: FCMMessage, to tokens: [String], messageID: String) async {
+    /// (its app went meanwhile) fails alone, and one registered with another project since it subscribed gets nothing.
+    private func fanOut(_ message: FCMMessage, to tokens: [String], project: String, messageID: String) async {
         for token in tokens.prefix(Self.maximumFanOut) {
             do {
-                guard let recipient = try await recipient(of: token) else { continue }
+                guard let recipient = try await recipient(of: token), recipient.installation.project ?? project == project else { continue }
                 _ = try await deliver(message, to: recipient, messageID: messageID)
             } catch {
-                Logger(label: "huddle.fcm").warning("a topic message did not reach \(token.prefix(24))…: \(error)")
+                Self.logger.warning("a topic message did not reach \(token.prefix(24))…: \(error)")
             }
         }
     }
+
+    private static let logger = Logger(label: "huddle.fcm")
 
     private func applyFault(device: String, app: String, record: inout ProviderRequestRecord) async throws {
         guard !faults.isEmpty, let effect = faults.take(device: device, topic: app, pushType: .alert, service: .fcm, now: clock()) else { return }
@@ -339,10 +342,10 @@ struct FCMEndpoint: RouterMiddleware {
     /// `{"results": [{} | {"error": …}]}` in order. The project is the service account's.
     private func batch(_ request: Request, adding: Bool) async throws -> Response {
         try SiteGuard.checkSameOrigin(request)
-        guard let header = request.headers[.authorization], let assertion = FCMAccessToken.assertion(in: String(header.dropFirst("bearer ".count))),
-            let account = try await authentication.accounts.record(id: assertion.keyID)
-        else { throw FCMError(httpStatus: 401, status: "UNAUTHENTICATED", message: "Request had invalid authentication credentials.") }
-        _ = try await authentication.account(of: request, project: account.project, now: clock())
+        // The Instance ID API names no project: the token's account's own.
+        guard let account = try await authentication.account(of: request, project: nil, now: clock()) else {
+            throw FCMError(httpStatus: 401, status: "UNAUTHENTICATED", message: "The Instance ID API takes requests with an access token only.")
+        }
         let body: JSONReader
         do {
             body = try await request.jsonBody(limit: 256 * 1024)
@@ -366,7 +369,14 @@ struct FCMEndpoint: RouterMiddleware {
                 }
                 results.append(.object(JSONObject()))
             } catch let error as StoreError {
-                results.append(["error": .string(error.code == .full ? "TOO_MANY_TOPICS" : error.code == .notFound ? "NOT_FOUND" : "INTERNAL")])
+                let code =
+                    switch error.code {
+                    case .full: "TOO_MANY_TOPICS"
+                    case .notFound: "NOT_FOUND"
+                    case .conflict: "PERMISSION_DENIED"
+                    default: "INTERNAL"
+                    }
+                results.append(["error": .string(code)])
             }
         }
         return .json(["results": .array(results)])
@@ -384,6 +394,7 @@ struct FCMEndpoint: RouterMiddleware {
     private static func subscriptionError(_ error: StoreError) -> FCMError {
         switch error.code {
         case .notFound: FCMError(httpStatus: 404, status: "NOT_FOUND", message: "Requested entity was not found.")
+        case .conflict: FCMError(.senderIDMismatch, "SenderId mismatch")
         case .full: FCMError(httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "TOO_MANY_TOPICS: \(error.message)")
         default: FCMError(.internal, "Internal error encountered.")
         }
