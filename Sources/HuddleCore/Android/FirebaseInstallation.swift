@@ -57,7 +57,15 @@ extension FirebaseInstallation {
         }
         if let member = try reader.optionalMember("channels") { channels = try AndroidChannel.list(json: member) }
         if let member = try reader.optionalMember("defaultChannel") {
-            if case .null = member.value { defaultChannelID = nil } else { defaultChannelID = try member.string() }
+            if case .null = member.value {
+                defaultChannelID = nil
+            } else {
+                let id = try member.string()
+                guard !id.isEmpty, id.utf8.count <= AndroidChannel.maximumIDLength else {
+                    throw member.failure("a channel id is 1 to \(AndroidChannel.maximumIDLength) bytes")
+                }
+                defaultChannelID = id
+            }
         }
     }
 

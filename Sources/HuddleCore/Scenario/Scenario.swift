@@ -72,7 +72,7 @@ public struct Scenario: Sendable {
         let root = JSONReader(json)
         do {
             try root.rejectUnknownMembers(["apps", "viewer", "events", "device", "platform", "androidVersion"])
-            platform = try Self.readPlatform(root)
+            platform = try DevicePlatform(in: root)
             apps = try root.member("apps").members().map { key, reader throws(JSONReadError) in try Self.readApp(key, reader) }
             viewer = Viewer()
             if let viewerReader = try root.optionalMember("viewer") {
@@ -118,25 +118,6 @@ public struct Scenario: Sendable {
         self.events = events
         if device == nil, events.contains(where: { if case .setDevice = $0.action { true } else { false } }) {
             device = DeviceSettings.iPhoneDefaults
-        }
-    }
-
-    /// `platform` (`ios` or `android`) and `androidVersion`.
-    private static func readPlatform(_ root: JSONReader) throws(JSONReadError) -> DevicePlatform {
-        guard let member = try root.optionalMember("platform") else { return .iOS }
-        let name = try member.string()
-        switch name {
-        case "ios":
-            return .iOS
-        case "android":
-            let versionMember = try root.optionalMember("androidVersion")
-            let version = try versionMember?.integer() ?? 15
-            guard DevicePlatform.androidVersions.contains(version) else {
-                throw (versionMember ?? member).failure("an Android version from 8 to 99")
-            }
-            return .android(version: version)
-        default:
-            throw member.failure("expected ios or android, found \"\(name.prefix(40))\"")
         }
     }
 

@@ -69,6 +69,29 @@ public enum DevicePlatform: Sendable, Hashable {
     }
 }
 
+extension DevicePlatform {
+    /// `platform` (`ios`, the default, or `android`) and, for Android, `androidVersion` (15 by default), as a
+    /// registration and a scenario give them.
+    public init(in object: JSONReader) throws(JSONReadError) {
+        let versionMember = try object.optionalMember("androidVersion")
+        let name = try object.optionalMember("platform")
+        switch try name?.string() ?? "ios" {
+        case "ios":
+            if let versionMember { throw versionMember.failure("androidVersion is for a device whose \"platform\" is \"android\"") }
+            self = .iOS
+        case "android":
+            let version = try versionMember?.integer() ?? 15
+            guard Self.androidVersions.contains(version) else {
+                throw (versionMember ?? object).failure(
+                    "an Android version from \(Self.androidVersions.lowerBound) (notification channels) to \(Self.androidVersions.upperBound)")
+            }
+            self = .android(version: version)
+        case let other:
+            throw (name ?? object).failure("expected ios or android, found \"\(other.prefix(40))\"")
+        }
+    }
+}
+
 /// A device registered with a server: its push token and the hash of the secret its owner uses.
 public struct DeviceRecord: Sendable, Hashable {
     /// 64 lowercase hexadecimal characters, like an APNs device token.

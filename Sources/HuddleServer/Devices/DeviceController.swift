@@ -67,7 +67,7 @@ struct DeviceController {
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")
             environment = try body.optionalMember("environment")?.apnsEnvironment() ?? environment
-            platform = try Self.platform(in: body)
+            platform = try DevicePlatform(in: body)
         }
         let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices)
             .register(name: name, environment: environment, platform: platform)
@@ -76,29 +76,6 @@ struct DeviceController {
         ])
         Self.describe(platform, in: &answer)
         return .json(.object(answer), status: .created)
-    }
-
-    /// `platform` (`ios`, the default, or `android`) and, for Android, `androidVersion` (15 by default).
-    private static func platform(in body: JSONReader) throws(JSONReadError) -> DevicePlatform {
-        let versionMember = try body.optionalMember("androidVersion")
-        guard let member = try body.optionalMember("platform") else {
-            if let versionMember { throw versionMember.failure("androidVersion is for a device registered with \"platform\": \"android\"") }
-            return .iOS
-        }
-        switch try member.string() {
-        case "ios":
-            if let versionMember { throw versionMember.failure("androidVersion is for a device registered with \"platform\": \"android\"") }
-            return .iOS
-        case "android":
-            let version = try versionMember?.integer() ?? 15
-            guard DevicePlatform.androidVersions.contains(version) else {
-                throw (versionMember ?? member).failure(
-                    "an Android version from \(DevicePlatform.androidVersions.lowerBound) (notification channels) to \(DevicePlatform.androidVersions.upperBound)")
-            }
-            return .android(version: version)
-        case let other:
-            throw member.failure("expected ios or android, found \"\(other.prefix(40))\"")
-        }
     }
 
     /// A device's platform as the API shows it: `platform`, and `androidVersion` for an Android phone.
