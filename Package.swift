@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
-                "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleFCM", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleAPNs
 import HuddleCore
+import HuddleFCM
 @testable import HuddleServer
 import Testing
 
@@ -32,6 +33,29 @@ import Testing
         #expect(take(faults) == nil)
         #expect(take(faults, type: .voip)?.reason == .internalServerError)
         #expect(faults.all.map(\.caught) == [1])
+    }
+
+    /// An FCM error catches FCM messages only and an APNs reason APNs pushes only; a rate answers each API's own
+    /// refusal (429 TooManyRequests, 429 QUOTA_EXCEEDED); a delay catches both.
+    @Test func eachAPIHasItsOwnFaultsAndARateAnswersInItsWords() throws {
+        let faults = ProviderFaults()
+        _ = try add(faults, #"{"fcmError": "UNAVAILABLE", "count": 1}"#)
+        _ = try add(faults, #"{"reason": "Unregistered", "count": 1}"#)
+        #expect(faults.take(device: device, topic: "com.example.app", pushType: .alert, service: .apns, now: now)?.reason == .unregistered)
+        let fcm = try #require(faults.take(device: device, topic: "com.example.app", pushType: .alert, service: .fcm, now: now))
+        #expect(fcm.fcmError == .unavailable && fcm.reason == nil)
+        #expect(faults.isEmpty)
+        _ = try add(faults, #"{"pushesPerSecond": 1}"#)
+        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now) == nil)
+        let limited = try #require(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now))
+        #expect(limited.fcmError == .quotaExceeded && limited.reason == nil)
+        _ = faults.removeAll()
+        _ = try add(faults, #"{"delayMilliseconds": 5, "count": 2}"#)
+        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now)?.delayMilliseconds == 5)
+        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .apns, now: now)?.delayMilliseconds == 5)
+        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "UNAVAILABLE", "reason": "Unregistered"}"#) }
+        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "UNAVAILABLE", "connection": "close"}"#) }
+        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "NOPE"}"#) }
     }
 
     @Test func racingPushesCatchACountedFaultExactlyThatOften() async throws {

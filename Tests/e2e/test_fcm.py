@@ -257,3 +257,60 @@ def test_loc_keys_read_the_apps_uploaded_strings_in_the_devices_language(plain_s
         title_loc_key="greeting", title_loc_args=["Teja"], body="…", channel_id="chats"))), app=fcm_app)
     assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["Hello, Teja"]
     assert [entry["title"] for entry in read_center(plain_server, android, languages="de-DE")["entries"]] == ["Hallo, Teja"]
+
+
+def test_validate_only_package_names_topic_management_and_scopes_are_answered_as_fcm_answers_them(plain_server, fcm_app, fcm_account_file):
+    import base64
+    import time
+
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    android, token = android_device(plain_server)
+    _, bound = android_device(plain_server, firebase_project="another-project")
+    access_token = fcm_app.credential.get_access_token().access_token
+    headers = {"authorization": f"Bearer {access_token}"}
+    send = f"{plain_server.url}/v1/projects/{PROJECT}/messages:send"
+    # validate_only checks the token's app and stores nothing.
+    checked = httpx.post(send, headers=headers, json={"validate_only": True, "message": {"token": token, "notification": {"title": "Dry"}}})
+    assert checked.status_code == 200 and checked.json()["name"].startswith(f"projects/{PROJECT}/messages/")
+    assert httpx.post(send, headers=headers, json={"validate_only": True, "message": {"token": "gone", "data": {"a": "b"}}}).status_code == 404
+    assert read_center(plain_server, android)["entries"] == []
+    # A message restricted to another package is refused, naming the field.
+    restricted = httpx.post(send, headers=headers, json={"message": {"token": token, "data": {"a": "b"},
+                                                                      "android": {"restricted_package_name": "com.example.other"}}})
+    assert restricted.status_code == 400
+    assert restricted.json()["error"]["details"][-1]["fieldViolations"][0]["field"] == "message.android.restricted_package_name"
+    # Topic subscriptions: an app of another project is refused; a missing one is 404 unless allow_missing.
+    registrations = f"{plain_server.url}/v1/projects/{PROJECT}/registrations"
+    mismatch = httpx.post(f"{registrations}/{bound}/topicSubscriptions", params={"topic_name": "news"}, headers=headers, json={})
+    assert mismatch.status_code == 403 and mismatch.json()["error"]["details"][0]["errorCode"] == "SENDER_ID_MISMATCH"
+    missing = httpx.delete(f"{registrations}/{token}/topicSubscriptions/never", headers=headers)
+    assert missing.status_code == 404
+    assert httpx.delete(f"{registrations}/{token}/topicSubscriptions/never", params={"allow_missing": "true"}, headers=headers).status_code == 200
+    # The Instance ID API the other SDKs use: one result per token, in order, the project being the account's.
+    added = httpx.post(f"{plain_server.url}/iid/v1:batchAdd", headers=headers,
+                       json={"to": "/topics/iid", "registration_tokens": [token, "unknown", bound]})
+    assert added.json() == {"results": [{}, {"error": "NOT_FOUND"}, {"error": "PERMISSION_DENIED"}]}
+    messaging.send(messaging.Message(topic="iid", notification=messaging.Notification(title="By IID", body="topic")), app=fcm_app)
+    assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["By IID"]
+    removed = httpx.post(f"{plain_server.url}/iid/v1:batchRemove", headers=headers, json={"to": "iid", "registration_tokens": [token]})
+    assert removed.json() == {"results": [{}]}
+    # An access token whose scopes do not include messaging is refused: 403, insufficient scopes.
+    key = json.loads(fcm_account_file.read_text())
+    private = serialization.load_pem_private_key(key["private_key"].encode(), password=None)
+
+    def encode(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    now = int(time.time())
+    header = encode(json.dumps({"alg": "RS256", "typ": "JWT", "kid": key["private_key_id"]}).encode())
+    claims = encode(json.dumps({"iss": key["client_email"], "aud": "https://oauth2.googleapis.com/token", "iat": now, "exp": now + 3600,
+                                "scope": "https://www.googleapis.com/auth/datastore"}).encode())
+    signature = encode(private.sign(f"{header}.{claims}".encode(), padding.PKCS1v15(), hashes.SHA256()))
+    granted = httpx.post(f"{plain_server.url}/token", data={"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                                             "assertion": f"{header}.{claims}.{signature}"})
+    assert granted.status_code == 200
+    narrow = httpx.post(send, headers={"authorization": f"Bearer {granted.json()['access_token']}"},
+                        json={"message": {"token": token, "data": {"a": "b"}}})
+    assert narrow.status_code == 403 and narrow.json()["error"]["message"] == "Request had insufficient authentication scopes."
