@@ -179,6 +179,22 @@ import Testing
         #expect(await fresh.read { $0.notificationCount } > 0)
     }
 
+    /// Two writers' pushes dated within one millisecond may commit in the other order. The store keeps dates to the
+    /// millisecond, so a fresh load ties them and orders them by sequence; the session that committed them must too.
+    @Test(arguments: ServerRouterTests.Backend.allCases)
+    func pushesDatedWithinOneMillisecondOrderAsTheStoreOrdersThem(_ backend: ServerRouterTests.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let session = try #require(try await DeviceSession.load(token: Self.token, store: store))
+            let instant = Date(milliseconds: 1_800_000_000_000)
+            try await session.deliver(Self.request("later", thread: "t", sender: "Teja"), app: Self.app, at: instant.addingTimeInterval(0.0004))
+            try await session.deliver(Self.request("earlier", thread: "t", sender: "Kim"), app: Self.app, at: instant.addingTimeInterval(0.0001))
+            let fresh = try #require(try await DeviceSession.load(token: Self.token, store: store))
+            // Committed second, so newer: it leads the group on both.
+            #expect(await session.read { $0.deliveredNotifications(app: Self.app).map(\.identifier) } == ["earlier", "later"])
+            #expect(await Self.rendered(session) == Self.rendered(fresh))
+        }
+    }
+
     @Test(arguments: ServerRouterTests.Backend.allCases)
     func aServerTooFarBehindReloadsAndItsStreamsStartOver(_ backend: ServerRouterTests.Backend) async throws {
         try await Self.withStore(backend, retention: ChangeRetention(changesPerDevice: 10)) { store in try await Self.farBehind(store) }

@@ -2,12 +2,16 @@ public import Foundation
 
 /// When a notification reached the center: its date, and a sequence number that breaks ties between
 /// notifications delivered in the same instant. Newer stamps compare greater.
+///
+/// The date is kept to the millisecond, as every store keeps it. A center that applies a change as its store
+/// committed it then orders notifications exactly as one loaded from the store does: two pushes dated within
+/// one millisecond, committed in the other order, tie here too, and their sequence decides.
 public struct DeliveryStamp: Sendable, Hashable, Comparable {
-    public var date: Date
+    public private(set) var date: Date
     public var sequence: UInt64
 
     public init(date: Date, sequence: UInt64) {
-        self.date = date
+        self.date = Date(milliseconds: date.milliseconds)
         self.sequence = sequence
     }
 
