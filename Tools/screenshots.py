@@ -3,7 +3,7 @@ page on a desktop (signed in with the admin token, so that it lists the server's
 request inspector after a few pushes, and the demo center on a desktop with a few pushes that showed nothing in
 its background activity, and the demo center locked on a phone with two Live Activities above its stacks, and a
 device with a scheduled summary and a Focus, unlocked and in the Lock Screen's three layouts, and an Android phone's
-shade with an app's messages grouped, and its lock screen.
+shade with an app's messages grouped, and its lock screen, and an iPhone's page with that phone beside it.
 
     python3 Tools/screenshots.py [--huddle .build/debug/huddle] [--out docs] [--only android]
 
@@ -11,7 +11,7 @@ Starts `huddle serve --demo` on an in-memory store, opens the demo device's page
 (driven by playwright, no browser download) and writes docs/center-{phone,desktop}-{unlocked,locked}.png
 docs/home-desktop.png, docs/inspector-desktop.png, docs/center-events-desktop.png and
 docs/lock-screen-activities.png, docs/summary-focus-phone.png, docs/lock-screen-{count,stack,list}.png and
-docs/android-shade{,-locked}.png (`--only android` makes the last two alone).
+docs/android-shade{,-locked}.png and docs/iphone-beside-android.png (`--only android` makes the last three alone).
 """
 import argparse
 import json
@@ -200,12 +200,29 @@ def android_device(base):
     for title, body in [("Teja", "Lunch at one?"), ("Michele", "Hall 2, row F"), ("Ana", "I'll bring the slides"),
                         ("Teja", "Table for four booked"), ("Ana", "Running 5 min late"), ("Michele", "See you there 👋")]:
         send("Chat", "chats", title, body)
+    return f"{base}/devices/{token}", device["secret"], tokens["Chat"]
+
+
+def iphone_beside(base, android_chat):
+    """An iPhone with the example chat app, sent the same FCM messages as the Android phone's Chat (one message each, with
+    an android and an apns block, to both registration tokens); returns its page with the Android phone beside it."""
+    call = api(base)
+    device = call("POST", "/v1/devices", {"name": "iPhone"})
+    token, auth = device["token"], {"authorization": f"Bearer {device['secret']}"}
+    chat = call("PUT", f"/v1/devices/{token}/apps/com.example.chat", {"name": "Chat", "categories": [
+        {"identifier": "message", "categorySummaryFormat": "%u more messages from %@"}]}, auth)["fcmToken"]
+    for title, body in [("Ana", "The slides are in the team folder"), ("Teja", "Moved lunch to half past one")]:
+        for recipient in (android_chat, chat):
+            call("POST", "/v1/projects/huddle-demo/messages:send", {"message": {
+                "token": recipient, "notification": {"title": title, "body": body},
+                "android": {"notification": {"channel_id": "chats"}},
+                "apns": {"payload": {"aps": {"thread-id": "team", "category": "message"}}}}})
     return f"{base}/devices/{token}", device["secret"]
 
 
 def android_screenshots(browser, base, out):
     """An Android phone's page: its shade, Chat's messages grouped and collapsed, then its lock screen."""
-    address, secret = android_device(base)
+    address, secret, android_chat = android_device(base)
     context = browser.new_context(viewport={"width": 430, "height": 900}, device_scale_factor=2, locale="en-US", reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{address}#secret={secret}")
@@ -217,6 +234,19 @@ def android_screenshots(browser, base, out):
     page.wait_for_selector("#connection:text-is('live')")
     page.wait_for_timeout(300)
     page.screenshot(path=str(out / "android-shade-locked.png"))
+    context.close()
+
+    # The pair: signed in to the Android phone first, then to the iPhone by the pair's own address.
+    iphone, iphone_secret = iphone_beside(base, android_chat)
+    context = browser.new_context(viewport=SIZES["desktop"], locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{address}#secret={secret}")
+    page.wait_for_selector(".shade-group")
+    page.goto(f"{iphone}?beside={address.rsplit('/', 1)[1]}#secret={iphone_secret}")
+    page.wait_for_selector("#beside-connection:text-is('live')")
+    page.wait_for_selector("#connection:text-is('live')")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "iphone-beside-android.png"))
     context.close()
 
 

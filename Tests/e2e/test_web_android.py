@@ -9,7 +9,7 @@ import pytest
 from firebase_admin import messaging
 from playwright.sync_api import expect
 
-from conftest import FCM_PROJECT
+from conftest import FCM_PROJECT, TOPIC, register_device
 
 PROJECT = FCM_PROJECT
 CHAT = "com.example.android.chat"
@@ -175,3 +175,74 @@ def test_the_shade_alone_is_the_pages_and_refused_without_the_secret(plain_serve
     iphone = httpx.post(f"{plain_server.url}/v1/devices", json={"name": "iPhone"}).json()
     answer = httpx.get(f"{plain_server.url}/devices/{iphone['token']}/shade", headers={"authorization": f"Bearer {iphone['secret']}"})
     assert answer.status_code == 404
+
+
+def iphone_with_chat(server):
+    """An iPhone with the example chat app, and that app's registration token (every app has one, for FCM)."""
+    device = register_device(server)
+    apps = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
+    return device, next(app["fcmToken"] for app in apps if app["topic"] == TOPIC)
+
+
+def test_an_iphone_and_an_android_phone_side_by_side_show_one_message_live(plain_server, browser, fcm_app):
+    """The issue's pair: /devices/<iPhone>?beside=<Android> shows the iPhone's stacks and the Android phone's shade on one
+    page, each following its own stream; the language and the lock are the page's, for both phones."""
+    android, tokens = android_phone(plain_server)
+    iphone, iphone_token = iphone_with_chat(plain_server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    documents = []
+    page.on("request", lambda request: documents.append(request.url) if request.resource_type == "document" else None)
+    # Signed in to the Android phone by its link, then to the iPhone by the pair's: its form goes back to the pair.
+    page.goto(f"{plain_server.url}/devices/{android['token']}/session#secret={android['secret']}")
+    expect(page.locator("#shade")).to_be_attached()
+    pair = f"{plain_server.url}/devices/{iphone['token']}?beside={android['token']}"
+    page.goto(f"{pair}#secret={iphone['secret']}")
+    expect(page).to_have_url(pair)
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(page.locator("#beside-connection")).to_have_text("live")
+    expect(page.locator("#beside .device-label")).to_have_text("Pixel")
+    loaded = len(documents)
+
+    # One message, its android and apns blocks, to both phones at once: each shows it as it would.
+    batch = messaging.send_each_for_multicast(messaging.MulticastMessage(
+        tokens=[tokens[CHAT], iphone_token], notification=messaging.Notification(title="Teja", body="Lunch at one?"),
+        android=messaging.AndroidConfig(notification=messaging.AndroidNotification(channel_id="chats", tag="lunch")),
+        apns=messaging.APNSConfig(payload=messaging.APNSPayload(aps=messaging.Aps(thread_id="teja")))), app=fcm_app)
+    assert batch.success_count == 2, [response.exception for response in batch.responses]
+    stack = page.locator("#stacks .stack")
+    expect(stack).to_have_count(1)
+    expect(stack.locator(".card.leading .title")).to_have_text("Teja")
+    expect(stack.locator(".card.leading .body")).to_have_text("Lunch at one?")
+    shade = page.locator("#beside-shade")
+    card = shade.locator(".shade-entries > .shade-entry > .shade-card")
+    expect(card).to_have_count(1)
+    expect(card.locator(".shade-title")).to_have_text("Teja")
+    expect(card).to_have_class("shade-card heads-up")
+    # The tag replaces the Android phone's card; the iPhone stacks the second beside the first.
+    messaging.send_each_for_multicast(messaging.MulticastMessage(
+        tokens=[tokens[CHAT], iphone_token], notification=messaging.Notification(title="Teja", body="Make it half past"),
+        android=messaging.AndroidConfig(notification=messaging.AndroidNotification(channel_id="chats", tag="lunch")),
+        apns=messaging.APNSConfig(payload=messaging.APNSPayload(aps=messaging.Aps(thread_id="teja")))), app=fcm_app)
+    expect(card.locator(".shade-body")).to_have_text("Make it half past")
+    expect(card).to_have_count(1)
+    expect(stack.locator(".card")).to_have_count(2)
+    assert len(documents) == loaded, documents
+
+    # Locked, both phones hide what they hide: the iPhone's previews, the Android phone's private card (its default
+    # visibility is private: Contents hidden).
+    page.locator("#lock").click()
+    expect(shade.locator(".shade.shade-locked")).to_have_count(1)
+    expect(shade.locator(".shade-hidden")).to_have_text("Contents hidden")
+    expect(shade).not_to_contain_text("half past")
+    page.locator("#lock").click()
+    expect(shade.locator(".shade-locked")).to_have_count(0)
+
+    # Another language: the page loads again with the pair, and both phones speak it.
+    page.select_option("#language", "de")
+    expect(page).to_have_url(f"{pair}&languages=de")
+    expect(page.locator("#beside-connection")).to_have_text("verbunden")
+    expect(page.locator("#connection")).to_have_text("verbunden")
+    page.locator("#lock").click()
+    expect(shade.locator(".shade-hidden")).to_have_text("Inhalte ausgeblendet")
+    context.close()

@@ -30,6 +30,15 @@ struct DeviceAuthorization {
         return (device, session)
     }
 
+    /// Another device than the path's, if the request carries the cookie of its web session: the Android phone a page
+    /// shows beside an iPhone. Only the cookie counts: a bearer secret is the path's device's, never another's.
+    func signedIn(_ token: String, _ request: Request) async throws -> (DeviceRecord, DeviceSession)? {
+        guard let webSession = Self.cookie(request, token: token), let session = try await centers.session(for: token),
+            Secrets.constantTimeEqual(webSession, Self.webSession(of: session.device))
+        else { return nil }
+        return (session.device, session)
+    }
+
     /// The device, if `secret` is its secret.
     func device(_ token: String, ifSecretIs secret: String) async throws -> DeviceRecord? {
         guard let device = try await store.device(token: token), Secrets.constantTimeEqual(Secrets.hash(secret), device.secretHash) else {

@@ -83,12 +83,12 @@ struct WebPages: Sendable {
         return library.render(context, withTemplate: "page") ?? ""
     }
 
-    /// The form that asks for a device's secret.
-    func unlock(token: String, failed: Bool, languages: [String], formToken: String) -> String {
+    /// The form that asks for a device's secret, and sends the browser to `next` once it is given.
+    func unlock(token: String, failed: Bool, languages: [String], formToken: String, next: String) -> String {
         let (words, language) = PageWords.forViewer(languages: languages)
         return library.render(
             [
-                "token": token, "failed": failed, "language": language, "words": Self.context(words), "csrf": formToken,
+                "token": token, "failed": failed, "language": language, "words": Self.context(words), "csrf": formToken, "next": next,
                 "secretHintHTML": Self.html(words.secretHint, code: "POST /v1/devices"),
             ], withTemplate: "unlock") ?? ""
     }
@@ -222,6 +222,16 @@ struct CenterPageContent {
     var layout: String
 }
 
+/// An Android phone shown beside an iPhone on the iPhone's page: its shade, which the page's script fetches again
+/// whenever the phone's own stream says its center changed.
+struct BesidePhone {
+    var token: String
+    var deviceName: String
+    /// The change the shade is at: the phone's stream resumes after it.
+    var change: UInt64
+    var shadeHTML: String
+}
+
 /// What the page of a device's center shows around its stacks.
 struct CenterPage {
     var token: String
@@ -243,6 +253,8 @@ struct CenterPage {
     /// An Android phone's shade (``WebPages/shade(_:languages:change:now:)``), which the page shows in a phone in place
     /// of the iPhone's stacks, Live Activities and settings; `nil` for an iPhone.
     var shadeHTML: String?
+    /// The Android phone an iPhone's page shows beside it (`?beside=`), with the iPhone's language and lock.
+    var beside: BesidePhone?
 
     var context: [String: Any] {
         let (words, language) = PageWords.forViewer(languages: viewer.languages)
@@ -258,6 +270,9 @@ struct CenterPage {
             "activities": activities.map { $0.context(words: words) }, "deviceHTML": deviceHTML, "layout": layout,
             "android": shadeHTML != nil, "shadeHTML": shadeHTML ?? "",
         ]
+        if let beside {
+            context["beside"] = ["token": beside.token, "deviceName": beside.deviceName, "change": String(beside.change), "shadeHTML": beside.shadeHTML]
+        }
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {
             context["installCommand"] = install

@@ -34,14 +34,37 @@ struct WebController {
 
     @Sendable func page(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let token = try context.parameters.require("token").lowercased()
+        let authorization = DeviceAuthorization(store: store, centers: centers)
         let device: DeviceRecord
         let session: DeviceSession
         do {
-            (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+            (device, session) = try await authorization.authorize(request, context)
         } catch let error as APIError where error.kind == .unauthorized {
-            return unlockPage(request, token: token, failed: false)
+            return unlockPage(request, token: token, failed: false, next: Self.pageAddress(of: request))
         }
         let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
+        var companion: BesidePhone?
+        if let besideToken = try Self.besideToken(request, page: token) {
+            guard let (beside, besideSession) = try await authorization.signedIn(besideToken, request) else {
+                // Signed in to the page's phone and not the other: its secret is asked for here, and the form comes back.
+                return unlockPage(request, token: besideToken, failed: false, next: Self.pageAddress(of: request))
+            }
+            switch (device.platform.isAndroid, beside.platform.isAndroid) {
+            case (false, true):
+                let content = try await besideSession.shade(for: viewer)
+                companion = BesidePhone(
+                    token: besideToken, deviceName: beside.name, change: content.change,
+                    shadeHTML: pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
+            case (true, false):
+                // The iPhone's page carries the pair: its stacks, banner and activities want the whole script.
+                return Response(status: .seeOther, headers: [.location: Self.pairAddress(iPhone: besideToken, android: token, request: request)])
+            default:
+                throw APIError(
+                    .badRequest,
+                    "beside= names the Android phone to show beside an iPhone (or the iPhone beside an Android phone); "
+                        + "these two devices are both \(device.platform.isAndroid ? "Android phones" : "iPhones")")
+            }
+        }
         if device.platform.isAndroid {
             let content = try await session.shade(for: viewer)
             // The first-push commands are APNs pushes, which an Android phone refuses: the page does not show them.
@@ -61,8 +84,37 @@ struct WebController {
             topic: PushCommands.topic(among: apps), developmentMode: developmentMode, hasApps: !apps.isEmpty)
         let page = CenterPage(
             token: token, deviceName: device.name, viewer: viewer, isEmpty: content.groupsHTML.isEmpty, change: content.change,
-            commands: commands, events: content.events, activities: content.activities, deviceHTML: content.deviceHTML, layout: content.layout)
+            commands: commands, events: content.events, activities: content.activities, deviceHTML: content.deviceHTML, layout: content.layout,
+            beside: companion)
         return Self.html(pages.page(page, groupsHTML: content.groupsHTML))
+    }
+
+    /// The device `?beside=` names, to show beside the page's own; `nil` without one.
+    /// - Throws: ``APIError`` `.badRequest` for a token no device could have, or the page's own.
+    static func besideToken(_ request: Request, page token: String) throws -> String? {
+        guard let text = request.uri.queryParameters["beside"] else { return nil }
+        let beside = String(text).lowercased()
+        guard !beside.isEmpty, beside.utf8.count <= 200, beside.utf8.allSatisfy({ (48...57).contains($0) || (97...122).contains($0) })
+        else { throw APIError(.badRequest, "beside= takes a device's token (letters and digits, at most 200)") }
+        guard beside != token else { throw APIError(.badRequest, "beside= names this page's own device: name the other phone of the pair") }
+        return beside
+    }
+
+    /// The iPhone's page of a pair, with the view (`languages`, `locked`) the request asked for.
+    private static func pairAddress(iPhone: String, android: String, request: Request) -> String {
+        var query = [("beside", android)]
+        for name in ["languages", "locked"] {
+            if let value = request.uri.queryParameters[Substring(name)] { query.append((name, String(value))) }
+        }
+        let encoded = query.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-,"))) ?? "")"
+        }
+        return "/devices/\(iPhone)?\(encoded.joined(separator: "&"))"
+    }
+
+    /// The page's own address (path and query), where its sign-in form sends the browser back.
+    private static func pageAddress(of request: Request) -> String {
+        request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
     }
 
     /// An Android phone's shade alone, as its page shows it (`?locked=`, `?languages=` as the page takes them): what the
@@ -84,7 +136,9 @@ struct WebController {
     /// whose script trades the fragment and opens the center). The center itself asked for without the
     /// cookie answers the same form with 401, which a browser logs as an error before any script runs.
     @Sendable func signIn(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        unlockPage(request, token: try context.parameters.require("token").lowercased(), failed: false, status: .ok)
+        let token = try context.parameters.require("token").lowercased()
+        let next = request.uri.query.map { "/devices/\(token)?\($0)" }
+        return unlockPage(request, token: token, failed: false, next: next, status: .ok)
     }
 
     /// Trades the secret (a form's `secret=…`, or JSON `{"secret": "…"}`) for a cookie.
@@ -98,8 +152,9 @@ struct WebController {
         } else {
             secret = try? JSONReader(JSONParser.parse(body)).member("secret").string()
         }
+        let next = isForm ? FormBody(body)["next"].flatMap(Self.pageAddress(returningTo:)) : nil
         guard let secret, let device = try await DeviceAuthorization(store: store, centers: centers).device(token, ifSecretIs: secret) else {
-            if isForm { return unlockPage(request, token: token, failed: true) }
+            if isForm { return unlockPage(request, token: token, failed: true, next: next) }
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
         var headers: HTTPFields = [
@@ -108,8 +163,18 @@ struct WebController {
                 maxAge: DeviceAuthorization.webSessionLifetime)
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
-        headers[.location] = "/devices/\(token)"
+        headers[.location] = next ?? "/devices/\(token)"
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// A form's `next`, when it is a page of this server's devices (a path, never another site's address): the page
+    /// that asked for the secret, such as an iPhone's page with the Android phone beside it.
+    static func pageAddress(returningTo next: String) -> String? {
+        guard next.hasPrefix("/devices/"), next.utf8.count <= 1024,
+            next.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 && $0 != "\\" }),
+            !next.contains("//")
+        else { return nil }
+        return next
     }
 
     @Sendable func asset(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -157,12 +222,15 @@ struct WebController {
 
     /// The form that asks for a device's secret, with its CSRF token: the answer to a page asked for without
     /// it, as the API's to a request without it.
+    /// - Parameter next: the page to go back to once signed in (``pageAddress(returningTo:)``); the device's own without it.
     private func unlockPage(
-        _ request: Request, token: String, failed: Bool, status: HTTPResponse.Status = APIError.Kind.unauthorized.status
+        _ request: Request, token: String, failed: Bool, next: String? = nil, status: HTTPResponse.Status = APIError.Kind.unauthorized.status
     ) -> Response {
         let formToken = formTokens.issue(for: request)
         return Self.html(
-            pages.unlock(token: token, failed: failed, languages: PageLanguages.requested(by: request), formToken: formToken.token),
+            pages.unlock(
+                token: token, failed: failed, languages: PageLanguages.requested(by: request), formToken: formToken.token,
+                next: next.flatMap(Self.pageAddress(returningTo:)) ?? "/devices/\(token)"),
             status: status, setCookie: formToken.setCookie)
     }
 }

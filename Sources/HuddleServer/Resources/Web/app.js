@@ -1,7 +1,8 @@
 // Huddle's Notification Center page: follows the device's live stream and patches the stacks with the
 // HTML the server renders, so the page and the server never disagree about what a stack says. An Android
 // phone's page has its shade in place of the stacks: on every change the stream announces, it fetches the
-// shade the server renders again (/devices/{token}/shade) and puts it in place.
+// shade the server renders again (/devices/{token}/shade) and puts it in place. An iPhone's page may show an
+// Android phone beside it (?beside={token}), whose shade follows that phone's own stream the same way.
 (() => {
   "use strict";
   const body = document.body;
@@ -282,26 +283,27 @@
   }
 
   // The stream's states in the page's language, which the server wrote into the element's data.
+  function showConnection(element, state, status) {
+    const text = element.dataset[state] ?? state;
+    element.textContent = status === undefined ? text : text.replace("%@", status);
+  }
+
   function setConnection(state, status) {
-    const text = connection.dataset[state] ?? state;
-    connection.textContent = status === undefined ? text : text.replace("%@", status);
+    showConnection(connection, state, status);
   }
 
   // Opens the stream. `after` is the change the page already shows: the stream then sends only later
   // changes. Without it, the stream starts with the whole center (after a language or lock switch).
   function connect(after) {
     if (source) source.close();
-    // The shade is the server's to render from the device's apps and notifications: its page needs only to hear
-    // that the center changed, so it asks for the smallest rendering, one every Android page shares.
-    const query = shade
-      ? new URLSearchParams({ format: "json", limit: "1" })
-      : new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
-    if (after !== undefined) query.set("after", after);
-    source = new EventSource(`/v1/devices/${token}/stream?${query}`);
-    if (shade) {
-      source.addEventListener("center", fetchShade);
-      source.addEventListener("change", fetchShade);
+    if (ownShade) {
+      source = shadeStream(token, after);
+      source.addEventListener("center", ownShade.refresh);
+      source.addEventListener("change", ownShade.refresh);
     } else {
+      const query = new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
+      if (after !== undefined) query.set("after", after);
+      source = new EventSource(`/v1/devices/${token}/stream?${query}`);
       source.addEventListener("center", (event) => showCenter(JSON.parse(event.data)));
       source.addEventListener("change", (event) => applyChange(JSON.parse(event.data)));
     }
@@ -315,65 +317,103 @@
     source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
 
-  // The Android shade. One fetch at a time: changes that arrive meanwhile are taken by one more fetch after it, so
-  // that the last shade shown is never older than the last change announced.
-  let fetching = false;
-  let fetchAgain = false;
-  async function fetchShade() {
-    if (fetching) {
-      fetchAgain = true;
-      return;
+  // An Android phone's shade, drawn by the server: `refresh` fetches it again (/devices/{token}/shade) and puts it in
+  // place. One fetch at a time: changes that arrive meanwhile are taken by one more fetch after it, so that the last
+  // shade shown is never older than the last change announced. `report` tells the phone's connection state.
+  function followShade(container, shadeToken, report) {
+    let fetching = false;
+    let fetchAgain = false;
+    // The groups the person expanded (by app) stay expanded in every later shade, as on the phone.
+    const expandedGroups = new Set();
+
+    function setGroupExpanded(group, open) {
+      group.classList.toggle("expanded", open);
+      const button = group.querySelector(".shade-expand");
+      button.setAttribute("aria-expanded", String(open));
+      button.setAttribute("aria-label", open ? button.dataset.collapse : button.dataset.expand);
+      group.querySelector(".shade-children").hidden = !open;
+      if (open) expandedGroups.add(group.dataset.group); else expandedGroups.delete(group.dataset.group);
     }
-    fetching = true;
-    try {
-      do {
-        fetchAgain = false;
-        const query = new URLSearchParams({ languages, locked: String(locked) });
-        const response = await fetch(`/devices/${token}/shade?${query}`, { headers: { accept: "text/html" }, cache: "no-store" });
-        if (!response.ok) {
-          setConnection("error", String(response.status));
-          break;
-        }
-        showShade(await response.text());
-      } while (fetchAgain);
-    } catch {
-      setConnection("reconnecting");
-    } finally {
-      fetching = false;
+
+    // The server's rendering of the shade (its texts escaped there), in place of the one shown; cards new to it slide
+    // in, as a notification posted while the shade is open does.
+    function show(html) {
+      const shown = new Set([...container.querySelectorAll(".shade-card")].map((card) => card.dataset.id));
+      const template = document.createElement("template");
+      template.innerHTML = html.trim();
+      const next = template.content.firstElementChild;
+      if (!next) return;
+      for (const group of next.querySelectorAll(".shade-group")) {
+        if (expandedGroups.has(group.dataset.group)) setGroupExpanded(group, true);
+      }
+      for (const entry of next.querySelectorAll(".shade-entries > .shade-entry")) {
+        const ids = [...entry.querySelectorAll(".shade-card")].map((card) => card.dataset.id);
+        if (ids.some((id) => !shown.has(id))) entry.classList.add("arriving");
+      }
+      container.replaceChildren(next);
+      paintHues(container);
+      refreshTimes(container);
+      tickClock();
     }
+
+    async function refresh() {
+      if (fetching) {
+        fetchAgain = true;
+        return;
+      }
+      fetching = true;
+      try {
+        do {
+          fetchAgain = false;
+          const query = new URLSearchParams({ languages, locked: String(locked) });
+          const response = await fetch(`/devices/${shadeToken}/shade?${query}`, { headers: { accept: "text/html" }, cache: "no-store" });
+          if (!response.ok) {
+            report("error", String(response.status));
+            break;
+          }
+          show(await response.text());
+        } while (fetchAgain);
+      } catch {
+        report("reconnecting");
+      } finally {
+        fetching = false;
+      }
+    }
+
+    container.addEventListener("click", (event) => {
+      const button = event.target.closest(".shade-expand");
+      if (!button) return;
+      const group = button.closest(".shade-group");
+      setGroupExpanded(group, !group.classList.contains("expanded"));
+    });
+    return { refresh };
   }
 
-  // The groups the person expanded (by app) stay expanded in every later shade, as on the phone.
-  const expandedGroups = new Set();
-
-  function setGroupExpanded(group, open) {
-    group.classList.toggle("expanded", open);
-    const button = group.querySelector(".shade-expand");
-    button.setAttribute("aria-expanded", String(open));
-    button.setAttribute("aria-label", open ? button.dataset.collapse : button.dataset.expand);
-    group.querySelector(".shade-children").hidden = !open;
-    if (open) expandedGroups.add(group.dataset.group); else expandedGroups.delete(group.dataset.group);
+  // The shade needs only to hear that its center changed: its stream asks for the smallest rendering, one every
+  // Android page shares.
+  function shadeStream(shadeToken, after) {
+    const query = new URLSearchParams({ format: "json", limit: "1" });
+    if (after !== undefined) query.set("after", after);
+    return new EventSource(`/v1/devices/${shadeToken}/stream?${query}`);
   }
 
-  // The server's rendering of the shade (its texts escaped there), in place of the one shown; cards new to it slide
-  // in, as a notification posted while the shade is open does.
-  function showShade(html) {
-    const shown = new Set([...shade.querySelectorAll(".shade-card")].map((card) => card.dataset.id));
-    const template = document.createElement("template");
-    template.innerHTML = html.trim();
-    const next = template.content.firstElementChild;
-    if (!next) return;
-    for (const group of next.querySelectorAll(".shade-group")) {
-      if (expandedGroups.has(group.dataset.group)) setGroupExpanded(group, true);
-    }
-    for (const entry of next.querySelectorAll(".shade-entries > .shade-entry")) {
-      const ids = [...entry.querySelectorAll(".shade-card")].map((card) => card.dataset.id);
-      if (ids.some((id) => !shown.has(id))) entry.classList.add("arriving");
-    }
-    shade.replaceChildren(next);
-    paintHues(shade);
-    refreshTimes(shade);
-    tickClock();
+  const ownShade = shade ? followShade(shade, token, setConnection) : null;
+
+  // The Android phone an iPhone's page shows beside it (?beside=): its shade follows its own stream, in the iPhone's
+  // language and lock.
+  const beside = document.getElementById("beside");
+  const besideConnection = document.getElementById("beside-connection");
+  const reportBeside = (state, status) => showConnection(besideConnection, state, status);
+  const besideShade = beside ? followShade(document.getElementById("beside-shade"), beside.dataset.token, reportBeside) : null;
+  let besideSource = null;
+
+  function connectBeside(after) {
+    if (besideSource) besideSource.close();
+    besideSource = shadeStream(beside.dataset.token, after);
+    besideSource.addEventListener("center", besideShade.refresh);
+    besideSource.addEventListener("change", besideShade.refresh);
+    besideSource.addEventListener("open", () => reportBeside("live"));
+    besideSource.addEventListener("error", () => reportBeside(besideSource.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
 
   // The status bar's clock (and a locked phone's), in the browser's time and the page's language, without its
@@ -398,14 +438,6 @@
     if (!response.ok) setConnection("error", String(response.status));
   }
 
-  if (shade) {
-    shade.addEventListener("click", (event) => {
-      const button = event.target.closest(".shade-expand");
-      if (!button) return;
-      const group = button.closest(".shade-group");
-      setGroupExpanded(group, !group.classList.contains("expanded"));
-    });
-  }
   stacks?.addEventListener("click", (event) => {
     const stack = event.target.closest(".stack");
     if (!stack) return;
@@ -436,6 +468,7 @@
     lockButton.textContent = locked ? lockButton.dataset.lockedText : lockButton.dataset.unlockedText;
     rememberView();
     connect();
+    besideShade?.refresh();
   });
   // A new language loads the page again: its own words, times and menu are the server's to write.
   function switchLanguage() {
@@ -461,4 +494,5 @@
   tickClock();
   setInterval(() => { refreshTimes(); refreshActivities(); tickClock(); }, 30_000);
   connect(body.dataset.change);
+  if (beside) connectBeside(beside.dataset.change);
 })();

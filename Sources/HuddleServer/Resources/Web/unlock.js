@@ -6,10 +6,12 @@
   const match = location.hash.match(/secret=([0-9a-fA-F]+)/);
   if (!match) return;
   history.replaceState(null, "", location.pathname + location.search);
-  const token = document.getElementById("unlock").dataset.token;
+  const form = document.getElementById("unlock");
+  const token = form.dataset.token;
   const response = await fetch("/devices/" + encodeURIComponent(token) + "/session", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ secret: match[1] }),
   });
-  // The center's address, not a reload: this form is also served at /devices/TOKEN/session.
-  if (response.ok) location.replace("/devices/" + encodeURIComponent(token) + location.search);
+  // The page that asked (the server checked it is one of its devices' pages), not a reload: this form is also served
+  // at /devices/TOKEN/session, and in place of the iPhone's page for the Android phone shown beside it.
+  if (response.ok) location.replace(form.dataset.next);
 })();
