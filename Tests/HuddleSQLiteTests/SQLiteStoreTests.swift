@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HuddleCore
-import HuddleSQLite
+@testable import HuddleSQLite
 import HuddleTestSupport
 import Testing
 
@@ -17,6 +17,28 @@ import Testing
     func conforms(_ check: String) async throws {
         let store = try SQLiteNotificationStore(path: try Self.temporaryPath())
         try await StoreConformance.check(check, store: store)
+    }
+
+    /// The store's own transaction (its BEGIN and COMMIT prepared once): what a failing write wrote is rolled back, the
+    /// connection is left outside any transaction, and the next write commits with the same statements.
+    @Test func aFailedWriteLeavesNothingAndTheNextCommits() throws {
+        struct Refused: Error {}
+        let queue = try DatabaseQueue()
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (v INTEGER)")
+            #expect(throws: Refused.self) {
+                try SQLiteNotificationStore.inTransaction(db) { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                    throw Refused()
+                }
+            }
+            #expect(!db.isInsideTransaction)
+            for value in [2, 3] {
+                try SQLiteNotificationStore.inTransaction(db) { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [value]) }
+                #expect(!db.isInsideTransaction)
+            }
+            #expect(try Int.fetchAll(db, sql: "SELECT v FROM t ORDER BY v") == [2, 3])
+        }
     }
 
     @Test func forgetsOldChanges() async throws {
