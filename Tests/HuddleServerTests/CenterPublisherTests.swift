@@ -251,6 +251,22 @@ import Testing
         #expect(redrawn.data["lockScreen"]?.arrayValue?.first?["lines"]?.jsonText() == #"[{"pieces":[{"text":"Order "},{"text":"b"}]}]"#)
         let cardsNow = fixture.publisher.activityCards(at: CenterPublisherTests.start)
         #expect(cardsNow.map(\.activity.id) == ["b", "a"])
+
+        // Saved again with the same name and templates (a category added): the cards are as they were, and not sent again.
+        let category = NotificationCategory(identifier: "msg", categorySummaryFormat: .plain("%u more messages from %@"))
+        var watching = fixture.subscribe(limit: 1)
+        var seen = [try await watching.require()]
+        fixture.apply(.appSaved(AppRecord(
+            topic: CenterPublisherTests.app, displayName: "Chat", categories: [category], activities: try ActivityDeclarations(types: [type]))))  // 5
+        fixture.deliver("m", thread: "one")  // 6
+        while seen.last?.id != "6" { seen.append(try await watching.require()) }
+        #expect(!seen.contains { $0.name == "activities" }, "\(seen.map { $0.name })")
+        // A new name draws them anew.
+        fixture.apply(.appSaved(AppRecord(
+            topic: CenterPublisherTests.app, displayName: "Chats", categories: [category], activities: try ActivityDeclarations(types: [type]))))  // 7
+        var renamed = try await watching.require()
+        while renamed.name != "activities" { renamed = try await watching.require() }
+        #expect(renamed.id == "7" && renamed.data["lockScreen"]?.arrayValue?.first?["appName"] == "Chats")
     }
 
     @Test func aStreamThatJoinsBetweenChangesSeesEachLaterChangeOnce() async throws {

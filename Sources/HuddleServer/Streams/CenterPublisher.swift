@@ -59,6 +59,8 @@ struct CenterPublisher {
 
     /// Applies the next committed change and tells every stream.
     mutating func apply(_ change: DeviceChange) -> CenterUpdate {
+        // The name an app's activity cards show, before a save changes it.
+        let nameBefore: String? = if case .appSaved(let app) = change.kind { center.registration(for: app.topic)?.visibleName } else { nil }
         let update = attention.apply(change, to: &center)
         lastChange = change.number
         history.record(update, center: center)
@@ -72,9 +74,11 @@ struct CenterPublisher {
             // The store removed its activities with the app, in the same change.
             if activities.contains(where: { $0.app == topic }) { show(activities.filter { $0.app != topic }, change: change.number) }
         case .appSaved(let app):
+            let redraws = declarations[app.topic] != app.activities || center.registration(for: app.topic)?.visibleName != nameBefore
             declarations[app.topic] = app.activities
-            // A new name or template draws its activities anew.
-            if activities.contains(where: { $0.app == app.topic }) { show(activities, change: change.number) }
+            // A new name or template draws its activities anew; a save that changed neither (categories, settings, files)
+            // leaves the cards as they are, and sends nothing.
+            if redraws, activities.contains(where: { $0.app == app.topic }) { show(activities, change: change.number) }
         default: break
         }
         return update
