@@ -121,12 +121,15 @@ import Testing
             #expect(page.contains("<html lang=\"de\">") && ShadePageTests.count("data-live=\"verbunden\"", in: page) == 2)
 
             // Asked for from the Android phone's side, the pair is the iPhone's page (with the view asked for).
+            // The cookie of a device's web session, as a page's sign-in by JSON gets it.
+            func webSession(_ device: (token: String, secret: String, fcmToken: String)) async throws -> String {
+                let signedIn = try await client.execute(
+                    uri: "/devices/\(device.token)/session", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"secret": "\#(device.secret)"}"#))
+                return try #require(signedIn.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            }
             var fromAndroid: HTTPFields = [.authorization: "Bearer \(android.secret)"]
-            fromAndroid[.cookie] = try #require(
-                try await client.execute(
-                    uri: "/devices/\(iPhone.token)/session", method: .post, headers: [.contentType: "application/json"],
-                    body: ByteBuffer(string: #"{"secret": "\#(iPhone.secret)"}"#)
-                ).headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            fromAndroid[.cookie] = try await webSession(iPhone)
             let swapped = try await client.execute(uri: "/devices/\(android.token)?beside=\(iPhone.token)&locked=true&languages=de", method: .get, headers: fromAndroid)
             #expect(swapped.status == .seeOther)
             #expect(swapped.headers[.location] == "/devices/\(iPhone.token)?beside=\(android.token)&languages=de&locked=true")
@@ -134,11 +137,7 @@ import Testing
             // Not a pair: the page's own device, two iPhones, or no device's token.
             let other = try await register(#"{"name": "Other"}"#, app: "com.example.chat", #"{"name": "Chat"}"#)
             var twoIPhones = iPhoneAuth
-            twoIPhones[.cookie] = try #require(
-                try await client.execute(
-                    uri: "/devices/\(other.token)/session", method: .post, headers: [.contentType: "application/json"],
-                    body: ByteBuffer(string: #"{"secret": "\#(other.secret)"}"#)
-                ).headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            twoIPhones[.cookie] = try await webSession(other)
             let notAPair = try await client.execute(uri: "/devices/\(iPhone.token)?beside=\(other.token)", method: .get, headers: twoIPhones)
             #expect(notAPair.status == .badRequest && String(buffer: notAPair.body).contains("both iPhones"))
             for beside in [iPhone.token, "..%2Fx", String(repeating: "a", count: 201)] {
