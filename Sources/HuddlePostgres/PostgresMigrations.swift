@@ -182,6 +182,24 @@ public enum PostgresMigrations {
             """,
             "CREATE INDEX topic_subscriptions_by_token ON topic_subscriptions (fcm_token)",
         ]),
+        Migration(identifier: "011 the channels Live Activities listen on", statements: [
+            // As SQLite's 011 says: which devices' activities listen on a channel, written with the activities.
+            """
+            CREATE TABLE activity_channels (
+                channel_id TEXT NOT NULL,
+                app TEXT NOT NULL,
+                device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                PRIMARY KEY (channel_id, app, device_token)
+            )
+            """,
+            "CREATE INDEX activity_channels_by_device ON activity_channels (device_token)",
+            """
+            INSERT INTO activity_channels (channel_id, app, device_token)
+                SELECT DISTINCT activity->>'channelID', activity->>'app', devices.token
+                FROM devices, jsonb_array_elements(devices.activities::jsonb) AS activity
+                WHERE devices.activities IS NOT NULL AND activity->>'channelID' IS NOT NULL AND activity->>'app' IS NOT NULL
+            """,
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

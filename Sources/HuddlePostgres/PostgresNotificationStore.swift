@@ -602,9 +602,18 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return try LiveActivity.stored(text ?? nil, device: token)
     }
 
+    /// Stores a device's activities, and the channels they listen on beside them (migration 011).
     private func saveActivities(_ activities: [LiveActivity], device token: String, _ connection: PostgresConnection) async throws {
         let text = activities.isEmpty ? nil : LiveActivity.storedText(activities)
         try await connection.run("UPDATE devices SET activities = \(text) WHERE token = \(token)", logger: logger)
+        try await connection.run("DELETE FROM activity_channels WHERE device_token = \(token)", logger: logger)
+        let channels = LiveActivity.channels(of: activities)
+        guard !channels.isEmpty else { return }
+        try await connection.run(
+            """
+            INSERT INTO activity_channels (channel_id, app, device_token)
+            SELECT channel, app, \(token) FROM unnest(\(channels.map(\.channel))::text[], \(channels.map(\.app))::text[]) AS c(channel, app)
+            """, logger: logger)
     }
 
     /// Events go one transaction each (``commitEach(_:)``): pushes with nothing to show are rarer than those
@@ -930,12 +939,11 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     }
 
     public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
-        let listening = JSONValue.array([.object(JSONObject([("channelID", .string(channel)), ("app", .string(app))]))]).jsonText()
-        return try await client.rows(
+        try await client.rows(
             """
-            SELECT token FROM devices
-            WHERE environment = \(environment.rawValue) AND activities IS NOT NULL AND activities::jsonb @> \(listening)::jsonb
-            ORDER BY token
+            SELECT devices.token FROM activity_channels JOIN devices ON devices.token = activity_channels.device_token
+            WHERE activity_channels.channel_id = \(channel) AND activity_channels.app = \(app) AND devices.environment = \(environment.rawValue)
+            ORDER BY devices.token
             """, logger: logger
         ) { try $0.decode(String.self) }
     }

@@ -170,6 +170,25 @@ public enum SQLiteMigrations {
                 CREATE INDEX topic_subscriptions_by_token ON topic_subscriptions (fcm_token);
                 """)
         }
+        migrator.registerMigration("011 the channels Live Activities listen on") { db in
+            // Which devices' activities listen on a broadcast channel, kept beside their activities and written with them,
+            // so that a broadcast finds its devices by the channel instead of reading every device's activities. Filled
+            // from the activities stored before.
+            try db.execute(sql: """
+                CREATE TABLE activity_channels (
+                    channel_id TEXT NOT NULL,
+                    app TEXT NOT NULL,
+                    device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                    PRIMARY KEY (channel_id, app, device_token)
+                );
+                CREATE INDEX activity_channels_by_device ON activity_channels (device_token);
+                INSERT OR IGNORE INTO activity_channels (channel_id, app, device_token)
+                    SELECT json_extract(value, '$.channelID'), json_extract(value, '$.app'), devices.token
+                    FROM devices, json_each(devices.activities)
+                    WHERE devices.activities IS NOT NULL AND json_extract(value, '$.channelID') IS NOT NULL
+                        AND json_extract(value, '$.app') IS NOT NULL;
+                """)
+        }
         return migrator
     }
 

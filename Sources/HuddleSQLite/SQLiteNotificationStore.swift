@@ -486,10 +486,14 @@ public final class SQLiteNotificationStore: NotificationStore {
         try LiveActivity.stored(String.fetchOne(db, sql: "SELECT activities FROM devices WHERE token = ?", arguments: [token]), device: token)
     }
 
+    /// Stores a device's activities, and the channels they listen on beside them (migration 011).
     private static func saveActivities(_ activities: [LiveActivity], device token: String, _ db: Database) throws {
         try db.execute(
             sql: "UPDATE devices SET activities = ? WHERE token = ?",
             arguments: [activities.isEmpty ? nil : LiveActivity.storedText(activities), token])
+        try db.cachedStatement(sql: "DELETE FROM activity_channels WHERE device_token = ?").execute(arguments: [token])
+        let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO activity_channels (channel_id, app, device_token) VALUES (?, ?, ?)")
+        for listening in LiveActivity.channels(of: activities) { try add.execute(arguments: [listening.channel, listening.app, token]) }
     }
 
     public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
@@ -807,12 +811,11 @@ public final class SQLiteNotificationStore: NotificationStore {
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT token FROM devices WHERE environment = ? AND activities IS NOT NULL AND EXISTS (
-                        SELECT 1 FROM json_each(devices.activities)
-                        WHERE json_extract(value, '$.channelID') = ? AND json_extract(value, '$.app') = ?)
-                    ORDER BY token
+                    SELECT devices.token FROM activity_channels JOIN devices ON devices.token = activity_channels.device_token
+                    WHERE activity_channels.channel_id = ? AND activity_channels.app = ? AND devices.environment = ?
+                    ORDER BY devices.token
                     """,
-                arguments: [environment.rawValue, channel, app])
+                arguments: [channel, app, environment.rawValue])
         }
     }
 

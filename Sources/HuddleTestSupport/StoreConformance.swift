@@ -22,6 +22,12 @@ public enum StoreConformance {
     public static let start = Date(timeIntervalSince1970: 1_528_304_400)
     /// The device every check uses.
     public static let token = String(repeating: "ab", count: 32)
+    /// A device's activities on two channels of two apps (two on one of them), and one on no channel.
+    public static let activitiesOnChannels = [("a", "com.example.app", "Ag=="), ("b", "com.example.app", "Ag=="), ("c", "com.example.other", "AQ=="),
+        ("d", "com.example.app", nil)].map { id, app, channel in
+        LiveActivity(
+            id: id, app: app, typeName: "T", attributes: [:], contentState: [:], timestamp: start, startedAt: start, channelID: channel)
+    }
 
     static func device(_ token: String = token) -> DeviceRecord {
         DeviceRecord(token: token, secretHash: "hash", name: "Test iPhone", createdAt: start)
@@ -757,6 +763,14 @@ public enum StoreConformance {
             #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .production) == [production])
             #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.other", environment: .development) == [])
             #expect(try await store.devices(listeningOn: "AQ==", app: "com.example.app", environment: .development) == [])
+            // Kept with the activities: a device whose activities left the channel, or whose app went, no longer listens.
+            _ = try await store.updateActivities(device: production, app: "com.example.app") { activities, _ in
+                activities.removeAll()
+                return nil
+            }
+            #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .production) == [])
+            _ = try await store.deleteApp(topic: "com.example.app", device: token)
+            #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development) == [])
         },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())

@@ -1,5 +1,6 @@
+import Foundation
 import HuddleCore
-import HuddlePostgres
+@testable import HuddlePostgres
 import HuddleTestSupport
 import Testing
 
@@ -42,6 +43,31 @@ import Testing
                 == ["001 devices, apps, notifications, signing keys 7", "002 numbered changes, app display names 7"])
             #expect(try await TestDatabase.column(database, "SELECT notification_count::text FROM apps") == ["2"])
             #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == [])
+        }
+    }
+
+    /// A database as migration 010 left it keeps its Live Activities' channels: 011 fills the table a broadcast reads its
+    /// devices from with the activities stored before, and the store keeps it from then on.
+    @Test func migration011FindsTheChannelsOfActivitiesStoredBefore() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database in
+            let upTo010 = PostgresMigrations.all.prefix { $0.identifier < "011" }
+            #expect(upTo010.count == 10)
+            for statement in upTo010.flatMap(\.statements) { try await TestDatabase.administer(database, statement) }
+            try await TestDatabase.administer(database, "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+            for migration in upTo010 {
+                try await TestDatabase.administer(database, "INSERT INTO schema_migrations VALUES ('\(migration.identifier)', 0)")
+            }
+            let stored = LiveActivity.storedText(StoreConformance.activitiesOnChannels).replacingOccurrences(of: "'", with: "''")
+            try await TestDatabase.administer(
+                database, "INSERT INTO devices (token, secret_hash, name, created_at, activities) VALUES ('ab', 'x', 'phone', 0, '\(stored)')",
+                "INSERT INTO devices (token, secret_hash, name, created_at) VALUES ('cd', 'x', 'phone', 0)")
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == ["011 the channels Live Activities listen on"])
+            #expect(try await TestDatabase.column(database, "SELECT channel_id || ' ' || app || ' ' || device_token FROM activity_channels ORDER BY 1")
+                == ["AQ== com.example.other ab", "Ag== com.example.app ab"])
+            let listening = try await TestDatabase.withStore(database) { store in
+                try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development)
+            }
+            #expect(listening == ["ab"])
         }
     }
 

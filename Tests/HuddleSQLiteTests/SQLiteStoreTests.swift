@@ -80,6 +80,27 @@ import Testing
         #expect(change.number == 8)
     }
 
+    /// A database as migration 010 left it keeps its Live Activities' channels: 011 fills the table a broadcast reads its
+    /// devices from with the activities stored before, and the store keeps it from then on.
+    @Test func migration011FindsTheChannelsOfActivitiesStoredBefore() async throws {
+        let path = try Self.temporaryPath()
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteMigrations.migrator.migrate(queue, upTo: "010 Android devices, FCM registration tokens, service accounts, topic subscriptions")
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO devices (token, secret_hash, name, created_at, activities) VALUES ('ab', 'x', 'phone', 0, ?), ('cd', 'x', 'phone', 0, NULL)",
+                arguments: [LiveActivity.storedText(StoreConformance.activitiesOnChannels)])
+        }
+        try queue.close()
+        #expect(try SQLiteMigrations.pending(path: path) == ["011 the channels Live Activities listen on"])
+        let store = try SQLiteNotificationStore(path: path)
+        let listening = try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT channel_id || ' ' || app || ' ' || device_token FROM activity_channels ORDER BY 1")
+        }
+        #expect(listening == ["AQ== com.example.other ab", "Ag== com.example.app ab"])
+        #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development) == ["ab"])
+    }
+
     /// Migration 001 as shipped.
     static let schema001 = """
         CREATE TABLE devices (token TEXT PRIMARY KEY NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL);

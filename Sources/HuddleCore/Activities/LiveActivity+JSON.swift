@@ -42,6 +42,23 @@ extension LiveActivity {
             priority10Updates: try reader.optionalMember("priority10Updates")?.array().map { member throws(JSONReadError) in try date(member) } ?? [])
     }
 
+    /// A broadcast channel of an app that one or more of a device's activities listen on.
+    public struct ChannelListening: Hashable, Sendable {
+        public var channel: String
+        public var app: String
+    }
+
+    /// The channels `activities` listen on, each once: what a store keeps beside them, so that a broadcast finds its
+    /// devices by its channel.
+    public static func channels(of activities: [LiveActivity]) -> [ChannelListening] {
+        var seen = Set<ChannelListening>()
+        return activities.compactMap { activity in
+            guard let channel = activity.channelID else { return nil }
+            let listening = ChannelListening(channel: channel, app: activity.app)
+            return seen.insert(listening).inserted ? listening : nil
+        }
+    }
+
     /// A device's activities as the stores keep them: one JSON array.
     public static func storedText(_ activities: [LiveActivity]) -> String {
         JSONValue.array(activities.map(\.json)).jsonText()
