@@ -3,15 +3,17 @@ devices with the bench app, and writes into WORK what the load tools need: `jwt`
 (the first device's token), `devices` (every device's token, one a line), `secrets` (their secrets, in the
 same order, for the device API and its streams) and `payload.json`; with `--fcm`, what FCM sends need too.
 
-    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm]
+    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm] [--insecure]
 
 The key is `--key` (default WORK/key.p8), made when it does not exist yet: servers that share one key accept
 one provider token. `payload.json` is the 544-byte push the tooling baselines used, unless WORK has one
-already (a benchmark of another payload writes its own first).
+already (a benchmark of another payload writes its own first). `--insecure` skips the check of an https URL's
+certificate (a server's self-signed one).
 """
 import argparse
 import json
 import pathlib
+import ssl
 import sys
 import urllib.request
 
@@ -30,7 +32,10 @@ def main():
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--key", type=pathlib.Path)
     parser.add_argument("--fcm", action="store_true", help="also set up FCM sends (fcm_access_token, fcm_registration, fcm_message.json)")
+    parser.add_argument("--insecure", action="store_true", help="do not verify an https URL's certificate (a self-signed one)")
     arguments = parser.parse_args()
+    if arguments.insecure:
+        urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=ssl._create_unverified_context())))
     key = arguments.key or arguments.work / "key.p8"
     if not key.exists():
         key.write_bytes(ec.generate_private_key(ec.SECP256R1()).private_bytes(

@@ -4,7 +4,7 @@
 #
 #   cd "$(dirname "$0")/../.." && source Tools/bench/lib.sh
 #   make_workdir                               # sets $work, a new directory removed on exit
-#   start_huddle [-p PORT] BINARY LOG ARGS...  # sets $huddle_url, $huddle_port and $huddle_pid
+#   start_huddle [-p PORT] BINARY LOG ARGS...  # sets $huddle_url (https with --tls-certificate), $huddle_port, $huddle_pid
 #   stop_huddle [PID...]                       # stops those servers (default: every one started)
 #   bench_setup URL WORK [OPTIONS...]          # runs bench_setup.py with the test set-up's Python
 #   wrk_push_script FOLDER                     # writes FOLDER/post.lua: wrk posting bench_setup's push
@@ -67,11 +67,13 @@ free_port() {
 # between free_port and the bind), up to three times, unless -p gave the port. On no answer within
 # $huddle_start_timeout seconds, prints the end of LOG and exits the script: a benchmark against a server
 # that is not there would only measure errors. A given port must be free: else whatever listens there
-# would answer /health while the new server fails to bind.
+# would answer /health while the new server fails to bind. With --tls-certificate among ARGS, $huddle_url is
+# https (its certificate not checked: a benchmark's is self-signed).
 start_huddle() {  # [-p port] binary log args...
-    local port="" attempt started
+    local port="" attempt started scheme=http
     if [[ $1 == -p ]]; then port=$2; shift 2; fi
     local binary=$1 log=$2; shift 2
+    if [[ " $* " == *" --tls-certificate "* ]]; then scheme=https; fi
     if [[ ! -x $binary ]]; then
         echo "start_huddle: $binary is not an executable (set HUDDLE to a release build)" >&2
         exit 1
@@ -82,13 +84,13 @@ start_huddle() {  # [-p port] binary log args...
     fi
     for attempt in 1 2 3; do
         huddle_port=${port:-$(free_port)}
-        huddle_url="http://127.0.0.1:$huddle_port"
+        huddle_url="$scheme://127.0.0.1:$huddle_port"
         LOG_LEVEL=${LOG_LEVEL:-error} "$binary" serve --port "$huddle_port" "$@" >>"$log" 2>&1 &
         huddle_pid=$!
         huddle_pids+=("$huddle_pid")
         started=$SECONDS
         while ((SECONDS - started < huddle_start_timeout)); do
-            if [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$huddle_url/health") == 200 ]]; then
+            if [[ $(curl -sk -o /dev/null -w '%{http_code}' --max-time 2 "$huddle_url/health") == 200 ]]; then
                 return 0
             fi
             kill -0 "$huddle_pid" 2>/dev/null || break
