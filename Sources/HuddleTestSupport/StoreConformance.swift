@@ -771,6 +771,23 @@ public enum StoreConformance {
             #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .production) == [])
             _ = try await store.deleteApp(topic: "com.example.app", device: token)
             #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development) == [])
+            // Activities started at once on one device, each on a channel of its own: every channel finds the device.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        _ = try await store.updateActivities(device: production, app: "com.example.app") { activities, _ in
+                            activities.append(LiveActivity(
+                                id: "r\(index)", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start,
+                                startedAt: start, channelID: "race\(index)"))
+                            return nil
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for index in 0..<8 {
+                #expect(try await store.devices(listeningOn: "race\(index)", app: "com.example.app", environment: .production) == [production])
+            }
         },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())
