@@ -52,6 +52,17 @@ import Testing
             let iPhoneShade = try await client.execute(
                 uri: "/devices/\(try #require(iPhone["token"]?.stringValue))/shade", method: .get, headers: iPhoneAuth)
             #expect(iPhoneShade.status == .notFound)
+
+            // The shade follows the app as saved since the session loaded it (the session keeps the apps, not the store): its default channel now.
+            _ = try await client.execute(
+                uri: "/v1/devices/\(token)/apps/com.example.android.chat", method: .put, headers: auth,
+                body: ByteBuffer(string: #"{"name": "Chat", "defaultChannel": "chats", "channels": [{"id": "chats", "name": "Messages", "importance": "low"}]}"#))
+            let renamed = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth) { try ServerRouterTests.json($0.body) }
+            let entry = try #require(renamed["entries"]?.arrayValue?.first)
+            #expect(entry["channel"]?["name"] == "Messages" && entry["alerting"]?["headsUp"] == false, "\(entry.jsonText())")
+            #expect(try await client.execute(uri: "/v1/devices/\(token)/apps/com.example.android.chat", method: .delete, headers: auth).status.code < 300)
+            let emptied = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth) { try ServerRouterTests.json($0.body) }
+            #expect(emptied["entries"]?.arrayValue?.isEmpty == true)
         }
     }
 

@@ -239,7 +239,7 @@ struct DeviceController {
         }
         if session.device.platform.isAndroid {
             // Android's shade, from the same notifications and the apps' channels (docs/fcm.md, "Android's shade").
-            return .json(try await session.shade(for: view.viewer).shade.json, headers: headers)
+            return .json(await session.shade(for: view.viewer).shade.json, headers: headers)
         }
         // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
         let document = await session.document(view)

@@ -29,6 +29,9 @@ actor DeviceSession {
     /// The apps the center has, as of the last change applied, each with what FCM knows of it: read without entering
     /// the session, by every push before its payload is read and every FCM message to an app's registration token.
     private let installedApps: Mutex<[String: FirebaseInstallation]>
+    /// An Android phone's apps as of the last change applied (empty for an iPhone): their channels and string resources
+    /// draw its shade, which its page fetches again on every change, without reading the store each time.
+    private var androidApps: [String: AppRecord]
     private let logger: Logger
 
     private init(
@@ -43,6 +46,7 @@ actor DeviceSession {
         self.logger = logger
         let center = Self.center(from: snapshot, logger: logger)
         installedApps = Mutex(Self.installations(in: snapshot, center: center))
+        androidApps = Self.androidApps(in: snapshot, center: center)
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
             declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot), logger: logger)
@@ -73,6 +77,13 @@ actor DeviceSession {
     private static func installations(in snapshot: DeviceSnapshot, center: Center) -> [String: FirebaseInstallation] {
         let registered = Set(center.registeredApps)
         return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0.firebase) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// An Android phone's installed apps, by package name; none for an iPhone.
+    private static func androidApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AppRecord] {
+        guard snapshot.device.platform.isAndroid else { return [:] }
+        let registered = Set(center.registeredApps)
+        return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Each app's declared activity types, by bundle identifier.
@@ -334,6 +345,7 @@ actor DeviceSession {
             activities: snapshot.activities, declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot))
         let installations = Self.installations(in: snapshot, center: center)
         installedApps.withLock { $0 = installations }
+        androidApps = Self.androidApps(in: snapshot, center: center)
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
@@ -343,8 +355,10 @@ actor DeviceSession {
         case .appSaved(let app):
             let registered = publisher.center.registration(for: app.topic) != nil
             installedApps.withLock { $0[app.topic] = registered ? app.firebase : nil }
+            if device.platform.isAndroid { androidApps[app.topic] = registered ? app : nil }
         case .appDeleted(let topic):
             installedApps.withLock { $0[topic] = nil }
+            androidApps[topic] = nil
         default: break
         }
         // Committed, so it counts as applied; it is left out as a reload would leave it out.
@@ -386,16 +400,14 @@ actor DeviceSession {
     }
 
     /// An Android phone's shade as a viewer sees it (docs/fcm.md, "Android's shade"): the center's notifications with the
-    /// apps' channels and string resources as stored (a `*_loc_key` resolved for the viewer's languages), the change it
-    /// is at and the latest events (newest first). The apps are read first, so that the rest is taken at one moment
-    /// after it: the page's stream, resuming after that change, sends just the later ones.
-    /// - Throws: the store's error when reading the apps failed.
-    func shade(for viewer: Viewer) async throws -> ShadeContent {
-        let apps = try await ServerMetrics.timeStore("apps") { try await store.apps(device: token) }
+    /// apps' channels and string resources (a `*_loc_key` resolved for the viewer's languages), the change it is at and
+    /// the latest events (newest first), all as of one change: the page's stream, resuming after it, sends just the
+    /// later ones.
+    func shade(for viewer: Viewer) -> ShadeContent {
         let center = publisher.center
         let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }
         return ShadeContent(
-            shade: AndroidShade(notifications: notifications, apps: apps, locked: viewer.locked, languages: viewer.languages),
+            shade: AndroidShade(notifications: notifications, apps: androidApps.values.sorted { $0.topic < $1.topic }, locked: viewer.locked, languages: viewer.languages),
             change: appliedChange, events: events(limit: WebPages.eventLimit))
     }
 

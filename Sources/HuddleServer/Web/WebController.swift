@@ -51,7 +51,7 @@ struct WebController {
             }
             switch (device.platform.isAndroid, beside.platform.isAndroid) {
             case (false, true):
-                let content = try await besideSession.shade(for: viewer)
+                let content = await besideSession.shade(for: viewer)
                 companion = BesidePhone(
                     token: besideToken, deviceName: beside.name, change: content.change,
                     shadeHTML: pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
@@ -66,7 +66,7 @@ struct WebController {
             }
         }
         if device.platform.isAndroid {
-            let content = try await session.shade(for: viewer)
+            let content = await session.shade(for: viewer)
             // The first-push commands are APNs pushes, which an Android phone refuses: the page does not show them.
             let commands = PushCommands(
                 origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token, topic: PushCommands.topic(among: []),
@@ -127,7 +127,7 @@ struct WebController {
             throw APIError(.notFound, "this device is an iPhone: it has no Android shade (its page's stream carries its stacks)")
         }
         let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
-        let content = try await session.shade(for: viewer)
+        let content = await session.shade(for: viewer)
         return Self.html(pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
     }
 

@@ -405,11 +405,10 @@
   const besideConnection = document.getElementById("beside-connection");
   const reportBeside = (state, status) => showConnection(besideConnection, state, status);
   const besideShade = beside ? followShade(document.getElementById("beside-shade"), beside.dataset.token, reportBeside) : null;
-  let besideSource = null;
 
+  // Opened once: the page's own lock and language switches fetch the shade again, and a new language loads the page.
   function connectBeside(after) {
-    if (besideSource) besideSource.close();
-    besideSource = shadeStream(beside.dataset.token, after);
+    const besideSource = shadeStream(beside.dataset.token, after);
     besideSource.addEventListener("center", besideShade.refresh);
     besideSource.addEventListener("change", besideShade.refresh);
     besideSource.addEventListener("open", () => reportBeside("live"));
