@@ -183,7 +183,8 @@ public enum PostgresMigrations {
             "CREATE INDEX topic_subscriptions_by_token ON topic_subscriptions (fcm_token)",
         ]),
         Migration(identifier: "011 the channels Live Activities listen on", statements: [
-            // As SQLite's 011 says: which devices' activities listen on a channel, written with the activities.
+            // As SQLite's 011 says: which devices' activities listen on a channel, written with the activities (no
+            // identifier longer than a channel's).
             """
             CREATE TABLE activity_channels (
                 channel_id TEXT NOT NULL,
@@ -197,7 +198,8 @@ public enum PostgresMigrations {
             INSERT INTO activity_channels (channel_id, app, device_token)
                 SELECT DISTINCT activity->>'channelID', activity->>'app', devices.token
                 FROM devices, jsonb_array_elements(devices.activities::jsonb) AS activity
-                WHERE devices.activities IS NOT NULL AND activity->>'channelID' IS NOT NULL AND activity->>'app' IS NOT NULL
+                WHERE devices.activities IS NOT NULL AND activity->>'app' IS NOT NULL
+                    AND octet_length(activity->>'channelID') BETWEEN 1 AND 88
             """,
         ]),
     ]

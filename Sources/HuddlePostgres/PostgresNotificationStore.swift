@@ -262,7 +262,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 // Its Live Activities go with it, as they do when an app is deleted from an iPhone.
                 let activities = try await activities(device: token, connection)
                 if activities.contains(where: { $0.app == topic }) {
-                    try await saveActivities(activities.filter { $0.app != topic }, device: token, connection)
+                    try await saveActivities(activities.filter { $0.app != topic }, replacing: activities, device: token, connection)
                 }
                 try await record(.appDeleted, topic: topic, number: number, device: token, connection)
                 return .commit(DeviceChange(number: number, kind: .appDeleted(topic: topic)))
@@ -485,7 +485,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 }
                 var changes: [DeviceChange] = []
                 if activities != stored {
-                    try await saveActivities(activities, device: token, connection)
+                    try await saveActivities(activities, replacing: stored, device: token, connection)
                     let changeNumber = try await takeNumber()
                     try await record(.activities, topic: topic, number: changeNumber, device: token, connection)
                     changes.append(DeviceChange(number: changeNumber, kind: .activities(activities)))
@@ -602,12 +602,16 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return try LiveActivity.stored(text ?? nil, device: token)
     }
 
-    /// Stores a device's activities, and the channels they listen on beside them (migration 011).
-    private func saveActivities(_ activities: [LiveActivity], device token: String, _ connection: PostgresConnection) async throws {
+    /// Stores a device's activities in place of `stored`, and the channels they listen on beside them (migration 011),
+    /// rewritten only when those changed: most writes are an activity's new content, on the channels it had.
+    private func saveActivities(
+        _ activities: [LiveActivity], replacing stored: [LiveActivity], device token: String, _ connection: PostgresConnection
+    ) async throws {
         let text = activities.isEmpty ? nil : LiveActivity.storedText(activities)
         try await connection.run("UPDATE devices SET activities = \(text) WHERE token = \(token)", logger: logger)
-        try await connection.run("DELETE FROM activity_channels WHERE device_token = \(token)", logger: logger)
         let channels = LiveActivity.channels(of: activities)
+        guard channels != LiveActivity.channels(of: stored) else { return }
+        try await connection.run("DELETE FROM activity_channels WHERE device_token = \(token)", logger: logger)
         guard !channels.isEmpty else { return }
         try await connection.run(
             """

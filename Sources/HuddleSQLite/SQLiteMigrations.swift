@@ -173,7 +173,8 @@ public enum SQLiteMigrations {
         migrator.registerMigration("011 the channels Live Activities listen on") { db in
             // Which devices' activities listen on a broadcast channel, kept beside their activities and written with them,
             // so that a broadcast finds its devices by the channel instead of reading every device's activities. Filled
-            // from the activities stored before.
+            // from the activities stored before, but for identifiers longer than any channel's (88 bytes, as
+            // `BroadcastChannel.isWellFormedID` bounds them), which no broadcast could reach.
             try db.execute(sql: """
                 CREATE TABLE activity_channels (
                     channel_id TEXT NOT NULL,
@@ -185,8 +186,8 @@ public enum SQLiteMigrations {
                 INSERT OR IGNORE INTO activity_channels (channel_id, app, device_token)
                     SELECT json_extract(value, '$.channelID'), json_extract(value, '$.app'), devices.token
                     FROM devices, json_each(devices.activities)
-                    WHERE devices.activities IS NOT NULL AND json_extract(value, '$.channelID') IS NOT NULL
-                        AND json_extract(value, '$.app') IS NOT NULL;
+                    WHERE devices.activities IS NOT NULL AND json_extract(value, '$.app') IS NOT NULL
+                        AND length(CAST(json_extract(value, '$.channelID') AS BLOB)) BETWEEN 1 AND 88;
                 """)
         }
         return migrator

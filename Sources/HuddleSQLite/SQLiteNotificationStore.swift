@@ -171,7 +171,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 // Its Live Activities go with it, as they do when an app is deleted from an iPhone.
                 let activities = try Self.activities(device: token, db)
                 if activities.contains(where: { $0.app == topic }) {
-                    try Self.saveActivities(activities.filter { $0.app != topic }, device: token, db)
+                    try Self.saveActivities(activities.filter { $0.app != topic }, replacing: activities, device: token, db)
                 }
                 let number = try takeNumber(device: token, db)
                 try record(.appDeleted, topic: topic, number: number, device: token, db)
@@ -383,7 +383,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 var batch = Batch()
                 var changes: [DeviceChange] = []
                 if activities != stored {
-                    try Self.saveActivities(activities, device: token, db)
+                    try Self.saveActivities(activities, replacing: stored, device: token, db)
                     let number = try batch.takeNumber(device: token, db)
                     try self.record(.activities, topic: topic, number: number, device: token, db)
                     changes.append(DeviceChange(number: number, kind: .activities(activities)))
@@ -486,11 +486,13 @@ public final class SQLiteNotificationStore: NotificationStore {
         try LiveActivity.stored(String.fetchOne(db, sql: "SELECT activities FROM devices WHERE token = ?", arguments: [token]), device: token)
     }
 
-    /// Stores a device's activities, and the channels they listen on beside them (migration 011).
-    private static func saveActivities(_ activities: [LiveActivity], device token: String, _ db: Database) throws {
+    /// Stores a device's activities in place of `stored`, and the channels they listen on beside them (migration 011),
+    /// rewritten only when those changed: most writes are an activity's new content, on the channels it had.
+    private static func saveActivities(_ activities: [LiveActivity], replacing stored: [LiveActivity], device token: String, _ db: Database) throws {
         try db.execute(
             sql: "UPDATE devices SET activities = ? WHERE token = ?",
             arguments: [activities.isEmpty ? nil : LiveActivity.storedText(activities), token])
+        guard LiveActivity.channels(of: activities) != LiveActivity.channels(of: stored) else { return }
         try db.cachedStatement(sql: "DELETE FROM activity_channels WHERE device_token = ?").execute(arguments: [token])
         let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO activity_channels (channel_id, app, device_token) VALUES (?, ?, ?)")
         for listening in LiveActivity.channels(of: activities) { try add.execute(arguments: [listening.channel, listening.app, token]) }

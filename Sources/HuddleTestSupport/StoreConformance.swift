@@ -22,9 +22,10 @@ public enum StoreConformance {
     public static let start = Date(timeIntervalSince1970: 1_528_304_400)
     /// The device every check uses.
     public static let token = String(repeating: "ab", count: 32)
-    /// A device's activities on two channels of two apps (two on one of them), and one on no channel.
+    /// A device's activities on two channels of two apps (two on one of them), one on no channel, and one whose
+    /// identifier is longer than any channel's.
     public static let activitiesOnChannels = [("a", "com.example.app", "Ag=="), ("b", "com.example.app", "Ag=="), ("c", "com.example.other", "AQ=="),
-        ("d", "com.example.app", nil)].map { id, app, channel in
+        ("d", "com.example.app", nil), ("e", "com.example.app", String(repeating: "A", count: 3000))].map { id, app, channel in
         LiveActivity(
             id: id, app: app, typeName: "T", attributes: [:], contentState: [:], timestamp: start, startedAt: start, channelID: channel)
     }
@@ -778,7 +779,7 @@ public enum StoreConformance {
                         _ = try await store.updateActivities(device: production, app: "com.example.app") { activities, _ in
                             activities.append(LiveActivity(
                                 id: "r\(index)", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start,
-                                startedAt: start, channelID: "race\(index)"))
+                                startedAt: start, channelID: Data([0x72, UInt8(index)]).base64EncodedString()))
                             return nil
                         }
                     }
@@ -786,8 +787,21 @@ public enum StoreConformance {
                 try await group.waitForAll()
             }
             for index in 0..<8 {
-                #expect(try await store.devices(listeningOn: "race\(index)", app: "com.example.app", environment: .production) == [production])
+                #expect(try await store.devices(listeningOn: Data([0x72, UInt8(index)]).base64EncodedString(), app: "com.example.app", environment: .production) == [production])
             }
+            // An identifier no channel can have (a stranger's text, longer than an index key may be) is kept with its
+            // activity and listed nowhere; a new content on the same channels keeps every listener.
+            let unreachable = String(repeating: "A", count: 3000)
+            _ = try await store.updateActivities(device: production, app: "com.example.app") { activities, _ in
+                activities.append(LiveActivity(
+                    id: "long", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start, startedAt: start,
+                    channelID: unreachable))
+                activities[0].contentState = ["score": 1]
+                return nil
+            }
+            #expect(try await store.snapshot(device: production)?.activities.contains { $0.channelID == unreachable } == true)
+            #expect(try await store.devices(listeningOn: unreachable, app: "com.example.app", environment: .production) == [])
+            #expect(try await store.devices(listeningOn: Data([0x72, 0]).base64EncodedString(), app: "com.example.app", environment: .production) == [production])
         },
         "a hundredth of a large limit more goes, and racing deliveries do not pass the limit": { store in
             try await store.createDevice(device())

@@ -49,11 +49,12 @@ extension LiveActivity {
     }
 
     /// The channels `activities` listen on, each once: what a store keeps beside them, so that a broadcast finds its
-    /// devices by its channel.
+    /// devices by its channel. An identifier no channel can have (a push-to-start's `input-push-channel` is a stranger's
+    /// text) is left out: no broadcast could reach it, and a store's index takes only a bounded key.
     public static func channels(of activities: [LiveActivity]) -> [ChannelListening] {
         var seen = Set<ChannelListening>()
         return activities.compactMap { activity in
-            guard let channel = activity.channelID else { return nil }
+            guard let channel = activity.channelID, BroadcastChannel.isWellFormedID(channel) else { return nil }
             let listening = ChannelListening(channel: channel, app: activity.app)
             return seen.insert(listening).inserted ? listening : nil
         }

@@ -314,9 +314,11 @@ public actor InMemoryNotificationStore: NotificationStore {
         return true
     }
 
+    /// The databases' rule (their `activity_channels`): the channels ``LiveActivity/channels(of:)`` keeps.
     public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) -> [String] {
-        devices.values.filter { device in
-            device.record.environment == environment && device.activities.contains { $0.app == app && $0.channelID == channel }
+        let listening = LiveActivity.ChannelListening(channel: channel, app: app)
+        return devices.values.filter { device in
+            device.record.environment == environment && LiveActivity.channels(of: device.activities).contains(listening)
         }.map(\.record.token).sorted()
     }
 
