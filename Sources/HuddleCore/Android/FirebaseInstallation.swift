@@ -18,6 +18,12 @@ public struct FirebaseInstallation: Sendable, Hashable {
         self.defaultChannelID = defaultChannelID
     }
 
+    /// Whether a message or subscription of `project` may reach the app: its own project's, or any when it named none
+    /// (FCM's `SENDER_ID_MISMATCH` otherwise).
+    public func accepts(project: String) -> Bool {
+        self.project.map { $0 == project } ?? true
+    }
+
     /// The channel a notification that asks for `id` posts to, as the Firebase SDK chooses it: the one asked for if
     /// the app created it, else the manifest's default if created, else the SDK's fallback channel.
     public func channel(for id: String?) -> AndroidChannel {

@@ -258,8 +258,8 @@ public struct UpdateRefusal: Error {
     /// Refuses a subscription under `project` of an app registered with another Firebase project (FCM's sender ID
     /// mismatch), read in the subscription's transaction.
     public static func checkProject(_ installation: FirebaseInstallation, subscribingUnder project: String) throws(StoreError) {
-        if let registered = installation.project, registered != project {
-            throw StoreError(.conflict, "the registration token belongs to Firebase project \(registered), not \(project)")
+        guard installation.accepts(project: project) else {
+            throw StoreError(.conflict, "the registration token belongs to Firebase project \(installation.project ?? ""), not \(project)")
         }
     }
 

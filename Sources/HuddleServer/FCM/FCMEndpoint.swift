@@ -180,9 +180,7 @@ struct FCMEndpoint: RouterMiddleware {
         case .token(let token):
             guard let recipient = try await recipient(of: token) else { throw FCMError(.unregistered, "Requested entity was not found.") }
             record.deviceToken = recipient.device.token
-            if let registered = recipient.installation.project, registered != project {
-                throw FCMError(.senderIDMismatch, "SenderId mismatch")
-            }
+            guard recipient.installation.accepts(project: project) else { throw FCMError(.senderIDMismatch, "SenderId mismatch") }
             if recipient.device.platform.isAndroid, let package = message.android?.restrictedPackageName, package != recipient.app {
                 throw FCMError.invalid(
                     field: "message.android.restricted_package_name",
@@ -211,7 +209,7 @@ struct FCMEndpoint: RouterMiddleware {
     private func fanOut(_ message: FCMMessage, to tokens: [String], project: String, messageID: String) async {
         for token in tokens.prefix(Self.maximumFanOut) {
             do {
-                guard let recipient = try await recipient(of: token), recipient.installation.project ?? project == project else { continue }
+                guard let recipient = try await recipient(of: token), recipient.installation.accepts(project: project) else { continue }
                 _ = try await deliver(message, to: recipient, messageID: messageID)
             } catch {
                 Self.logger.warning("a topic message did not reach \(token.prefix(24))…: \(error)")
