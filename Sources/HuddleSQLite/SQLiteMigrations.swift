@@ -190,6 +190,95 @@ public enum SQLiteMigrations {
                         AND length(CAST(json_extract(value, '$.channelID') AS BLOB)) BETWEEN 1 AND 88;
                 """)
         }
+        migrator.registerMigration("012 integer ids for devices, apps, notifications and changes") { db in
+            // Notifications and the change journal were keyed by a device's 64-character token (and an app's topic), once
+            // in each row and again in each index entry: half of a stored notification's bytes, and string comparisons in
+            // every B-tree a push writes. Devices and apps get integer ids (their tokens and topics stay unique), and
+            // notifications are kept by their app's id, changes by their device's id. A change keeps its topic: it outlives
+            // a deleted app. SQLite cannot change a primary key in place, so each table is rebuilt and renamed (GRDB runs a
+            // migration with foreign keys off and checks them all before it commits).
+            try db.execute(sql: """
+                CREATE TABLE devices_012 (
+                    id INTEGER PRIMARY KEY,
+                    token TEXT NOT NULL UNIQUE,
+                    secret_hash TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_change INTEGER NOT NULL DEFAULT 0,
+                    oldest_kept_change INTEGER NOT NULL DEFAULT 1,
+                    activities TEXT,
+                    environment TEXT NOT NULL DEFAULT 'development',
+                    settings TEXT,
+                    summary TEXT,
+                    platform TEXT NOT NULL DEFAULT 'ios',
+                    android_version INTEGER
+                );
+                INSERT INTO devices_012 (
+                    token, secret_hash, name, created_at, last_change, oldest_kept_change, activities, environment, settings, summary,
+                    platform, android_version)
+                SELECT token, secret_hash, name, created_at, last_change, oldest_kept_change, activities, environment, settings, summary,
+                    platform, android_version
+                FROM devices ORDER BY created_at, token;
+                CREATE TABLE apps_012 (
+                    id INTEGER PRIMARY KEY,
+                    device_token TEXT NOT NULL REFERENCES devices (token) ON DELETE CASCADE,
+                    topic TEXT NOT NULL,
+                    development_language TEXT NOT NULL,
+                    settings TEXT NOT NULL,
+                    categories TEXT NOT NULL,
+                    display_name TEXT,
+                    notification_count INTEGER NOT NULL DEFAULT 0,
+                    activity_types TEXT,
+                    capabilities TEXT,
+                    fcm_token TEXT,
+                    firebase TEXT,
+                    UNIQUE (device_token, topic)
+                );
+                INSERT INTO apps_012 (
+                    device_token, topic, development_language, settings, categories, display_name, notification_count, activity_types,
+                    capabilities, fcm_token, firebase)
+                SELECT device_token, topic, development_language, settings, categories, display_name, notification_count, activity_types,
+                    capabilities, fcm_token, firebase
+                FROM apps ORDER BY device_token, topic;
+                CREATE TABLE notifications_012 (
+                    app_id INTEGER NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+                    identifier TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    delivered_at INTEGER NOT NULL,
+                    content TEXT NOT NULL,
+                    held INTEGER,
+                    silenced_by TEXT,
+                    PRIMARY KEY (app_id, identifier)
+                );
+                INSERT INTO notifications_012 (app_id, identifier, sequence, delivered_at, content, held, silenced_by)
+                SELECT apps_012.id, n.identifier, n.sequence, n.delivered_at, n.content, n.held, n.silenced_by
+                FROM notifications n JOIN apps_012 ON apps_012.device_token = n.device_token AND apps_012.topic = n.topic
+                ORDER BY apps_012.id, n.sequence;
+                CREATE TABLE changes_012 (
+                    device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    identifiers TEXT NOT NULL,
+                    detail TEXT,
+                    PRIMARY KEY (device_id, number)
+                ) WITHOUT ROWID;
+                INSERT INTO changes_012 (device_id, number, kind, topic, identifiers, detail)
+                SELECT devices_012.id, c.number, c.kind, c.topic, c.identifiers, c.detail
+                FROM changes c JOIN devices_012 ON devices_012.token = c.device_token;
+                DROP TABLE changes;
+                DROP TABLE notifications;
+                DROP TABLE apps;
+                DROP TABLE devices;
+                ALTER TABLE devices_012 RENAME TO devices;
+                ALTER TABLE apps_012 RENAME TO apps;
+                ALTER TABLE notifications_012 RENAME TO notifications;
+                ALTER TABLE changes_012 RENAME TO changes;
+                CREATE UNIQUE INDEX apps_by_fcm_token ON apps (fcm_token);
+                CREATE INDEX notifications_by_app_sequence ON notifications (app_id, sequence);
+                CREATE INDEX notifications_held ON notifications (app_id, delivered_at) WHERE held = 1;
+                """)
+        }
         return migrator
     }
 

@@ -133,8 +133,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             ])
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try Self.settings(device: token, db)).holds(appSettings: app.settings) {
-            try db.execute(
-                sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND held = 1", arguments: [token, topic])
+            try Self.releaseHeld(app: topic, device: token, db)
         }
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
@@ -150,9 +149,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                     """,
                 arguments: [token, topic, path, data])
         }
-        let number = try takeNumber(device: token, db)
-        try record(.appSaved, topic: topic, number: number, device: token, db)
-        return DeviceChange(number: number, kind: .appSaved(app))
+        let taken = try takeNumber(device: token, db)
+        try record(.appSaved, topic: topic, taken, db)
+        return DeviceChange(number: taken.number, kind: .appSaved(app))
     }
 
     public func apps(device token: String) async throws -> [AppRecord] {
@@ -173,9 +172,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                 if activities.contains(where: { $0.app == topic }) {
                     try Self.saveActivities(activities.filter { $0.app != topic }, replacing: activities, device: token, db)
                 }
-                let number = try takeNumber(device: token, db)
-                try record(.appDeleted, topic: topic, number: number, device: token, db)
-                return DeviceChange(number: number, kind: .appDeleted(topic: topic))
+                let taken = try takeNumber(device: token, db)
+                try record(.appDeleted, topic: topic, taken, db)
+                return DeviceChange(number: taken.number, kind: .appDeleted(topic: topic))
             }
         }
     }
@@ -208,9 +207,11 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
         try await write { db in
             var batch = Batch()
-            let count = try Int.fetchOne(
-                db, sql: "SELECT notification_count FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app]) ?? 0
-            let change = try self.trimNotifications(app: app, device: token, limit: limit, count: count, &batch, db)
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT id, notification_count FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app])
+            else { return nil }
+            let change = try self.trimNotifications(
+                app: AppKey(id: row[0], topic: app), device: token, limit: limit, count: row[1], &batch, db)
             try batch.saveNumbers(db)
             return change
         }
@@ -238,9 +239,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             }
             let counts = try batch.saveCounts(db)
             for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
-                guard let count = counts[delivery.app] else { continue }
-                if let trim = try self.trimNotifications(
-                    app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit, count: count, &batch, db)
+                guard let count = counts[delivery.app], let app = batch.foundApp(delivery.app) else { continue }
+                if let trim = try self.trimNotifications(app: app, device: delivery.app.device, limit: delivery.limit, count: count, &batch, db)
                 {
                     results[delivery.position] = results[delivery.position].map { $0 + [trim] }
                 }
@@ -250,87 +250,108 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    /// What the writes of one transaction share: each device's change numbers and each app's count of
-    /// notifications, read once and written back once however many changes the transaction records, and the
-    /// apps found. SQLite has one writer, so nothing changes them meanwhile.
+    /// An app as the rows of its notifications name it: by its id (migration 012), beside the topic changes keep.
+    private struct AppKey {
+        let id: Int64
+        let topic: String
+    }
+
+    /// A change number taken for a device, and the id its journal rows are kept by.
+    private struct TakenNumber {
+        let number: UInt64
+        let deviceID: Int64
+    }
+
+    /// What the writes of one transaction share: each device's id and change numbers and each app's id and count of
+    /// notifications, read once and written back once however many changes the transaction records. SQLite has one
+    /// writer, so nothing changes them meanwhile.
     private struct Batch {
-        private var lastChange: [String: Int64] = [:]
+        private var lastChange: [String: TakenNumber] = [:]
         /// The settings of each device that has its own (none for an iPhone's defaults, the common case), read with
         /// its number.
         private var settings: [String: DeviceSettings] = [:]
         /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
         private var arrivalSettings: [DeviceApp: (settings: AppSettings, capabilities: AppCapabilities)] = [:]
-        private var appsFound: Set<DeviceApp> = []
+        private var appIDs: [DeviceApp: Int64] = [:]
         /// Notifications added (not replaced) to each app.
         private var added: [DeviceApp: Int] = [:]
 
-        mutating func countAdded(app topic: String, device token: String) {
-            added[DeviceApp(device: token, topic: topic), default: 0] += 1
+        mutating func countAdded(app: AppKey, device token: String) {
+            added[DeviceApp(device: token, topic: app.topic), default: 0] += 1
         }
 
         /// Adds what the transaction added to each app's count.
         /// - Returns: the apps' counts now.
         func saveCounts(_ db: Database) throws -> [DeviceApp: Int] {
             let write = try db.cachedStatement(
-                sql: "UPDATE apps SET notification_count = notification_count + ? WHERE device_token = ? AND topic = ? RETURNING notification_count")
+                sql: "UPDATE apps SET notification_count = notification_count + ? WHERE id = ? RETURNING notification_count")
             var counts: [DeviceApp: Int] = [:]
             for (key, count) in added {
-                counts[key] = try Int.fetchOne(write, arguments: [count, key.device, key.topic])
+                guard let id = appIDs[key] else { continue }
+                counts[key] = try Int.fetchOne(write, arguments: [count, id])
             }
             return counts
         }
 
         /// The device's next change number.
-        mutating func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
-            let last: Int64
+        mutating func takeNumber(device token: String, _ db: Database) throws -> TakenNumber {
+            let last: TakenNumber
             if let taken = lastChange[token] {
                 last = taken
             } else {
-                let read = try db.cachedStatement(sql: "SELECT last_change, settings FROM devices WHERE token = ?")
+                let read = try db.cachedStatement(sql: "SELECT id, last_change, settings FROM devices WHERE token = ?")
                 // A cursor's row is read in place, by column index (no copy of it, no lookup of its columns by name),
                 // while the cursor lives.
                 let cursor = try Row.fetchCursor(read, arguments: [token])
-                let (stored, settingsText): (Int64, String?) = try withExtendedLifetime(cursor) {
+                let (id, stored, settingsText): (Int64, Int64, String?) = try withExtendedLifetime(cursor) {
                     guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
-                    return (row[0], row[1])
+                    return (row[0], row[1], row[2])
                 }
-                last = stored
+                last = TakenNumber(number: UInt64(stored), deviceID: id)
                 if let settingsText { settings[token] = try DeviceSettings.stored(settingsText, device: token) }
             }
-            lastChange[token] = last + 1
-            return UInt64(last + 1)
+            let next = TakenNumber(number: last.number + 1, deviceID: last.deviceID)
+            lastChange[token] = next
+            return next
         }
 
         /// Where a notification arriving at `date` goes, under the device's settings (its number taken first) and the
         /// app's, as this transaction reads them.
         mutating func mark(
-            for request: NotificationRequest, app topic: String, at date: Date, device token: String, _ db: Database
+            for request: NotificationRequest, app: AppKey, at date: Date, device token: String, _ db: Database
         ) throws -> ArrivalMark {
             guard !settings.isEmpty, let settings = settings[token], settings.decidesArrivals else { return .shown }
-            let key = DeviceApp(device: token, topic: topic)
+            let key = DeviceApp(device: token, topic: app.topic)
             if arrivalSettings[key] == nil {
-                let read = try db.cachedStatement(sql: "SELECT settings, capabilities FROM apps WHERE device_token = ? AND topic = ?")
-                guard let row = try Row.fetchOne(read, arguments: [token, topic]) else { return .shown }
+                let read = try db.cachedStatement(sql: "SELECT settings, capabilities FROM apps WHERE id = ?")
+                guard let row = try Row.fetchOne(read, arguments: [app.id]) else { return .shown }
                 arrivalSettings[key] = (
-                    try RowCodec.appSettings(row["settings"], app: topic), try AppCapabilities.stored(row["capabilities"], app: topic)
+                    try RowCodec.appSettings(row["settings"], app: app.topic), try AppCapabilities.stored(row["capabilities"], app: app.topic)
                 )
             }
-            guard let app = arrivalSettings[key] else { return .shown }
-            return settings.mark(for: request, app: topic, appSettings: app.settings, capabilities: app.capabilities, at: date)
+            guard let appSettings = arrivalSettings[key] else { return .shown }
+            return settings.mark(
+                for: request, app: app.topic, appSettings: appSettings.settings, capabilities: appSettings.capabilities, at: date)
         }
 
-        mutating func hasApp(_ topic: String, device token: String, _ db: Database) throws -> Bool {
+        /// The device's app of `topic`, or nil when the device has none.
+        mutating func app(_ topic: String, device token: String, _ db: Database) throws -> AppKey? {
             let key = DeviceApp(device: token, topic: topic)
-            if appsFound.contains(key) { return true }
-            let read = try db.cachedStatement(sql: "SELECT 1 FROM apps WHERE device_token = ? AND topic = ?")
-            guard try Bool.fetchOne(read, arguments: [token, topic]) == true else { return false }
-            appsFound.insert(key)
-            return true
+            if let id = appIDs[key] { return AppKey(id: id, topic: topic) }
+            let read = try db.cachedStatement(sql: "SELECT id FROM apps WHERE device_token = ? AND topic = ?")
+            guard let id = try Int64.fetchOne(read, arguments: [token, topic]) else { return nil }
+            appIDs[key] = id
+            return AppKey(id: id, topic: topic)
+        }
+
+        /// An app this transaction found before.
+        func foundApp(_ key: DeviceApp) -> AppKey? {
+            appIDs[key].map { AppKey(id: $0, topic: key.topic) }
         }
 
         func saveNumbers(_ db: Database) throws {
-            let write = try db.cachedStatement(sql: "UPDATE devices SET last_change = ? WHERE token = ?")
-            for (token, last) in lastChange { try write.execute(arguments: [last, token]) }
+            let write = try db.cachedStatement(sql: "UPDATE devices SET last_change = ? WHERE id = ?")
+            for taken in lastChange.values { try write.execute(arguments: [Int64(taken.number), taken.deviceID]) }
         }
     }
 
@@ -338,35 +359,36 @@ public final class SQLiteNotificationStore: NotificationStore {
         _ request: NotificationRequest, app: String, at date: Date, device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange {
         // The statements of a delivery are compiled once per connection (cached), not once per push.
-        guard try batch.hasApp(app, device: token, db) else {
+        guard let appKey = try batch.app(app, device: token, db) else {
             try Self.requireDevice(token, db)
             throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
-        let number = try batch.takeNumber(device: token, db)
-        let mark = try batch.mark(for: request, app: app, at: date, device: token, db)
-        try record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, db)
+        let taken = try batch.takeNumber(device: token, db)
+        let mark = try batch.mark(for: request, app: appKey, at: date, device: token, db)
+        try record(.delivered, topic: app, identifiers: [request.identifier], taken, db)
         let row: StatementArguments = [
-            Int64(number), date.milliseconds, RowCodec.contentText(request.content), mark.heldColumn, mark.silencedByColumn, token, app,
+            Int64(taken.number), date.milliseconds, RowCodec.contentText(request.content), mark.heldColumn, mark.silencedByColumn, appKey.id,
             request.identifier,
         ]
         // A new identifier (the common case) is one statement; a replaced one is two and leaves the count.
         try db.cachedStatement(sql: """
-            INSERT INTO notifications (sequence, delivered_at, content, held, silenced_by, device_token, topic, identifier)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (device_token, topic, identifier) DO NOTHING
+            INSERT INTO notifications (sequence, delivered_at, content, held, silenced_by, app_id, identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, identifier) DO NOTHING
             """
         ).execute(arguments: row)
         if db.changesCount > 0 {
-            batch.countAdded(app: app, device: token)
+            batch.countAdded(app: appKey, device: token)
         } else {
             try db.cachedStatement(sql: """
                 UPDATE notifications SET sequence = ?, delivered_at = ?, content = ?, held = ?, silenced_by = ?
-                WHERE device_token = ? AND topic = ? AND identifier = ?
+                WHERE app_id = ? AND identifier = ?
                 """
             ).execute(arguments: row)
         }
-        let notification = DeliveredNotification(app: app, request: request, stamp: DeliveryStamp(date: date, sequence: number), mark: mark)
-        return DeviceChange(number: number, kind: .delivered(notification))
+        let notification = DeliveredNotification(
+            app: app, request: request, stamp: DeliveryStamp(date: date, sequence: taken.number), mark: mark)
+        return DeviceChange(number: taken.number, kind: .delivered(notification))
     }
 
     public func updateActivities(device token: String, app topic: String, _ update: ActivitiesUpdate) async throws -> [DeviceChange] {
@@ -384,9 +406,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                 var changes: [DeviceChange] = []
                 if activities != stored {
                     try Self.saveActivities(activities, replacing: stored, device: token, db)
-                    let number = try batch.takeNumber(device: token, db)
-                    try self.record(.activities, topic: topic, number: number, device: token, db)
-                    changes.append(DeviceChange(number: number, kind: .activities(activities)))
+                    let taken = try batch.takeNumber(device: token, db)
+                    try self.record(.activities, topic: topic, taken, db)
+                    changes.append(DeviceChange(number: taken.number, kind: .activities(activities)))
                 }
                 if let event { changes.append(try self.recordEvent(event, device: token, &batch, db)) }
                 try batch.saveNumbers(db)
@@ -404,11 +426,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                 guard settings != stored else { return nil }
                 try db.execute(sql: "UPDATE devices SET settings = ? WHERE token = ?", arguments: [settings.storedText, token])
                 try Self.releaseHeld(device: token, settings: settings, db)
-                var batch = Batch()
-                let number = try batch.takeNumber(device: token, db)
-                try self.record(.settings, topic: "", number: number, device: token, db)
-                try batch.saveNumbers(db)
-                return DeviceChange(number: number, kind: .settings(settings))
+                let taken = try self.takeNumber(device: token, db)
+                try self.record(.settings, topic: "", taken, db)
+                return DeviceChange(number: taken.number, kind: .settings(settings))
             }
         }
     }
@@ -416,23 +436,30 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// Hands over the held notifications of the apps whose notifications `settings` no longer hold.
     private static func releaseHeld(device token: String, settings: DeviceSettings, _ db: Database) throws {
         guard settings.summary.isEnabled else {
-            try db.execute(sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND held = 1", arguments: [token])
+            try db.execute(
+                sql: "UPDATE notifications SET held = NULL WHERE app_id IN (SELECT id FROM apps WHERE device_token = ?) AND held = 1",
+                arguments: [token])
             return
         }
         let holding = try Row.fetchAll(
             db,
             sql: """
                 SELECT apps.topic, apps.settings FROM apps
-                WHERE apps.device_token = ? AND EXISTS (
-                    SELECT 1 FROM notifications n WHERE n.device_token = apps.device_token AND n.topic = apps.topic AND n.held = 1)
+                WHERE apps.device_token = ? AND EXISTS (SELECT 1 FROM notifications n WHERE n.app_id = apps.id AND n.held = 1)
                 """,
             arguments: [token])
         for row in holding {
             let topic: String = row["topic"]
             guard !settings.holds(appSettings: try RowCodec.appSettings(row["settings"], app: topic)) else { continue }
-            try db.execute(
-                sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND held = 1", arguments: [token, topic])
+            try releaseHeld(app: topic, device: token, db)
         }
+    }
+
+    /// Hands over the held notifications of one app.
+    private static func releaseHeld(app topic: String, device token: String, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE notifications SET held = NULL WHERE app_id = (SELECT id FROM apps WHERE device_token = ? AND topic = ?) AND held = 1",
+            arguments: [token, topic])
     }
 
     public func holdingDevices() async throws -> [HoldingDevice] {
@@ -441,7 +468,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                 db,
                 sql: """
                     SELECT held.device_token, held.oldest, devices.settings FROM (
-                        SELECT device_token, min(delivered_at) AS oldest FROM notifications WHERE held = 1 GROUP BY device_token
+                        SELECT apps.device_token, min(n.delivered_at) AS oldest
+                        FROM notifications n JOIN apps ON apps.id = n.app_id WHERE n.held = 1 GROUP BY apps.device_token
                     ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
                     """
             ).map { row in
@@ -457,7 +485,9 @@ public final class SQLiteNotificationStore: NotificationStore {
             try Self.requireDevice(token, db)
             let settings = try Self.settings(device: token, db)
             let held = try Row.fetchAll(
-                db, sql: "SELECT * FROM notifications WHERE device_token = ? AND held = 1", arguments: [token]
+                db,
+                sql: "SELECT n.*, apps.topic FROM notifications n JOIN apps ON apps.id = n.app_id WHERE apps.device_token = ? AND n.held = 1",
+                arguments: [token]
             ).map { row in
                 let notification = try Self.notification(row)
                 return (notification: notification.heldInSummary, arrived: notification.date)
@@ -466,12 +496,12 @@ public final class SQLiteNotificationStore: NotificationStore {
             var changes: [DeviceChange] = []
             for summary in ScheduledSummary.due(held, settings: settings, dueBy: date) {
                 let release = try db.cachedStatement(
-                    sql: "UPDATE notifications SET held = NULL WHERE device_token = ? AND topic = ? AND identifier = ?")
+                    sql: "UPDATE notifications SET held = NULL WHERE app_id = (SELECT id FROM apps WHERE device_token = ? AND topic = ?) AND identifier = ?")
                 for (app, identifier) in summary.notifications { try release.execute(arguments: [token, app, identifier]) }
                 try db.execute(sql: "UPDATE devices SET summary = ? WHERE token = ?", arguments: [summary.storedText, token])
-                let number = try batch.takeNumber(device: token, db)
-                try self.record(.summary, topic: "", number: number, device: token, summary: summary, db)
-                changes.append(DeviceChange(number: number, kind: .summary(summary)))
+                let taken = try batch.takeNumber(device: token, db)
+                try self.record(.summary, topic: "", taken, summary: summary, db)
+                changes.append(DeviceChange(number: taken.number, kind: .summary(summary)))
             }
             try batch.saveNumbers(db)
             return changes
@@ -508,61 +538,62 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private func recordEvent(_ event: DeviceEvent, device token: String, _ batch: inout Batch, _ db: Database) throws -> DeviceChange {
-        guard try batch.hasApp(event.app, device: token, db) else {
+        guard try batch.app(event.app, device: token, db) != nil else {
             try Self.requireDevice(token, db)
             throw StoreError(.notFound, "device \(token) has no app \(event.app)")
         }
-        let number = try batch.takeNumber(device: token, db)
-        try record(.event, topic: event.app, number: number, device: token, event: event, db)
-        return DeviceChange(number: number, kind: .event(event))
+        let taken = try batch.takeNumber(device: token, db)
+        try record(.event, topic: event.app, taken, event: event, db)
+        return DeviceChange(number: taken.number, kind: .event(event))
     }
 
     /// Removes the app's first delivered notifications past `limit`, given its count in this transaction.
     private func trimNotifications(
-        app: String, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
+        app: AppKey, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
         guard count > limit else { return nil }
         // The app's notifications in delivery order, from the index: no sort of them all.
         let oldest = try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT identifier, sequence FROM notifications INDEXED BY notifications_by_app_sequence
-                WHERE device_token = ? AND topic = ? ORDER BY sequence LIMIT ?
+                WHERE app_id = ? ORDER BY sequence LIMIT ?
                 """),
-            arguments: [token, app, NotificationLimit.removedByTrimming(count: count, limit: limit)])
+            arguments: [app.id, NotificationLimit.removedByTrimming(count: count, limit: limit)])
         guard let last = oldest.last else { return nil }
         // They are all the app's notifications up to the last one's number: one range of the index, deleted in
         // one statement rather than one by one.
         try db.cachedStatement(sql: """
-            DELETE FROM notifications INDEXED BY notifications_by_app_sequence WHERE device_token = ? AND topic = ? AND sequence <= ?
+            DELETE FROM notifications INDEXED BY notifications_by_app_sequence WHERE app_id = ? AND sequence <= ?
             """
-        ).execute(arguments: [token, app, last["sequence"] as Int64])
+        ).execute(arguments: [app.id, last["sequence"] as Int64])
         return try recordRemoval(app: app, identifiers: oldest.map { $0["identifier"] }, device: token, &batch, db)
     }
 
     private func deleteNotifications(
         app: String, identifiers: [String], deliveredThrough: UInt64?, device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
+        // An app the device does not have has nothing to remove.
+        guard let appKey = try batch.app(app, device: token, db) else { return nil }
         var removed: [String] = []
-        let delete = try db.cachedStatement(
-            sql: "DELETE FROM notifications WHERE device_token = ? AND topic = ? AND identifier = ? AND sequence <= ?")
+        let delete = try db.cachedStatement(sql: "DELETE FROM notifications WHERE app_id = ? AND identifier = ? AND sequence <= ?")
         let through = Int64(clamping: deliveredThrough ?? .max)
         for identifier in identifiers {
-            try delete.execute(arguments: [token, app, identifier, through])
+            try delete.execute(arguments: [appKey.id, identifier, through])
             if db.changesCount > 0 { removed.append(identifier) }
         }
         guard !removed.isEmpty else { return nil }
-        return try recordRemoval(app: app, identifiers: removed, device: token, &batch, db)
+        return try recordRemoval(app: appKey, identifiers: removed, device: token, &batch, db)
     }
 
     /// What follows removing notifications of an app: its count, and the change that says which.
     private func recordRemoval(
-        app: String, identifiers removed: [String], device token: String, _ batch: inout Batch, _ db: Database
+        app: AppKey, identifiers removed: [String], device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange {
-        try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count - ? WHERE device_token = ? AND topic = ?")
-            .execute(arguments: [removed.count, token, app])
-        let number = try batch.takeNumber(device: token, db)
-        try record(.removed, topic: app, identifiers: removed, number: number, device: token, db)
-        return DeviceChange(number: number, kind: .removed(app: app, identifiers: removed))
+        try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count - ? WHERE id = ?")
+            .execute(arguments: [removed.count, app.id])
+        let taken = try batch.takeNumber(device: token, db)
+        try record(.removed, topic: app.topic, identifiers: removed, taken, db)
+        return DeviceChange(number: taken.number, kind: .removed(app: app.topic, identifiers: removed))
     }
 
     // MARK: Following a device
@@ -571,13 +602,15 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [token]) else { return nil }
             let notifications = try Row.fetchAll(
-                db, sql: "SELECT * FROM notifications WHERE device_token = ? ORDER BY sequence", arguments: [token]
+                db,
+                sql: "SELECT n.*, apps.topic FROM notifications n JOIN apps ON apps.id = n.app_id WHERE apps.device_token = ? ORDER BY n.sequence",
+                arguments: [token]
             ).map(Self.notification)
             let lastChange: Int64 = row["last_change"]
             let events = try Row.fetchAll(
                 db,
-                sql: "SELECT number, topic, detail FROM changes WHERE device_token = ? AND kind = 'event' ORDER BY number DESC LIMIT ?",
-                arguments: [token, DeviceEvent.keptPerDevice]
+                sql: "SELECT number, topic, detail FROM changes WHERE device_id = ? AND kind = 'event' ORDER BY number DESC LIMIT ?",
+                arguments: [row["id"] as Int64, DeviceEvent.keptPerDevice]
             ).reversed().map { row in
                 let number: Int64 = row["number"]
                 return RecordedEvent(
@@ -593,19 +626,21 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
         try await read { db in
-            guard let oldestKept = try Int64.fetchOne(db, sql: "SELECT oldest_kept_change FROM devices WHERE token = ?", arguments: [token]),
-                number + 1 >= UInt64(oldestKept)
+            guard let device = try Row.fetchOne(db, sql: "SELECT id, oldest_kept_change FROM devices WHERE token = ?", arguments: [token]),
+                number + 1 >= UInt64(device["oldest_kept_change"] as Int64)
             else { return nil }
+            // A delivery's notification is the one its app keeps under the change's number, if it is still kept.
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content, n.held,
                         n.silenced_by
-                    FROM changes c LEFT JOIN notifications n
-                        ON c.kind = 'delivered' AND n.device_token = c.device_token AND n.topic = c.topic AND n.sequence = c.number
-                    WHERE c.device_token = ? AND c.number > ? ORDER BY c.number
+                    FROM changes c
+                        LEFT JOIN apps a ON c.kind = 'delivered' AND a.device_token = ? AND a.topic = c.topic
+                        LEFT JOIN notifications n ON n.app_id = a.id AND n.sequence = c.number
+                    WHERE c.device_id = ? AND c.number > ? ORDER BY c.number
                     """,
-                arguments: [token, Int64(number)])
+                arguments: [token, device["id"] as Int64, Int64(number)])
             var apps: [String: AppRecord]?
             var activities: [LiveActivity]?
             var settings: DeviceSettings?
@@ -867,24 +902,24 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     /// Takes the device's next change number, for a write that records one change.
-    private func takeNumber(device token: String, _ db: Database) throws -> UInt64 {
+    private func takeNumber(device token: String, _ db: Database) throws -> TakenNumber {
         var batch = Batch()
-        let number = try batch.takeNumber(device: token, db)
+        let taken = try batch.takeNumber(device: token, db)
         try batch.saveNumbers(db)
-        return number
+        return taken
     }
 
     /// Records change `number` in the caller's transaction, forgetting old ones as the retention says.
     private func record(
-        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], number: UInt64, device token: String, event: DeviceEvent? = nil,
+        _ kind: ChangeRecord.Kind, topic: String, identifiers: [String] = [], _ taken: TakenNumber, event: DeviceEvent? = nil,
         summary: ScheduledSummary? = nil, _ db: Database
     ) throws {
-        let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
-        try db.cachedStatement(sql: "INSERT INTO changes (device_token, number, kind, topic, identifiers, detail) VALUES (?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [token, Int64(number), kind.rawValue, topic, record.identifiersText, record.detailText])
-        if let oldestKept = retention.oldestKept(afterRecording: number) {
-            try db.execute(sql: "DELETE FROM changes WHERE device_token = ? AND number < ?", arguments: [token, Int64(oldestKept)])
-            try db.execute(sql: "UPDATE devices SET oldest_kept_change = ? WHERE token = ?", arguments: [Int64(oldestKept), token])
+        let record = ChangeRecord(number: taken.number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
+        try db.cachedStatement(sql: "INSERT INTO changes (device_id, number, kind, topic, identifiers, detail) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [taken.deviceID, Int64(taken.number), kind.rawValue, topic, record.identifiersText, record.detailText])
+        if let oldestKept = retention.oldestKept(afterRecording: taken.number) {
+            try db.cachedStatement(sql: "DELETE FROM changes WHERE device_id = ? AND number < ?").execute(arguments: [taken.deviceID, Int64(oldestKept)])
+            try db.cachedStatement(sql: "UPDATE devices SET oldest_kept_change = ? WHERE id = ?").execute(arguments: [Int64(oldestKept), taken.deviceID])
         }
     }
 
