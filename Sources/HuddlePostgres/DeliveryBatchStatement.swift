@@ -19,8 +19,8 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[])
                 WITH ORDINALITY AS p(device_token, topic, identifier, delivered_at, content, journal_identifiers, position)
         ), accepted AS (
-            SELECT pushes.* FROM pushes
-            WHERE EXISTS (SELECT 1 FROM apps WHERE apps.device_token = pushes.device_token AND apps.topic = pushes.topic)
+            SELECT pushes.*, apps.id AS app_id FROM pushes
+            JOIN apps ON apps.device_token = pushes.device_token AND apps.topic = pushes.topic
         ), counts AS (
             SELECT device_token, count(*) AS count FROM accepted GROUP BY device_token
         ), locked AS (
@@ -32,36 +32,37 @@ struct DeliveryBatchStatement: PostgresPreparedStatement {
             UPDATE devices SET last_change = devices.last_change + counts.count
             FROM counts JOIN locked ON locked.token = counts.device_token
             WHERE devices.token = counts.device_token
-            RETURNING devices.token, devices.last_change - counts.count AS before, devices.last_change AS last
+            RETURNING devices.token, devices.id, devices.last_change - counts.count AS before, devices.last_change AS last
         ), numbered AS (
-            SELECT accepted.*, taken.before + row_number() OVER (PARTITION BY accepted.device_token ORDER BY accepted.position) AS number
+            SELECT accepted.*, taken.id AS device_id,
+                taken.before + row_number() OVER (PARTITION BY accepted.device_token ORDER BY accepted.position) AS number
             FROM accepted JOIN taken ON taken.token = accepted.device_token
         ), stored AS (
             -- A notification pushed twice in one batch (one collapse identifier) is stored once, as its last push.
-            INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content)
-            SELECT DISTINCT ON (device_token, topic, identifier) device_token, topic, identifier, number, delivered_at, content
-            FROM numbered ORDER BY device_token, topic, identifier, number DESC
-            ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+            INSERT INTO notifications (app_id, identifier, sequence, delivered_at, content)
+            SELECT DISTINCT ON (app_id, identifier) app_id, identifier, number, delivered_at, content
+            FROM numbered ORDER BY app_id, identifier, number DESC
+            ON CONFLICT (app_id, identifier) DO UPDATE SET
                 sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content, held = NULL,
                 silenced_by = NULL
             -- A row inserted now has no xmax; one replaced has this transaction's.
-            RETURNING device_token, topic, xmax = 0 AS inserted
+            RETURNING app_id, xmax = 0 AS inserted
         ), grown AS (
             -- Each app's count, kept beside it, so that a limit is checked without counting notifications.
             UPDATE apps SET notification_count = apps.notification_count + added.count
-            FROM (SELECT device_token, topic, count(*) AS count FROM stored WHERE inserted GROUP BY device_token, topic) AS added
-            WHERE apps.device_token = added.device_token AND apps.topic = added.topic
-            RETURNING apps.device_token, apps.topic, apps.notification_count
+            FROM (SELECT app_id, count(*) AS count FROM stored WHERE inserted GROUP BY app_id) AS added
+            WHERE apps.id = added.app_id
+            RETURNING apps.id, apps.notification_count
         ), recorded AS (
-            INSERT INTO changes (device_token, number, kind, topic, identifiers)
-            SELECT device_token, number, $7::text, topic, journal_identifiers FROM numbered
+            INSERT INTO changes (device_id, number, kind, topic, identifiers)
+            SELECT device_id, number, $7::text, topic, journal_identifiers FROM numbered
         ), announced AS (
             SELECT pg_notify($8::text, json_build_object('server', $9::text, 'device', token, 'change', last)::text)
             FROM taken
         )
         -- A CTE that changes nothing runs only when read: the count makes every notice go out.
         SELECT position, number, (SELECT count(*) FROM announced), grown.notification_count
-        FROM numbered LEFT JOIN grown ON grown.device_token = numbered.device_token AND grown.topic = numbered.topic
+        FROM numbered LEFT JOIN grown ON grown.id = numbered.app_id
         """
 
     /// One delivery of the batch.

@@ -223,8 +223,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             """, logger: logger)
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try await self.settings(device: token, connection)).holds(appSettings: app.settings) {
-            try await connection.run(
-                "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(topic) AND held = 1", logger: logger)
+            try await releaseHeld(app: topic, device: token, connection)
         }
         // Only the files that changed are written: an upload of one file rewrites no other.
         let files = app.localizationChanges(from: current)
@@ -319,14 +318,14 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         try await client.write(logger: logger) { connection in
             // The device's lock first, as every writer of the device takes it, then the count under it.
             guard let number = try await takeNextNumber(device: token, connection),
-                let count = try await connection.firstRow(
-                    "SELECT notification_count FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger
-                )?.decode(Int64.self),
+                let (appID, count) = try await connection.firstRow(
+                    "SELECT id, notification_count FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger
+                )?.decode((Int64, Int64).self),
                 count > limit
             else { return .rollBack(nil) }
             let oldest = try await connection.rows(
                 """
-                SELECT identifier FROM notifications WHERE device_token = \(token) AND topic = \(app)
+                SELECT identifier FROM notifications WHERE app_id = \(appID)
                 ORDER BY sequence LIMIT \(NotificationLimit.removedByTrimming(count: Int(count), limit: limit))
                 """, logger: logger
             ).map { try $0.decode(String.self) }
@@ -409,19 +408,19 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
             guard let appRow = try await connection.firstRow(
-                "SELECT settings, capabilities FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger)
+                "SELECT id, settings, capabilities FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger)
             else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
-            let (appSettingsText, capabilitiesText) = try appRow.decode((String, String?).self)
+            let (appID, appSettingsText, capabilitiesText) = try appRow.decode((Int64, String, String?).self)
             let mark = try await self.settings(device: token, connection).mark(
                 for: request, app: app, appSettings: try RowCodec.appSettings(appSettingsText, app: app),
                 capabilities: try AppCapabilities.stored(capabilitiesText, app: app), at: delivery.date)
             let inserted = try await connection.firstRow(
                 """
-                INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content, held, silenced_by)
+                INSERT INTO notifications (app_id, identifier, sequence, delivered_at, content, held, silenced_by)
                 VALUES (
-                    \(token), \(app), \(request.identifier), \(Int64(number)), \(delivery.date.milliseconds),
+                    \(appID), \(request.identifier), \(Int64(number)), \(delivery.date.milliseconds),
                     \(RowCodec.contentText(request.content)), \(mark.heldColumn.map(Int32.init)), \(mark.silencedByColumn))
-                ON CONFLICT (device_token, topic, identifier) DO UPDATE SET
+                ON CONFLICT (app_id, identifier) DO UPDATE SET
                     sequence = excluded.sequence, delivered_at = excluded.delivered_at, content = excluded.content, held = excluded.held,
                     silenced_by = excluded.silenced_by
                 RETURNING xmax = 0
@@ -430,8 +429,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             if inserted {
                 appCount = (try await connection.firstRow(
                     """
-                    UPDATE apps SET notification_count = notification_count + 1 WHERE device_token = \(token) AND topic = \(app)
-                    RETURNING notification_count
+                    UPDATE apps SET notification_count = notification_count + 1 WHERE id = \(appID) RETURNING notification_count
                     """, logger: logger)?.decode(Int64.self)).map(Int.init)
             }
             try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
@@ -523,21 +521,30 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     /// Hands over the held notifications of the apps whose notifications `settings` no longer hold.
     private func releaseHeld(device token: String, settings: DeviceSettings, _ connection: PostgresConnection) async throws {
         guard settings.summary.isEnabled else {
-            try await connection.run("UPDATE notifications SET held = NULL WHERE device_token = \(token) AND held = 1", logger: logger)
+            try await connection.run(
+                "UPDATE notifications SET held = NULL WHERE app_id IN (SELECT id FROM apps WHERE device_token = \(token)) AND held = 1",
+                logger: logger)
             return
         }
         let holding = try await connection.rows(
             """
             SELECT apps.topic, apps.settings FROM apps
-            WHERE apps.device_token = \(token) AND EXISTS (
-                SELECT 1 FROM notifications n WHERE n.device_token = apps.device_token AND n.topic = apps.topic AND n.held = 1)
+            WHERE apps.device_token = \(token) AND EXISTS (SELECT 1 FROM notifications n WHERE n.app_id = apps.id AND n.held = 1)
             """, logger: logger)
         for row in holding {
             let (topic, settingsText) = try row.decode((String, String).self)
             guard !settings.holds(appSettings: try RowCodec.appSettings(settingsText, app: topic)) else { continue }
-            try await connection.run(
-                "UPDATE notifications SET held = NULL WHERE device_token = \(token) AND topic = \(topic) AND held = 1", logger: logger)
+            try await releaseHeld(app: topic, device: token, connection)
         }
+    }
+
+    /// Hands over the held notifications of one app.
+    private func releaseHeld(app topic: String, device token: String, _ connection: PostgresConnection) async throws {
+        try await connection.run(
+            """
+            UPDATE notifications SET held = NULL
+            WHERE app_id = (SELECT id FROM apps WHERE device_token = \(token) AND topic = \(topic)) AND held = 1
+            """, logger: logger)
     }
 
     public func holdingDevices() async throws -> [HoldingDevice] {
@@ -545,7 +552,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             try await connection.rows(
                 """
                 SELECT held.device_token, held.oldest, devices.settings FROM (
-                    SELECT device_token, min(delivered_at) AS oldest FROM notifications WHERE held = 1 GROUP BY device_token
+                    SELECT apps.device_token, min(n.delivered_at) AS oldest
+                    FROM notifications n JOIN apps ON apps.id = n.app_id WHERE n.held = 1 GROUP BY apps.device_token
                 ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
                 """, logger: logger
             ).map { row in
@@ -564,7 +572,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             let settings = try await self.settings(device: token, connection)
             let held = try await connection.rows(
                 """
-                SELECT identifier, topic, sequence, delivered_at, content FROM notifications WHERE device_token = \(token) AND held = 1
+                SELECT n.identifier, apps.topic, n.sequence, n.delivered_at, n.content
+                FROM notifications n JOIN apps ON apps.id = n.app_id WHERE apps.device_token = \(token) AND n.held = 1
                 """, logger: logger
             ).map { row in
                 let (identifier, topic, sequence, deliveredAt, content) = try row.decode((String, String, Int64, Int64, String).self)
@@ -580,8 +589,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                     """
                     UPDATE notifications SET held = NULL
                     FROM unnest(\(notifications.map(\.app)), \(notifications.map(\.identifier))) AS released(topic, identifier)
-                    WHERE notifications.device_token = \(token) AND notifications.topic = released.topic
-                        AND notifications.identifier = released.identifier
+                        JOIN apps ON apps.device_token = \(token) AND apps.topic = released.topic
+                    WHERE notifications.app_id = apps.id AND notifications.identifier = released.identifier
                     """, logger: logger)
                 try await connection.run("UPDATE devices SET summary = \(summary.storedText) WHERE token = \(token)", logger: logger)
                 guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
@@ -656,7 +665,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         let deleted = Set(try await connection.rows(
             """
             DELETE FROM notifications
-            WHERE device_token = \(token) AND topic = \(app) AND identifier = ANY(\(identifiers)) AND sequence <= \(through)
+            WHERE app_id = (SELECT id FROM apps WHERE device_token = \(token) AND topic = \(app))
+                AND identifier = ANY(\(identifiers)) AND sequence <= \(through)
             RETURNING identifier
             """, logger: logger
         ).map { try $0.decode(String.self) })
@@ -681,8 +691,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             let (device, lastChange) = try Self.deviceAndLastChange(row)
             let notifications = try await connection.rows(
                 """
-                SELECT identifier, topic, sequence, delivered_at, content, held, silenced_by FROM notifications
-                WHERE device_token = \(token) ORDER BY sequence
+                SELECT n.identifier, apps.topic, n.sequence, n.delivered_at, n.content, n.held, n.silenced_by
+                FROM notifications n JOIN apps ON apps.id = n.app_id WHERE apps.device_token = \(token) ORDER BY n.sequence
                 """, logger: logger
             ).map { row in
                 let (identifier, topic, sequence, deliveredAt, content, held, silencedBy) = try row.decode(
@@ -695,7 +705,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 .decode(String?.self)
             let events = try await connection.rows(
                 """
-                SELECT number, topic, detail FROM changes WHERE device_token = \(token) AND kind = \(ChangeRecord.Kind.event.rawValue)
+                SELECT number, topic, detail FROM changes
+                WHERE device_id = (SELECT id FROM devices WHERE token = \(token)) AND kind = \(ChangeRecord.Kind.event.rawValue)
                 ORDER BY number DESC LIMIT \(DeviceEvent.keptPerDevice)
                 """, logger: logger
             ).map { row in
@@ -712,18 +723,18 @@ public final class PostgresNotificationStore: NotificationStore, Service {
 
     public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
         try await client.read(logger: logger) { connection in
-            guard let oldestKept = try await connection.firstRow(
-                "SELECT oldest_kept_change FROM devices WHERE token = \(token)", logger: logger)?.decode(Int64.self),
+            guard let (deviceID, oldestKept) = try await connection.firstRow(
+                "SELECT id, oldest_kept_change FROM devices WHERE token = \(token)", logger: logger)?.decode((Int64, Int64).self),
                 number >= UInt64(max(1, oldestKept)) - 1
             else { return nil }
             let rows = try await connection.rows(
                 """
                 SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content, n.held,
                     n.silenced_by
-                FROM changes c LEFT JOIN notifications n
-                    ON c.kind = \(ChangeRecord.Kind.delivered.rawValue) AND n.device_token = c.device_token AND n.topic = c.topic
-                    AND n.sequence = c.number
-                WHERE c.device_token = \(token) AND c.number > \(Int64(clamping: number)) ORDER BY c.number
+                FROM changes c
+                    LEFT JOIN apps a ON c.kind = \(ChangeRecord.Kind.delivered.rawValue) AND a.device_token = \(token) AND a.topic = c.topic
+                    LEFT JOIN notifications n ON n.app_id = a.id AND n.sequence = c.number
+                WHERE c.device_id = \(deviceID) AND c.number > \(Int64(clamping: number)) ORDER BY c.number
                 """, logger: logger)
             var apps: [String: AppRecord]?
             var activities: [LiveActivity]?
@@ -971,8 +982,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         let record = ChangeRecord(number: number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
         try await connection.run(
             """
-            INSERT INTO changes (device_token, number, kind, topic, identifiers, detail)
-            VALUES (\(token), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText), \(record.detailText))
+            INSERT INTO changes (device_id, number, kind, topic, identifiers, detail)
+            VALUES ((SELECT id FROM devices WHERE token = \(token)), \(Int64(number)), \(kind.rawValue), \(topic), \(record.identifiersText), \(record.detailText))
             """, logger: logger)
         if let oldestKept = configuration.retention.oldestKept(afterRecording: number) {
             try await forgetChanges(before: oldestKept, device: token, connection)
@@ -986,7 +997,8 @@ public final class PostgresNotificationStore: NotificationStore, Service {
     private func forgetChanges(before oldestKept: UInt64, device token: String, _ connection: PostgresConnection? = nil) async throws {
         let forget: @Sendable (PostgresConnection) async throws -> Void = { [logger] connection in
             try await connection.run(
-                "DELETE FROM changes WHERE device_token = \(token) AND number < \(Int64(oldestKept))", logger: logger)
+                "DELETE FROM changes WHERE device_id = (SELECT id FROM devices WHERE token = \(token)) AND number < \(Int64(oldestKept))",
+                logger: logger)
             try await connection.run(
                 """
                 UPDATE devices SET oldest_kept_change = GREATEST(oldest_kept_change, \(Int64(oldestKept))) WHERE token = \(token)

@@ -61,13 +61,39 @@ import Testing
             try await TestDatabase.administer(
                 database, "INSERT INTO devices (token, secret_hash, name, created_at, activities) VALUES ('ab', 'x', 'phone', 0, '\(stored)')",
                 "INSERT INTO devices (token, secret_hash, name, created_at) VALUES ('cd', 'x', 'phone', 0)")
-            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == ["011 the channels Live Activities listen on"])
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger).first == "011 the channels Live Activities listen on")
             #expect(try await TestDatabase.column(database, "SELECT channel_id || ' ' || app || ' ' || device_token FROM activity_channels ORDER BY 1")
                 == ["AQ== com.example.other ab", "Ag== com.example.app ab"])
             let listening = try await TestDatabase.withStore(database) { store in
                 try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development)
             }
             #expect(listening == ["ab"])
+        }
+    }
+
+    /// A database as migration 011 left it keeps everything through 012's integer ids, and the store goes on from there
+    /// (``StoreConformance/checkRowsKeptBy012(store:rows:)``).
+    @Test func migration012KeepsEveryRowOfADatabaseWrittenBefore() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database in
+            let upTo011 = PostgresMigrations.all.prefix { $0.identifier < "012" }
+            #expect(upTo011.count == 11)
+            for statement in upTo011.flatMap(\.statements) { try await TestDatabase.administer(database, statement) }
+            try await TestDatabase.administer(database, "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+            for migration in upTo011 {
+                try await TestDatabase.administer(database, "INSERT INTO schema_migrations VALUES ('\(migration.identifier)', 0)")
+            }
+            for statement in StoreConformance.rowsWrittenBefore012(bytes: { "decode('\($0)', 'hex')" }) {
+                try await TestDatabase.administer(database, statement)
+            }
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == [
+                "012 integer ids for devices, apps, notifications and changes"
+            ])
+            try await TestDatabase.withStore(database) { store in
+                try await StoreConformance.checkRowsKeptBy012(store: store) {
+                    try await TestDatabase.column(
+                        database, "SELECT identifier FROM notifications UNION ALL SELECT 'change ' || device_id || ' ' || number FROM changes")
+                }
+            }
         }
     }
 

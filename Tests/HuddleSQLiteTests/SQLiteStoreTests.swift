@@ -101,71 +101,22 @@ import Testing
         #expect(try await store.devices(listeningOn: "Ag==", app: "com.example.app", environment: .development) == ["ab"])
     }
 
-    /// A database as migration 011 left it keeps everything through 012's integer ids: each device's notifications (a
-    /// held one too) in their order and with their numbers, its journal (a delivery's notification found through it),
-    /// its apps with their files and subscriptions; and the store goes on from there: numbers continue, the app's
-    /// limit trims its oldest, a deleted device takes its rows with it.
-    @Test func migration012KeepsEveryNotificationAndChangeOfADatabaseWrittenBefore() async throws {
+    /// A database as migration 011 left it keeps everything through 012's integer ids, and the store goes on from there
+    /// (``StoreConformance/checkRowsKeptBy012(store:rows:)``).
+    @Test func migration012KeepsEveryRowOfADatabaseWrittenBefore() async throws {
         let path = try Self.temporaryPath()
         let queue = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(queue, upTo: "011 the channels Live Activities listen on")
-        let phone = StoreConformance.token
-        let other = String(repeating: "cd", count: 32)
-        let contents = ["A", "C", "B", "D"].map { RowCodec.contentText(NotificationContent(title: .plain($0))) }
         try await queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO devices (token, secret_hash, name, created_at, last_change) VALUES (:phone, 'x', 'Phone', 1, 4), (:other, 'y', 'Other', 2, 1);
-                    INSERT INTO apps (device_token, topic, development_language, settings, categories, notification_count, fcm_token)
-                        VALUES (:phone, 'com.example.app', 'en', '{}', '[]', 2, 'fcm-token'), (:phone, 'com.example.other', 'en', '{}', '[]', 1, NULL),
-                            (:other, 'com.example.app', 'en', '{}', '[]', 1, NULL);
-                    INSERT INTO localization_files VALUES (:phone, 'com.example.app', 'en.lproj/Localizable.strings', X'2261223D2262223B');
-                    INSERT INTO topic_subscriptions VALUES ('fcm-token', 'project', 'news', 0);
-                    INSERT INTO notifications (device_token, topic, identifier, sequence, delivered_at, content, held) VALUES
-                        (:phone, 'com.example.app', 'a', 1, 1000, :a, NULL), (:phone, 'com.example.other', 'c', 2, 2000, :c, NULL),
-                        (:phone, 'com.example.app', 'b', 3, 3000, :b, 1), (:other, 'com.example.app', 'd', 1, 1500, :d, NULL);
-                    INSERT INTO changes (device_token, number, kind, topic, identifiers) VALUES
-                        (:phone, 1, 'delivered', 'com.example.app', '["a"]'), (:phone, 2, 'delivered', 'com.example.other', '["c"]'),
-                        (:phone, 3, 'delivered', 'com.example.app', '["b"]'), (:phone, 4, 'removed', 'com.example.app', '["z"]'),
-                        (:other, 1, 'delivered', 'com.example.app', '["d"]');
-                    """,
-                arguments: ["phone": phone, "other": other, "a": contents[0], "c": contents[1], "b": contents[2], "d": contents[3]])
+            for statement in StoreConformance.rowsWrittenBefore012(bytes: { "X'\($0)'" }) { try db.execute(sql: statement) }
         }
         try queue.close()
         #expect(try SQLiteMigrations.pending(path: path) == ["012 integer ids for devices, apps, notifications and changes"])
-
-        let store = try SQLiteNotificationStore(path: path)
-        let snapshot = try #require(try await store.snapshot(device: phone))
-        #expect(snapshot.lastChange == 4)
-        #expect(snapshot.notifications.map { "\($0.app) \($0.identifier) \($0.stamp.sequence)" } == [
-            "com.example.app a 1", "com.example.other c 2", "com.example.app b 3",
-        ])
-        #expect(snapshot.notifications.map(\.mark) == [.shown, .shown, .held])
-        #expect(snapshot.notifications.map(\.request.content.title) == [.plain("A"), .plain("C"), .plain("B")])
-        #expect(snapshot.apps.map(\.topic) == ["com.example.app", "com.example.other"])
-        #expect(snapshot.apps.first?.localizationFiles["en.lproj/Localizable.strings"] == Data("\"a\"=\"b\";".utf8))
-        #expect(try await store.firebaseRecipient(registrationToken: "fcm-token")?.device.token == phone)
-        #expect(try await store.subscribers(project: "project", toAnyOf: ["news"]).map(\.registrationToken) == ["fcm-token"])
-        let journal = try #require(try await store.changes(device: phone, after: 0))
-        #expect(journal.map(\.number) == [1, 2, 3, 4])
-        let delivered = journal.compactMap { change -> String? in
-            if case .delivered(let notification) = change.kind { "\(notification.identifier) \(notification.stamp.sequence)" } else { nil }
+        try await StoreConformance.checkRowsKeptBy012(store: try SQLiteNotificationStore(path: path)) {
+            try await DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT identifier FROM notifications UNION ALL SELECT 'change ' || device_id || ' ' || number FROM changes")
+            }
         }
-        #expect(delivered == ["a 1", "c 2", "b 3"])
-        #expect(try await store.snapshot(device: other)?.notifications.map(\.identifier) == ["d"])
-
-        let next = try await store.deliver(
-            NotificationRequest(identifier: "e", content: NotificationContent(title: .plain("E"))), app: "com.example.app", at: Date(),
-            device: phone)
-        #expect(next.number == 5)
-        let trim = try #require(try await store.trimNotifications(app: "com.example.app", device: phone, limit: 2))
-        #expect(trim.kind == .removed(app: "com.example.app", identifiers: ["a"]))
-        #expect(try await store.deleteDevice(token: other))
-        let rows = try await DatabaseQueue(path: path).read { db in
-            try String.fetchAll(
-                db, sql: "SELECT identifier FROM notifications UNION ALL SELECT 'change ' || device_id || ' ' || number FROM changes ORDER BY 1")
-        }
-        #expect(rows == ["b", "c", "change 1 1", "change 1 2", "change 1 3", "change 1 4", "change 1 5", "change 1 6", "e"])
     }
 
     /// Migration 001 as shipped.
