@@ -1,6 +1,14 @@
 import NIOCore
 
-/// What the streams of one HTTP/2 connection share, on its event loop (``StreamLifetime`` tells it):
+/// A stream whose answer waits for its client (``ConnectionStreams`` watches it): what it holds, and how to give up.
+protocol HeldAnswers: AnyObject {
+    /// The answer's writes that the client has not taken yet.
+    var untaken: UntakenWrites { get }
+    /// Resets the stream (RST_STREAM `CANCEL`): its client did not take its answer in time.
+    func reset()
+}
+
+/// What the streams of one HTTP/2 connection share, on its event loop (``StreamLifetime`` and ``PushStream`` tell it):
 /// - which streams are busy, for the connection's idle deadlines (``IdleDeadline`` before a push is accepted,
 ///   then ``HTTP2ConnectionManager``'s idle timeout): a stream whose answer is written and waits only for the
 ///   client's window is not busy;
@@ -17,7 +25,7 @@ final class ConnectionStreams {
     /// The bytes handed to the connection for its client and not yet taken.
     private(set) var heldBytes = 0
     /// The streams with writes waiting for their client.
-    private var waiting: [ObjectIdentifier: StreamLifetime] = [:]
+    private var waiting: [ObjectIdentifier: any HeldAnswers] = [:]
     private var writeDeadline: Scheduled<Void>?
     private let eventLoop: any EventLoop
 
@@ -63,12 +71,12 @@ final class ConnectionStreams {
 
     // MARK: The write deadline
 
-    func watch(_ stream: StreamLifetime) {
+    func watch(_ stream: any HeldAnswers) {
         waiting[ObjectIdentifier(stream)] = stream
         if writeDeadline == nil { scheduleWriteDeadline(at: .now() + writeTimeout) }
     }
 
-    func stopWatching(_ stream: StreamLifetime) {
+    func stopWatching(_ stream: any HeldAnswers) {
         waiting[ObjectIdentifier(stream)] = nil
     }
 

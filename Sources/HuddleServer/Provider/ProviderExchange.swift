@@ -15,8 +15,8 @@ struct ProviderExchange: Sendable {
     var headers: [(name: String, value: String)]
     var authority: String?
     var body: ProviderBody
-    /// The request's own channel: an HTTP/2 stream's, or the HTTP/1.1 connection's.
-    var channel: any Channel
+    /// The request's own stream (an HTTP/2 stream, or the HTTP/1.1 connection), which faults cut off.
+    var stream: RequestStream
     /// The client's connection: the request's channel, or for an HTTP/2 stream the connection it is on.
     var connectionChannel: any Channel
     var isHTTP2: Bool
@@ -39,8 +39,22 @@ extension ProviderExchange {
     init(_ request: Request, path: String, context: HuddleRequestContext) {
         self.init(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
-            authority: request.head.authority, body: .request(request), channel: context.channel, connectionChannel: context.connectionChannel,
+            authority: request.head.authority, body: .request(request), stream: .channel(context.channel), connectionChannel: context.connectionChannel,
             isHTTP2: context.isHTTP2, logger: context.logger, client: Self.client(of: context.connectionChannel))
+    }
+}
+
+/// What a push came on, as a fault acts on it: an HTTP/2 stream (a child channel of the connection, or one that
+/// ``ProviderStreams`` serves on the connection itself), or an HTTP/1.1 connection.
+struct RequestStream: Sendable {
+    /// Cuts the request off unanswered: an HTTP/2 stream is reset (RST_STREAM `CANCEL`), an HTTP/1.1 connection closed.
+    let cutOff: @Sendable () -> Void
+    /// Completes once the stream (or connection) has closed.
+    let closed: EventLoopFuture<Void>
+
+    /// A request with a channel of its own: closing the channel cuts it off.
+    static func channel(_ channel: any Channel) -> RequestStream {
+        RequestStream(cutOff: { channel.close(promise: nil) }, closed: channel.closeFuture)
     }
 }
 

@@ -11,11 +11,11 @@ import Synchronization
 
 /// An HTTP/2 connection of the provider port, served by NIO channel handlers on its event loop.
 ///
-/// Each stream gets a ``ProviderStreamHandler``: a push (`/3/…`, and with the benchmark routes
-/// `/bench/check/3/…` and `/bench/accept`) is read on the event loop and answered by one task that runs
-/// ``ProviderEndpoint/answer(_:stores:)``; no async channel, no task and no router per stream. Any other path
-/// (the device API, the pages, the admin API) is handed to Hummingbird: the stream is wrapped in a
-/// `NIOAsyncChannel` and answered by the router, as before. ``HTTP2ConnectionManager`` does what Hummingbird's
+/// A push (`/3/…`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`) is read and answered on the
+/// connection's own pipeline by ``ProviderStreams``, frame by frame, with no channel of its own: one task runs
+/// ``ProviderEndpoint/answer(_:stores:)``; no async channel and no router per stream. Any other stream (the device
+/// API, the pages, the admin API) goes on to NIO's stream multiplexer, which gives it a channel that is wrapped in a
+/// `NIOAsyncChannel` and answered by Hummingbird's router. ``HTTP2ConnectionManager`` does what Hummingbird's
 /// HTTP/2 channel did for the connection (idle timeout, graceful close).
 struct ProviderHTTP2Connection: Sendable {
     typealias Stream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
@@ -42,8 +42,8 @@ struct ProviderHTTP2Connection: Sendable {
         let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
         // Between the socket and HTTP/2: the answers that come back together are written with one flush.
         let answers = AnswerWriter(eventLoop: channel.eventLoop)
-        try channel.pipeline.syncOperations.addHandler(answers)
-        let client = ProviderExchange.client(of: channel)
+        let operations = channel.pipeline.syncOperations
+        try operations.addHandler(answers)
         let manager = HTTP2ConnectionManager(
             eventLoop: channel.eventLoop, idleTimeout: configuration.connectionIdleTimeout.map { TimeAmount($0) },
             gracefulCloseTimeout: .seconds(5))
@@ -53,93 +53,28 @@ struct ProviderHTTP2Connection: Sendable {
             maximumHeldBytes: configuration.maximumHeldBytes)
         let shared = NIOLoopBound(streams, eventLoop: channel.eventLoop)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
-        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(), streamDelegate: manager.streamDelegate
-        ) { stream in
+        let pushes = PushAnswering(
+            endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
+            logger: logger, client: ProviderExchange.client(of: channel))
+        let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { stream in
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations
                 // Next to the frames: an answer's body and its end go out as one DATA frame.
                 try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
                 try operations.addHandler(StreamLifetime(connection: shared.value, requestTimeout: requestTimeout))
-                try operations.addHandler(ProviderStreamHandler(
-                    pushes: PushAnswering(
-                        endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
-                        logger: logger, client: client),
-                    handOff: { continuation.yield($0) }))
+                continuation.yield(try Stream(wrappingChannelSynchronously: stream))
             }
         }
-        try channel.pipeline.syncOperations.addHandler(manager)
+        try operations.addHandler(NIOHTTP2Handler(mode: .server))
+        try operations.addHandler(ProviderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
+        try operations.addHandler(multiplexer)
+        try operations.addHandler(manager)
         channel.closeFuture.whenComplete { _ in
             continuation.finish()
             shared.value.connectionClosed()
         }
         return ProviderHTTP2Connection(handedOff: handedOff, channel: channel)
-    }
-}
-
-/// Reads a provider request on its HTTP/2 stream and writes its answer, on the stream's event loop
-/// (``ProviderRequestReading``). A stream whose path is not the provider's is handed to Hummingbird with what
-/// was read of it.
-final class ProviderStreamHandler: ChannelInboundHandler, ProviderAnswerTarget {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundOut = HTTPResponsePart
-
-    private enum State {
-        case waitingForHead
-        case reading(ProviderRequestReading)
-        /// The answer is being worked out or was written: whatever else comes of the request is dropped.
-        case answering
-        /// Handed to Hummingbird: every part goes on to its async channel.
-        case handedOff
-    }
-
-    private let pushes: PushAnswering
-    private let handOff: (ProviderHTTP2Connection.Stream) -> Void
-    private var state = State.waitingForHead
-
-    init(pushes: PushAnswering, handOff: @escaping (ProviderHTTP2Connection.Stream) -> Void) {
-        self.pushes = pushes
-        self.handOff = handOff
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch state {
-        case .handedOff:
-            context.fireChannelRead(data)
-        case .answering:
-            break
-        case .waitingForHead:
-            guard case .head(let head) = unwrapInboundIn(data) else {
-                context.close(promise: nil)
-                return
-            }
-            if let reading = pushes.reading(head) {
-                state = .reading(reading)
-            } else {
-                do {
-                    let stream = try ProviderHTTP2Connection.Stream(wrappingChannelSynchronously: context.channel)
-                    state = .handedOff
-                    handOff(stream)
-                    context.fireChannelRead(data)
-                } catch {
-                    context.close(promise: nil)
-                }
-            }
-        case .reading(var reading):
-            // The state lets go of the body first, so that it grows in place.
-            state = .answering
-            if !pushes.read(unwrapInboundIn(data), into: &reading, target: self, context: context) { state = .reading(reading) }
-        }
-    }
-
-    /// Writes a push's answer. One whose request has not ended (its body was cut short) ends the request too
-    /// (``StreamLifetime``).
-    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
-        // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
-        guard context.channel.isActive else { return }
-        answer.write(to: context)
     }
 }
 
@@ -254,16 +189,6 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         self.gracefulCloseTimeout = gracefulCloseTimeout
     }
 
-    /// Told by the HTTP/2 handler, on the connection's event loop, when streams open and close.
-    struct StreamDelegate: NIOHTTP2StreamDelegate, @unchecked Sendable {
-        // Unchecked: NIO calls a stream delegate on the connection's event loop only, where the manager lives.
-        let manager: HTTP2ConnectionManager
-        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) { manager.streamCreated(id) }
-        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) { manager.streamClosed() }
-    }
-
-    var streamDelegate: StreamDelegate { StreamDelegate(manager: self) }
-
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         scheduleIdleTimer()
@@ -295,7 +220,12 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent {
+        // The HTTP/2 handler tells the pipeline when streams open and close: pushes' and the others' alike.
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            streamCreated(created.streamID)
+        } else if event is StreamClosedEvent {
+            streamClosed()
+        } else if event is ChannelShouldQuiesceEvent {
             closeGracefully(context: context)
         } else if let goAway = event as? GoAway {
             goAwayAtOnce(debugData: goAway.debugData, context: context)

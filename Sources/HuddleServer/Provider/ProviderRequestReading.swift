@@ -71,8 +71,8 @@ struct ProviderRequestReading {
     /// connection's event loop (``EventLoopTaskExecutor``) and hands the answer to `answers`, which writes it
     /// with the other answers ready by then.
     func answer(
-        endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, connectionChannel: any Channel,
-        client: String?, isHTTP2: Bool, answers: AnswerWriter, logger: Logger
+        endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        connectionChannel: any Channel, client: String?, isHTTP2: Bool, answers: AnswerWriter, logger: Logger
     ) {
         switch route {
         case .accept:
@@ -82,7 +82,7 @@ struct ProviderRequestReading {
         case .provider(let path, let stores):
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
-                authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), channel: context.channel,
+                authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), stream: stream,
                 connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client)
             let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
@@ -112,9 +112,9 @@ struct PushAnswering {
         ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute)
     }
 
-    /// Takes the next part of a push; once the push has ended, or its body is cut short, starts its answer (for
-    /// `target` to write) and returns true. A second head closes the channel (and returns true: nothing more is
-    /// read of it).
+    /// Takes the next part of a push on an HTTP/1.1 connection; once the push has ended, or its body is cut short,
+    /// starts its answer (for `target` to write) and returns true. A second head closes the channel (and returns true:
+    /// nothing more is read of it).
     func read(
         _ part: HTTPRequestPart, into reading: inout ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext
     ) -> Bool {
@@ -134,10 +134,18 @@ struct PushAnswering {
     }
 
     private func answer(_ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext) {
+        answer(reading, target: target, context: context, stream: .channel(context.channel), connectionChannel: context.channel)
+    }
+
+    /// Starts a push's answer, for `target` to write with `context`; `stream` is what it came on, on the client's
+    /// `connectionChannel`.
+    func answer(
+        _ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        connectionChannel: any Channel
+    ) {
         reading.answer(
-            endpoint: endpoint, target: target, context: context,
-            connectionChannel: isHTTP2 ? context.channel.parent ?? context.channel : context.channel, client: client, isHTTP2: isHTTP2,
-            answers: answers, logger: logger)
+            endpoint: endpoint, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
+            isHTTP2: isHTTP2, answers: answers, logger: logger)
     }
 }
 
@@ -147,13 +155,17 @@ protocol ProviderAnswerTarget: AnyObject {
 }
 
 extension ProviderAnswer {
-    /// Writes the answer as Hummingbird would (with its `Date` and `Server`, and the body's length) and
-    /// flushes it.
-    func write(to context: ChannelHandlerContext) {
+    /// The answer's head as Hummingbird would write it: with its `Date` and `Server`, and the body's length.
+    var response: HTTPResponse {
         var response = HTTPResponse(status: status, headerFields: headers)
         response.headerFields[.contentLength] = String(body?.readableBytes ?? 0)
         response.headerFields[.date] = ResponseDate.now
         response.headerFields[.server] = "Huddle"
+        return response
+    }
+
+    /// Writes the answer as parts of an HTTP response, and flushes it.
+    func write(to context: ChannelHandlerContext) {
         context.write(NIOAny(HTTPResponsePart.head(response)), promise: nil)
         if let body { context.write(NIOAny(HTTPResponsePart.body(body)), promise: nil) }
         context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil)), promise: nil)

@@ -3,8 +3,8 @@ import NIOCore
 import NIOHTTP2
 import NIOHTTPTypes
 
-/// The deadlines of one HTTP/2 stream, for every stream of the port (pushes and the streams handed to the
-/// router alike), between the HTTP codec and whatever answers the request:
+/// The deadlines of one HTTP/2 stream with a channel of its own (a stream handed to the router; ``PushStream`` keeps
+/// the same for a push), between the HTTP codec and whatever answers the request:
 /// - the request must arrive whole within `--request-timeout` of the stream's opening: a total, so that a body
 ///   that trickles is cut off as surely as one that stops. Past it the stream is reset.
 /// - each write of the answer must be taken by the client (let through its flow-control window onto the socket)
@@ -19,7 +19,7 @@ import NIOHTTPTypes
 ///
 /// Most pushes arrive in one read and are answered at once, so the request's deadline is only set when a read
 /// leaves the request unfinished, and the write deadline is one timer per connection (``ConnectionStreams``).
-final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler {
+final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldAnswers {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
