@@ -145,7 +145,7 @@ func buildRouter(
         return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
     }
     if configuration.benchmarkRoutes {
-        // Over HTTP/1.1; ProviderStreamHandler answers it over HTTP/2.
+        // Over HTTP/1.1; ProviderStreams answers it over HTTP/2.
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)
             return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.timeOrderedLowercasedString(at: Date())])

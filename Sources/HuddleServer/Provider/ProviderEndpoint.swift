@@ -73,7 +73,7 @@ struct ProviderEndpoint: RouterMiddleware {
     }
 
     /// Answers a request to the provider API, whatever carried it: Hummingbird's router (``handle(_:context:next:)``)
-    /// or an HTTP/2 stream's own handler (``ProviderStreamHandler``). Every check, the inspector's record, the
+    /// or an HTTP/2 connection's own handler (``ProviderStreams``). Every check, the inspector's record, the
     /// faults' effects on the stream or connection, and the store's commit happen here; the transport writes
     /// the answer (unless ``ProviderAnswer/answered`` is false: a fault cut the request off).
     func answer(_ exchange: ProviderExchange, stores: Bool) async -> ProviderAnswer {

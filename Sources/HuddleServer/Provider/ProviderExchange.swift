@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 
 /// A request to the provider API as ``ProviderEndpoint/answer(_:stores:)`` takes it, whatever carried it
-/// (Hummingbird's router, or an HTTP/2 stream's ``ProviderStreamHandler``): the request, and the stream and
+/// (Hummingbird's router, or an HTTP/2 connection's ``ProviderStreams``): the request, and the stream and
 /// connection it came on, which authentication binds to and faults act on.
 struct ProviderExchange: Sendable {
     var method: String

@@ -139,8 +139,8 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     }
 }
 
-/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose streams ``ProviderStreamHandler``
-/// serves: closes a connection idle for `idleTimeout` (no stream busy: a stream whose answer waits only for the
+/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose pushes ``ProviderStreams`` serves:
+/// closes a connection idle for `idleTimeout` (no stream busy: a stream whose answer waits only for the
 /// client's window is idle, ``StreamLifetime``), and closes gracefully when told to quiesce (a server shutting
 /// down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible stream and a PING, then, once
 /// the PING comes back, a GOAWAY naming the last stream opened; the connection closes when its open streams are

@@ -6,7 +6,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// A push read on its connection's event loop, for the handlers that answer pushes without Hummingbird's
-/// router (``ProviderStreamHandler`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the provider API
+/// router (``ProviderStreams`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the provider API
 /// (`/3/…`) and, with the benchmark routes, `/bench/check/3/…` and `/bench/accept`.
 ///
 /// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry;

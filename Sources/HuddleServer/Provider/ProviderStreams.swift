@@ -127,7 +127,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
 
     let id: HTTP2StreamID
     let opened = NIODeadline.now()
-    private unowned let owner: ProviderStreams
+    /// Held strongly: a push's task may hold its stream past the connection's close, and its answer then finds the
+    /// stream closed, its connection's bookkeeping still there.
+    private let owner: ProviderStreams
     /// The request being read; `nil` once its answer is under way.
     private var reading: ProviderRequestReading?
     private var requestEnded = false
