@@ -219,7 +219,8 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         if owner.connection.isWaitingForAPush, answer.status == .ok, answer.headers[Self.apnsID] != nil { owner.connection.pushAccepted() }
         let headers = HPACKHeaders(answer: answer)
         answerEnded = true
-        let written: EventLoopPromise<Void>
+        // When the answer's end has gone out: needed for a body the client must take, or a request to stop after it.
+        var written: EventLoopPromise<Void>?
         if let body = answer.body {
             owner.write(.headers(.init(headers: headers)), on: id)
             let bytes = body.readableBytes
@@ -227,15 +228,16 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
                 // The connection holds as much as it may for a client that does not read: this answer is dropped.
                 return reset(.cancel)
             }
-            written = context.eventLoop.makePromise()
-            hold(bytes, until: written.futureResult)
-            owner.write(.data(.init(data: .byteBuffer(body), endStream: true)), on: id, promise: written)
+            let taken = context.eventLoop.makePromise(of: Void.self)
+            hold(bytes, until: taken.futureResult)
+            owner.write(.data(.init(data: .byteBuffer(body), endStream: true)), on: id, promise: taken)
+            written = taken
         } else {
-            written = context.eventLoop.makePromise()
+            if !requestEnded { written = context.eventLoop.makePromise() }
             owner.write(.headers(.init(headers: headers, endStream: true)), on: id, promise: written)
         }
         becomeIdle()
-        if !requestEnded {
+        if let written, !requestEnded {
             // The reset goes once the answer's end has gone out: sent before it, it would drop the answer's frames still
             // waiting for the client's window.
             written.futureResult.assumeIsolated().whenSuccess { [self] in if !requestEnded { reset(.noError) } }
