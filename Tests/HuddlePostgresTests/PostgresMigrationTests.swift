@@ -50,13 +50,7 @@ import Testing
     /// devices from with the activities stored before, and the store keeps it from then on.
     @Test func migration011FindsTheChannelsOfActivitiesStoredBefore() async throws {
         try await TestDatabase.withFresh(migrated: false) { database in
-            let upTo010 = PostgresMigrations.all.prefix { $0.identifier < "011" }
-            #expect(upTo010.count == 10)
-            for statement in upTo010.flatMap(\.statements) { try await TestDatabase.administer(database, statement) }
-            try await TestDatabase.administer(database, "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
-            for migration in upTo010 {
-                try await TestDatabase.administer(database, "INSERT INTO schema_migrations VALUES ('\(migration.identifier)', 0)")
-            }
+            #expect(try await Self.migrate(database, before: "011") == 10)
             let stored = LiveActivity.storedText(StoreConformance.activitiesOnChannels).replacingOccurrences(of: "'", with: "''")
             try await TestDatabase.administer(
                 database, "INSERT INTO devices (token, secret_hash, name, created_at, activities) VALUES ('ab', 'x', 'phone', 0, '\(stored)')",
@@ -75,13 +69,7 @@ import Testing
     /// (``StoreConformance/checkRowsKeptBy012(store:rows:)``).
     @Test func migration012KeepsEveryRowOfADatabaseWrittenBefore() async throws {
         try await TestDatabase.withFresh(migrated: false) { database in
-            let upTo011 = PostgresMigrations.all.prefix { $0.identifier < "012" }
-            #expect(upTo011.count == 11)
-            for statement in upTo011.flatMap(\.statements) { try await TestDatabase.administer(database, statement) }
-            try await TestDatabase.administer(database, "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
-            for migration in upTo011 {
-                try await TestDatabase.administer(database, "INSERT INTO schema_migrations VALUES ('\(migration.identifier)', 0)")
-            }
+            #expect(try await Self.migrate(database, before: "012") == 11)
             for statement in StoreConformance.rowsWrittenBefore012(bytes: { "decode('\($0)', 'hex')" }) {
                 try await TestDatabase.administer(database, statement)
             }
@@ -95,6 +83,19 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Applies the migrations numbered before `number` as they were shipped, and records them, as a database that an
+    /// older Huddle migrated would be.
+    /// - Returns: how many were applied.
+    static func migrate(_ database: PostgresURL, before number: String) async throws -> Int {
+        let earlier = PostgresMigrations.all.prefix { $0.identifier < number }
+        for statement in earlier.flatMap(\.statements) { try await TestDatabase.administer(database, statement) }
+        try await TestDatabase.administer(database, "CREATE TABLE schema_migrations (identifier TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+        for migration in earlier {
+            try await TestDatabase.administer(database, "INSERT INTO schema_migrations VALUES ('\(migration.identifier)', 0)")
+        }
+        return earlier.count
     }
 
     /// The statements of PostgreSQL's former first migration, as shipped.
