@@ -273,11 +273,11 @@ public final class SQLiteNotificationStore: NotificationStore {
         /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
         private var arrivalSettings: [DeviceApp: (settings: AppSettings, capabilities: AppCapabilities)] = [:]
         private var appIDs: [DeviceApp: Int64] = [:]
-        /// Notifications added (not replaced) to each app.
-        private var added: [DeviceApp: Int] = [:]
+        /// Notifications added (not replaced) to each app, by its id.
+        private var added: [DeviceApp: (appID: Int64, count: Int)] = [:]
 
         mutating func countAdded(app: AppKey, device token: String) {
-            added[DeviceApp(device: token, topic: app.topic), default: 0] += 1
+            added[DeviceApp(device: token, topic: app.topic), default: (app.id, 0)].count += 1
         }
 
         /// Adds what the transaction added to each app's count.
@@ -286,9 +286,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             let write = try db.cachedStatement(
                 sql: "UPDATE apps SET notification_count = notification_count + ? WHERE id = ? RETURNING notification_count")
             var counts: [DeviceApp: Int] = [:]
-            for (key, count) in added {
-                guard let id = appIDs[key] else { continue }
-                counts[key] = try Int.fetchOne(write, arguments: [count, id])
+            for (key, app) in added {
+                counts[key] = try Int.fetchOne(write, arguments: [app.count, app.appID])
             }
             return counts
         }
