@@ -92,7 +92,7 @@ struct ProviderEndpoint: RouterMiddleware {
             // Nothing is answered. The inspector shows the request before its stream or connection goes, so a
             // client that looks at once finds it.
             finish(&record, outcome: .success(()), apnsID: apnsID, started: started, answered: false)
-            cut.cutOff()
+            cut.stream.cutOff()
             return ProviderAnswer(status: .ok, headers: [:], answered: false)
         } catch {
             if !ProviderRefusal.isAnswer(error) { exchange.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"]) }
@@ -260,9 +260,9 @@ struct ProviderEndpoint: RouterMiddleware {
         case .resetStream:
             // An HTTP/2 stream's channel closed before its answer is a reset stream (RST_STREAM, CANCEL); an
             // HTTP/1.1 request's channel is its connection.
-            throw FaultCutOff(cutOff: exchange.stream.cutOff)
+            throw FaultCutOff(stream: exchange.stream)
         case .close:
-            throw FaultCutOff(cutOff: { [connection = exchange.connectionChannel] in connection.close(promise: nil) })
+            throw FaultCutOff(stream: .channel(exchange.connectionChannel))
         case .goAway where exchange.isHTTP2:
             let reason = effect.reason ?? .shutdown
             let connection = exchange.connectionChannel
@@ -270,7 +270,7 @@ struct ProviderEndpoint: RouterMiddleware {
             // answer (many clients fail whatever is unanswered when a GOAWAY comes), as the one GOAWAY of a
             // graceful close that lets the connection's other open streams finish (HTTP2ConnectionManager).
             let debugData = connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())
-            exchange.stream.closed.whenComplete { _ in
+            exchange.stream.whenClosed {
                 connection.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: debugData))
             }
         case .goAway, nil:
@@ -422,7 +422,7 @@ struct ProviderRefusal: Error {
     var goesAway = false
 }
 
-/// A request a fault cuts off, nothing answered: how (its stream reset, or its connection closed).
+/// A request a fault cuts off, nothing answered: what to cut off (its stream, resetting it, or its connection).
 struct FaultCutOff: Error {
-    let cutOff: @Sendable () -> Void
+    let stream: RequestStream
 }

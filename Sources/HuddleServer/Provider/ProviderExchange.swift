@@ -44,17 +44,28 @@ extension ProviderExchange {
     }
 }
 
-/// What a push came on, as a fault acts on it: an HTTP/2 stream (a child channel of the connection, or one that
-/// ``ProviderStreams`` serves on the connection itself), or an HTTP/1.1 connection.
-struct RequestStream: Sendable {
-    /// Cuts the request off unanswered: an HTTP/2 stream is reset (RST_STREAM `CANCEL`), an HTTP/1.1 connection closed.
-    let cutOff: @Sendable () -> Void
-    /// Completes once the stream (or connection) has closed.
-    let closed: EventLoopFuture<Void>
+/// What a push came on, as a fault acts on it: a channel of its own (an HTTP/2 stream's child channel, or an HTTP/1.1
+/// connection), or an HTTP/2 stream that ``ProviderStreams`` serves on the connection itself. Nothing is allocated for
+/// it: most pushes meet no fault.
+enum RequestStream: Sendable {
+    case channel(any Channel)
+    case push(NIOLoopBound<PushStream>)
 
-    /// A request with a channel of its own: closing the channel cuts it off.
-    static func channel(_ channel: any Channel) -> RequestStream {
-        RequestStream(cutOff: { channel.close(promise: nil) }, closed: channel.closeFuture)
+    /// Cuts the request off unanswered, from any thread: an HTTP/2 stream is reset (RST_STREAM `CANCEL`), an HTTP/1.1
+    /// connection closed.
+    func cutOff() {
+        switch self {
+        case .channel(let channel): channel.close(promise: nil)
+        case .push(let stream): stream.eventLoop.execute { stream.value.reset() }
+        }
+    }
+
+    /// Calls `body` once the stream (or connection) has closed, at once if it has; from any thread.
+    func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        switch self {
+        case .channel(let channel): channel.closeFuture.whenComplete { _ in body() }
+        case .push(let stream): stream.eventLoop.execute { stream.value.whenClosed(body) }
+        }
     }
 }
 

@@ -95,7 +95,9 @@ final class ProviderStreams: ChannelDuplexHandler {
     /// Starts a push's answer, for `stream` to write.
     func answer(_ reading: ProviderRequestReading, stream: PushStream) {
         guard let context else { return }
-        pushes.answer(reading, target: stream, context: context, stream: stream.requestStream(on: context.eventLoop), connectionChannel: context.channel)
+        pushes.answer(
+            reading, target: stream, context: context, stream: .push(NIOLoopBound(stream, eventLoop: context.eventLoop)),
+            connectionChannel: context.channel)
     }
 
     /// Writes a push stream's frame.
@@ -140,7 +142,8 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     private var requestTimer: Scheduled<Void>?
     /// Body bytes read since the client was last given window for them.
     private var unacknowledged = 0
-    private var closedPromise: EventLoopPromise<Void>?
+    /// What a fault's GOAWAY waits for: the stream's close.
+    private var closeWaiters: [@Sendable () -> Void] = []
     /// The answer's writes that the client has not taken yet.
     private(set) var untaken = UntakenWrites()
 
@@ -203,13 +206,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         }
     }
 
-    /// What a fault acts on: this stream, reset from any thread, and its close.
-    func requestStream(on eventLoop: any EventLoop) -> RequestStream {
-        let promise = closedPromise ?? eventLoop.makePromise()
-        closedPromise = promise
-        if !isOpen { promise.succeed() }
-        let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        return RequestStream(cutOff: { eventLoop.execute { bound.value.reset(.cancel) } }, closed: promise.futureResult)
+    /// Calls `body` once the stream has closed, at once if it has.
+    func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        if isOpen { closeWaiters.append(body) } else { body() }
     }
 
     // MARK: The answer
@@ -279,7 +278,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         requestTimer = nil
         becomeIdle()
         owner.connection.stopWatching(self)
-        closedPromise?.succeed()
+        let waiters = closeWaiters
+        closeWaiters = []
+        for waiter in waiters { waiter() }
     }
 
     private func becomeIdle() {
