@@ -44,6 +44,19 @@ import Testing
         do { _ = try JSONParser.parse(text) } catch { #expect(error.description == message) }
     }
 
+    /// A duplicate is found wherever it is: among an object's first members (compared directly) and past them
+    /// (hashed), including a late key that repeats an early one.
+    @Test(arguments: [3, 16, 17, 40])
+    func findsADuplicateKeyAtAnyPosition(members: Int) {
+        let keys = (0..<members).map { "\"k\($0)\": \($0)" }
+        let text = "{" + keys.joined(separator: ", ") + ", \"k1\": 0}"
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        do { _ = try JSONParser.parse(text) } catch { #expect(error.message == "duplicate key \"k1\" in one object") }
+        let distinct = "{" + keys.joined(separator: ", ") + ", \"k\(members)\": 0}"
+        guard case .object(let object) = try? JSONParser.parse(distinct) else { Issue.record("distinct keys refused"); return }
+        #expect(object.count == members + 1)
+    }
+
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }

@@ -6,16 +6,21 @@ import HuddleTestSupport
 import Testing
 
 @Suite struct SQLiteStoreTests {
-    /// A new database file in a new temporary folder.
-    static func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-sqlite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("huddle.sqlite").path
+    /// This test's folder (each test has an instance of its own), removed with its files after the test.
+    private let folder: TemporaryDirectory
+
+    init() throws {
+        folder = try TemporaryDirectory()
+    }
+
+    /// A new database file's path in the test's folder.
+    func temporaryPath() -> String {
+        folder.url.appendingPathComponent("\(UUID().uuidString).sqlite").path
     }
 
     @Test(arguments: StoreConformance.checks)
     func conforms(_ check: String) async throws {
-        let store = try SQLiteNotificationStore(path: try Self.temporaryPath())
+        let store = try SQLiteNotificationStore(path: temporaryPath())
         try await StoreConformance.check(check, store: store)
     }
 
@@ -44,13 +49,13 @@ import Testing
     @Test func forgetsOldChanges() async throws {
         var configuration = SQLiteNotificationStore.Configuration()
         configuration.retention = ChangeRetention(changesPerDevice: 10)
-        try await StoreConformance.checkRetention(store: try SQLiteNotificationStore(path: try Self.temporaryPath(), configuration: configuration))
+        try await StoreConformance.checkRetention(store: try SQLiteNotificationStore(path: temporaryPath(), configuration: configuration))
     }
 
     /// A database from before changes were numbered (migration 001 only) gets numbers that continue after
     /// its notifications' sequences.
     @Test func migratesADatabaseFromBeforeNumberedChanges() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: """
@@ -83,7 +88,7 @@ import Testing
     /// A database as migration 010 left it keeps its Live Activities' channels: 011 fills the table a broadcast reads its
     /// devices from with the activities stored before, and the store keeps it from then on.
     @Test func migration011FindsTheChannelsOfActivitiesStoredBefore() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         let queue = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(queue, upTo: "010 Android devices, FCM registration tokens, service accounts, topic subscriptions")
         try await queue.write { db in
@@ -104,7 +109,7 @@ import Testing
     /// A database as migration 011 left it keeps everything through 012's integer ids, and the store goes on from there
     /// (``StoreConformance/checkRowsKeptBy012(store:rows:)``).
     @Test func migration012KeepsEveryRowOfADatabaseWrittenBefore() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         let queue = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(queue, upTo: "011 the channels Live Activities listen on")
         try await queue.write { db in
@@ -141,7 +146,7 @@ import Testing
         """
 
     @Test func dataSurvivesReopening() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         do {
             let store = try SQLiteNotificationStore(path: path)
             try await StoreConformance.check("notifications round-trip exactly, oldest first", store: store)
@@ -156,10 +161,10 @@ import Testing
     /// after, on its own connection (SQLite's automatic checkpoint, on the writer, is set far off). A copy of
     /// the database file alone, without its log, then holds what was committed.
     @Test func theLogIsCopiedIntoTheDatabaseFileSoonAfterCommits() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         let store = try SQLiteNotificationStore(path: path)
         try await StoreConformance.check("notifications round-trip exactly, oldest first", store: store)
-        let copy = try Self.temporaryPath()
+        let copy = temporaryPath()
         var notificationsInFile = 0
         for _ in 0..<200 {
             try await Task.sleep(for: .milliseconds(50))
@@ -180,7 +185,7 @@ import Testing
     }
 
     @Test func refusesADatabaseFromANewerVersion() throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         _ = try SQLiteNotificationStore(path: path)
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
@@ -194,7 +199,7 @@ import Testing
     }
 
     @Test func corruptRowsAreReportedNotGuessed() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         let store = try SQLiteNotificationStore(path: path)
         try await StoreConformance.check("notifications round-trip exactly, oldest first", store: store)
         let queue = try DatabaseQueue(path: path)
@@ -207,7 +212,7 @@ import Testing
     }
 
     @Test func sqliteFailuresAreStoreErrorsWhoseWordsStayInTheLog() async throws {
-        let path = try Self.temporaryPath()
+        let path = temporaryPath()
         var configuration = SQLiteNotificationStore.Configuration()
         configuration.busyTimeout = 0
         let store = try SQLiteNotificationStore(path: path, configuration: configuration)

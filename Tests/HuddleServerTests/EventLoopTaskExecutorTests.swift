@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import HuddleCore
 import NIOCore
 import NIOPosix
 @testable import HuddleServer
@@ -56,5 +58,35 @@ import Testing
         #expect(results.count == 200)
         #expect(results.allSatisfy { $0 })
         #expect(await counter.count == 200)
+    }
+
+    /// A watched device's write leaves the push's event loop for Swift's pool (its session renders the change for
+    /// the viewers there), and the push's task comes back to its loop after it; an unwatched device's write stays.
+    @Test func aWatchedDevicesWriteRunsOffThePushesEventLoop() async throws {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let store = InMemoryNotificationStore()
+        try await DeviceSessionTests.prepare(store)
+        let session = try #require(try await DeviceSession.load(token: DeviceSessionTests.token, store: store))
+        #expect(try await Self.deliver("a", to: session, from: eventLoop) == [true, true])
+        let stream = await session.subscribe(CenterView(viewer: Viewer(), format: .html), resumingAfter: nil, bufferBytes: 1 << 20)
+        #expect(session.isWatched)
+        #expect(try await Self.deliver("b", to: session, from: eventLoop) == [false, true])
+        // The viewer got the change the pool rendered.
+        var events = CenterPublisherTests.Events(stream)
+        #expect(try await events.require().name == "center")
+        let change = try await events.require()
+        #expect(change.name == "change" && change.data["delivered"] == ["b"])
+    }
+
+    /// Delivers a notification from a task on `eventLoop`, as a push does: whether the write ran on the loop, and
+    /// whether the task was back on it after.
+    private static func deliver(_ id: String, to session: DeviceSession, from eventLoop: any EventLoop) async throws -> [Bool] {
+        try await Task(executorPreference: EventLoopTaskExecutor(eventLoop)) {
+            let ranOnLoop = try await session.onPoolWhenWatched {
+                _ = try await session.deliver(DeviceSessionTests.request(id, thread: "t", sender: "Teja"), app: DeviceSessionTests.app, at: Date())
+                return eventLoop.inEventLoop
+            }
+            return [ranOnLoop, eventLoop.inEventLoop]
+        }.value
     }
 }

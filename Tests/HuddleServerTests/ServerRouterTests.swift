@@ -26,11 +26,13 @@ import Testing
             case .memory:
                 return try await body(InMemoryNotificationStore(retention: retention))
             case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-server-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let folder = try TemporaryDirectory()
                 var configuration = SQLiteNotificationStore.Configuration()
                 configuration.retention = retention
-                return try await body(try SQLiteNotificationStore(path: directory.appendingPathComponent("huddle.sqlite").path, configuration: configuration))
+                let value = try await body(try SQLiteNotificationStore(path: folder.url.appendingPathComponent("huddle.sqlite").path, configuration: configuration))
+                // The folder (and the file) go once the body is done with the store.
+                withExtendedLifetime(folder) {}
+                return value
             case .postgres:
                 var configuration = TestDatabase.testConfiguration()
                 configuration.retention = retention

@@ -161,7 +161,7 @@ private struct PayloadDecoder {
 
     /// Notes the keys of `reader` (the object at `object`) that are not in `known`.
     private mutating func noteUnknownKeys(of reader: JSONReader, known: Set<String>, object: String, what: String) throws(JSONReadError) {
-        for (key, _) in try reader.members() where !known.contains(key) {
+        for (key, _) in try reader.object().members where !known.contains(key) {
             notes.append(PayloadNote(kind: .unknownKey, object: object, key: key, message: "\(object).\(key) is not \(what); it is ignored"))
         }
     }

@@ -10,6 +10,8 @@ public struct JSONParser {
     public static let maximumObjectMembers = 10_000
     /// The largest document accepted. Request bodies have smaller limits of their own; this bounds files.
     public static let maximumSize = 64 << 20
+    /// Up to this many members, a new key is checked against the members before it instead of a hash set.
+    static let membersComparedDirectly = 16
 
     private let bytes: [UInt8]
     private var index = 0
@@ -62,7 +64,9 @@ public struct JSONParser {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        // Hashing keeps the duplicate check linear: an object of many keys must not cost their square.
+        // The duplicate check compares with the members so far while there are few (a payload's objects hold a
+        // handful, and hashing each key costs more than that), then hashes: an object of many keys must not cost
+        // their square.
         var keys: Set<String> = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
@@ -78,10 +82,13 @@ public struct JSONParser {
             }
             let keyStart = index
             let key = try parseString()
-            guard keys.insert(key).inserted else {
-                throw error("duplicate key \"\(key)\" in one object", at: keyStart)
+            if members.count < Self.membersComparedDirectly {
+                guard !members.contains(where: { $0.key == key }) else { throw error("duplicate key \"\(key)\" in one object", at: keyStart) }
+            } else {
+                if keys.isEmpty { keys = Set(members.map(\.key)) }
+                guard keys.insert(key).inserted else { throw error("duplicate key \"\(key)\" in one object", at: keyStart) }
             }
-            guard keys.count <= Self.maximumObjectMembers else {
+            guard members.count < Self.maximumObjectMembers else {
                 throw error("an object has more than \(Self.maximumObjectMembers) members", at: keyStart)
             }
             skipWhitespace()

@@ -441,6 +441,19 @@ actor DeviceSession {
         !subscribers.isEmpty
     }
 
+    /// Runs `write`, a write to this session, on Swift's pool when a live stream watches the device; else where
+    /// the calling task runs.
+    ///
+    /// A push's task runs on its connection's event loop (``EventLoopTaskExecutor``), and so does the session it
+    /// enters, which applies the committed change and renders it for every view that watches the device (every
+    /// group's HTML, the whole center after a change of the person's settings). That is the costly part of a write,
+    /// and only a watched device has it: on the pool it leaves the loop to read and answer the connection's other
+    /// pushes meanwhile. An unwatched device's write stays on the loop, sparing two thread hops.
+    nonisolated func onPoolWhenWatched<Value>(_ write: () async throws -> Value) async throws -> Value {
+        guard isWatched else { return try await write() }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor, operation: write)
+    }
+
     /// Opens a live stream of the center (see ``CenterPublisher/subscribe(_:resumingAfter:byteLimit:)``).
     func subscribe(_ view: CenterView, resumingAfter: UInt64?, bufferBytes: Int) -> Subscription {
         publisher.subscribe(view, resumingAfter: resumingAfter, byteLimit: bufferBytes)

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleAPNs
+import NIOCore
 import Synchronization
 
 /// The provider request inspector's history: the last requests to `/3/device/…`, oldest out first past a
@@ -57,15 +58,22 @@ final class ProviderRequestLog: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        /// Oldest first; `first` is the index of the oldest, once the ring is full.
-        var records: [ProviderRequestRecord] = []
-        var first = 0
+        /// Oldest first, numbered consecutively. A ring, so that adding one and letting the oldest go moves no other
+        /// record, and each record's size is kept beside it, so that letting it go does not read the record again.
+        var records = CircularBuffer<ProviderRequestRecord>()
+        var sizes = CircularBuffer<Int>()
         var bytes = 0
         var lastID: UInt64 = 0
         var viewers: [UInt64: AsyncStream<Void>.Continuation] = [:]
         var nextViewer: UInt64 = 0
 
-        var count: Int { records.count - first }
+        var count: Int { records.count }
+
+        /// Where the record numbered `id` is, if it is kept.
+        func offset(of id: UInt64) -> Int? {
+            guard let oldest = records.first?.id, id >= oldest, id <= lastID else { return nil }
+            return Int(id - oldest)
+        }
     }
 
     init(configuration: Configuration = Configuration()) {
@@ -78,16 +86,13 @@ final class ProviderRequestLog: Sendable {
         let viewers = state.withLock { state in
             state.lastID += 1
             record.id = state.lastID
+            let size = record.byteCount
             state.records.append(record)
-            state.bytes += record.byteCount
+            state.sizes.append(size)
+            state.bytes += size
             while state.count > configuration.maximumRecords || (state.bytes > configuration.maximumBytes && state.count > 1) {
-                state.bytes -= state.records[state.first].byteCount
-                state.first += 1
-            }
-            // Dropped records are let go in one step once they are half the array.
-            if state.first > state.records.count / 2 {
-                state.records.removeFirst(state.first)
-                state.first = 0
+                state.records.removeFirst()
+                state.bytes -= state.sizes.removeFirst()
             }
             return Array(state.viewers.values)
         }
@@ -105,11 +110,11 @@ final class ProviderRequestLog: Sendable {
         }
         return state.withLock { state in
             var found: [ProviderRequestRecord] = []
-            var index = state.records.count - 1
-            while index >= state.first, found.count < limit {
-                let record = state.records[index]
+            var offset = state.count - 1
+            while offset >= 0, found.count < limit {
+                let record = state.records[offset: offset]
                 if filter.admits(record) { found.append(record) }
-                index -= 1
+                offset -= 1
             }
             return found
         }
@@ -126,16 +131,15 @@ final class ProviderRequestLog: Sendable {
         state.withLock { state in
             let start = position > state.lastID ? 0 : position
             guard state.count > 0 else { return ([], start) }
-            let oldest = state.records[state.first].id
             // Numbers are consecutive, so the record after `start` is found without a search.
-            var index = state.first + (start >= oldest ? Int(start - oldest) + 1 : 0)
+            var offset = state.offset(of: start).map { $0 + 1 } ?? 0
             var found: [ProviderRequestRecord] = []
             var reached = start
-            while index < state.records.count, found.count < limit {
-                let record = state.records[index]
+            while offset < state.count, found.count < limit {
+                let record = state.records[offset: offset]
                 if filter.admits(record) { found.append(record) }
                 reached = record.id
-                index += 1
+                offset += 1
             }
             return (found, reached)
         }
@@ -143,8 +147,7 @@ final class ProviderRequestLog: Sendable {
 
     func record(id: UInt64) -> ProviderRequestRecord? {
         state.withLock { state in
-            guard state.count > 0, let oldest = state.records[state.first...].first?.id, id >= oldest, id <= state.lastID else { return nil }
-            return state.records[state.first + Int(id - oldest)]
+            state.offset(of: id).map { state.records[offset: $0] }
         }
     }
 
@@ -180,8 +183,8 @@ final class ProviderRequestLog: Sendable {
     /// meaningful.
     func clear() {
         state.withLock { state in
-            state.records = []
-            state.first = 0
+            state.records.removeAll()
+            state.sizes.removeAll()
             state.bytes = 0
         }
     }

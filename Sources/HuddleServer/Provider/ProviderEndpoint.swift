@@ -142,7 +142,7 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         guard stores else { return }
         record.storedApp = push.bundleIdentifier
-        try await storing(on: push.deviceToken) {
+        try await storing(on: push.deviceToken, session: session) {
             // The collapse identifier names the notification, so a later push with it replaces this one.
             let stored = StoredPush(
                 app: push.bundleIdentifier, pushType: push.pushType.rawValue, messageID: push.apnsID, priority: push.priority, date: clock(),
@@ -195,7 +195,7 @@ struct ProviderEndpoint: RouterMiddleware {
         let activityPush = LiveActivityPush(
             token: push.deviceToken, device: device, app: push.bundleIdentifier, apnsID: push.apnsID, priority: push.priority,
             payload: payload, now: clock(), configuration: DeviceActivities.Configuration())
-        try await storing(on: device) {
+        try await storing(on: device, session: session) {
             record.eventAction = try await session.updateActivities(app: push.bundleIdentifier, activityPush.update)?.action
             // An activity started on a broadcast channel gets the broadcast the channel keeps, as on the phone.
             if case .string(let channel)? = payload["aps"]?["input-push-channel"] {
@@ -235,10 +235,10 @@ struct ProviderEndpoint: RouterMiddleware {
     }
 
     /// Runs a write to a device's session, answering as APNs would when the device or its app went away
-    /// meanwhile.
-    private func storing(on device: String, _ write: () async throws -> Void) async throws {
+    /// meanwhile. A watched device's write runs on Swift's pool (``DeviceSession/onPoolWhenWatched(_:)``).
+    private func storing(on device: String, session: DeviceSession, _ write: () async throws -> Void) async throws {
         do {
-            try await write()
+            try await session.onPoolWhenWatched(write)
         } catch DeliveryRefusal.deviceGone {
             // Another server sharing the store deleted the device after this one loaded it.
             centers.forget(device)
