@@ -119,15 +119,17 @@ struct ServeCommand: AsyncParsableCommand {
     private var isLoopback: Bool { ServerConfiguration.isLoopback(host) }
 
     func run() async throws {
-        try await reportingFailures(serve)
+        try await reportingFailures {
+            // The log's last lines go out before the server's exit, and before a failure it reports.
+            defer { QueuedLogWriter.standardError.flush() }
+            try await serve()
+        }
     }
 
     private func serve() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
-            return handler
-        }
+        // Lines are written by a thread of their own: an event loop that logs never waits on standard error.
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        LoggingSystem.bootstrap { label in QueuedLogHandler(label: label, level: level) }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "huddle")
