@@ -52,11 +52,13 @@ import Testing
         logger.info("first")
         logger.debug("not at this level")
         logger.error("second", metadata: ["apns-id": "42"])
+        logger.warning("a stranger's text\r\n2026-01-01T00:00:00Z info huddle: forged\n")
         writer.flush()
         let lines = try await pipe.finish()
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
+        #expect(lines.last?.hasSuffix(#"warning huddle.test: a stranger's text\r\n2026-01-01T00:00:00Z info huddle: forged\n device=abc"#) == true, "\(lines)")
         #expect(lines.first?.hasSuffix(" info huddle.test: first device=abc") == true, "\(lines)")
-        #expect(lines.last?.hasSuffix(" error huddle.test: second apns-id=42 device=abc") == true, "\(lines)")
+        #expect(lines[1].hasSuffix(" error huddle.test: second apns-id=42 device=abc"), "\(lines)")
         // Each line starts with its time.
         #expect(lines.allSatisfy { $0.split(separator: " ").first.flatMap { try? Date.ISO8601FormatStyle().parse(String($0)) } != nil })
     }

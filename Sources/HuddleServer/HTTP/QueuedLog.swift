@@ -62,7 +62,7 @@ public final class QueuedLogWriter: @unchecked Sendable {
         return (queued.count, dropped)
     }
 
-    /// Called with the lock held.
+    /// Starts the writer's thread, at the first line; it lives as long as the process. Called with the lock held.
     private func startThread() {
         let thread = Thread { [self] in writeForever() }
         thread.name = "huddle-log"
@@ -105,7 +105,8 @@ public final class QueuedLogWriter: @unchecked Sendable {
 }
 
 /// A swift-log handler whose lines go through a ``QueuedLogWriter``: `<time> <level> <label>: <message>`, then the
-/// metadata as `key=value` pairs in key order.
+/// metadata as `key=value` pairs in key order. A line break inside is written as `\n`: messages quote what strangers
+/// sent, and must not be able to start a line of their own.
 public struct QueuedLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -127,6 +128,21 @@ public struct QueuedLogHandler: LogHandler {
         var line = "\(Date().formatted(.iso8601)) \(event.level) \(label): \(event.message)"
         let all = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        writer.write(line + "\n")
+        writer.write(Self.escapingLineBreaks(line) + "\n")
+    }
+
+    /// The text with its line breaks written out, scalar by scalar: `"\r\n"` is one `Character`, which a replacement
+    /// of either alone would let by.
+    static func escapingLineBreaks(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": escaped.append(contentsOf: #"\r"#.unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }
