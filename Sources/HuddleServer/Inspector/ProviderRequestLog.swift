@@ -91,7 +91,8 @@ final class ProviderRequestLog: Sendable {
             state.sizes.append(size)
             state.bytes += size
             while state.count > configuration.maximumRecords || (state.bytes > configuration.maximumBytes && state.count > 1) {
-                state.records.removeFirst()
+                // Dropped in place: `removeFirst()` would copy the record out to return it.
+                state.records.removeFirst(1)
                 state.bytes -= state.sizes.removeFirst()
             }
             return Array(state.viewers.values)
