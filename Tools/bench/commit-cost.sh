@@ -10,7 +10,7 @@
 #
 # and, from the server's /metrics, the group commit's mean batch (writes per transaction) and mean commit
 # time (wall, from the writer's call to its return), with the dispatch queues' CPU per commit. BEFORE=<binary>
-# measures that build too, interleaved, round by round.
+# measures that build too, interleaved, round by round (this build first on odd rounds, that one on even ones).
 #
 #   HUDDLE=<release binary> [BEFORE=<binary>] Tools/bench/commit-cost.sh [h2load|wrk] [SECONDS] [ROUNDS]
 #                                                                              defaults: wrk, 6 s, 2 rounds
@@ -82,10 +82,16 @@ measure() {  # label database binary
 
 # The push that push-cpu.sh sends (bench_setup keeps a payload.json it finds).
 printf '%s' '{"aps": {"alert": {"title": "Notifications Team", "body": "Kritarth: the pizza is here", "summary-arg": "Kritarth"}, "thread-id": "team", "category": "msg"}}' >"$work/payload.json"
+# A measurement of this build and, with BEFORE, of the build before, in the round's order (lib.sh's builds_in_order).
+measure_both() {  # round label database
+    local build
+    for build in $(builds_in_order "$1"); do
+        if [[ $build == this ]]; then measure "$2" "$3" "$huddle"; else measure "$2 (before)" "$3" "$BEFORE"; fi
+    done
+}
+
 for round in $(seq "$rounds"); do
     echo "== round $round ($client, $duration s)"
-    measure "memory" memory "$huddle"
-    if [[ -n ${BEFORE:-} ]]; then measure "memory (before)" memory "$BEFORE"; fi
-    measure "SQLite" "$work/bench.sqlite" "$huddle"
-    if [[ -n ${BEFORE:-} ]]; then measure "SQLite (before)" "$work/bench.sqlite" "$BEFORE"; fi
+    measure_both "$round" "memory" memory
+    measure_both "$round" "SQLite" "$work/bench.sqlite"
 done

@@ -12,7 +12,8 @@
 #                                                                                    defaults: 5 s, 3 rounds
 #
 # BEFORE=<binary> adds the same routes served by that build (rows marked "(before)") to each round, for a
-# before-and-after in one run.
+# before-and-after in one run: each route is measured on both builds, this one first on odd rounds and the build
+# before first on even ones (lib.sh's builds_in_order).
 #
 # Needs nginx (apt-get install -y nginx-light), wrk and h2load (apt-get install -y wrk nghttp2-client), and
 # the test set-up's Python (.venv: cryptography). Prints each measurement, then a table of medians with each
@@ -70,25 +71,33 @@ measure() {  # label client h2-url h1-url setup-folder
     echo "$2 $1: $rate req/s" | tee -a "$work/results"
 }
 
-sqlite_device=$(cat "$work/sqlite/device")
-memory_device=$(cat "$work/memory/device")
+# One route of this build and, with BEFORE, of the build before, in the round's order (lib.sh's builds_in_order).
+# DEVICE in the path stands for the server's bench device.
+measure_both() {  # round client label label-before path memory|sqlite
+    local build url folder path label
+    for build in $(builds_in_order "$1"); do
+        if [[ $build == this ]]; then
+            folder="$work/$6"
+            label=$3
+            if [[ $6 == memory ]]; then url=$memory_url; else url=$sqlite_url; fi
+        else
+            folder="$work/$6-before"
+            label=$4
+            if [[ $6 == memory ]]; then url=$memory_before_url; else url=$sqlite_before_url; fi
+        fi
+        path=${5//DEVICE/$(cat "$folder/device")}
+        measure "$label" "$2" "$url$path" "$url$path" "$folder"
+    done
+}
+
 for round in $(seq "$rounds"); do
     echo "== round $round"
     for client in h2load wrk; do
         measure "nginx return 200" "$client" "http://127.0.0.1:$nginx_h2/3/device/x" "http://127.0.0.1:$nginx_h1/3/device/x" "$work/sqlite"
-        measure "/bench/accept" "$client" "$sqlite_url/bench/accept" "$sqlite_url/bench/accept" "$work/sqlite"
-        measure "check-only route" "$client" "$sqlite_url/bench/check/3/device/$sqlite_device" "$sqlite_url/bench/check/3/device/$sqlite_device" "$work/sqlite"
-        measure "pushes into memory" "$client" "$memory_url/3/device/$memory_device" "$memory_url/3/device/$memory_device" "$work/memory"
-        measure "pushes into SQLite" "$client" "$sqlite_url/3/device/$sqlite_device" "$sqlite_url/3/device/$sqlite_device" "$work/sqlite"
-        if [[ -n ${BEFORE:-} ]]; then
-            before_device=$(cat "$work/sqlite-before/device")
-            measure "/bench/accept (before)" "$client" "$sqlite_before_url/bench/accept" "$sqlite_before_url/bench/accept" "$work/sqlite-before"
-            measure "check-only (before)" "$client" "$sqlite_before_url/bench/check/3/device/$before_device" "$sqlite_before_url/bench/check/3/device/$before_device" "$work/sqlite-before"
-            before_device=$(cat "$work/memory-before/device")
-            measure "memory (before)" "$client" "$memory_before_url/3/device/$before_device" "$memory_before_url/3/device/$before_device" "$work/memory-before"
-            before_device=$(cat "$work/sqlite-before/device")
-            measure "SQLite (before)" "$client" "$sqlite_before_url/3/device/$before_device" "$sqlite_before_url/3/device/$before_device" "$work/sqlite-before"
-        fi
+        measure_both "$round" "$client" "/bench/accept" "/bench/accept (before)" /bench/accept sqlite
+        measure_both "$round" "$client" "check-only route" "check-only (before)" "/bench/check/3/device/DEVICE" sqlite
+        measure_both "$round" "$client" "pushes into memory" "memory (before)" "/3/device/DEVICE" memory
+        measure_both "$round" "$client" "pushes into SQLite" "SQLite (before)" "/3/device/DEVICE" sqlite
     done
 done
 

@@ -137,6 +137,20 @@ bench_setup() {  # url work [options...]
     "$bench_python" "$bench_root/Tools/bench/bench_setup.py" "$@"
 }
 
+# The builds a round measures, in its order: "this", and with BEFORE set "before" too, this build first on odd rounds
+# and the build before first on even ones, so that neither always runs first (in the other's wake, or early in a drift
+# of the machine's speed: with the new build always first, floor.sh's wrk SQLite row read 6% slower in each of five
+# rounds, where the two builds measured in alternating order read 7% faster).
+builds_in_order() {  # round
+    if [[ -z ${BEFORE:-} ]]; then
+        echo this
+    elif (( $1 % 2 )); then
+        echo this before
+    else
+        echo before this
+    fi
+}
+
 # A wrk script that posts the push bench_setup left in FOLDER (its payload.json, with its provider token and
 # topic), written to FOLDER/post.lua.
 wrk_push_script() {  # folder

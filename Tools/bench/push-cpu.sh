@@ -6,7 +6,7 @@
 # pushes: it drifts less than a rate on a machine that other work shares. The CPU of PostgreSQL's backends
 # for the database is given apart, when the cluster runs on this machine (as scripts/postgres runs it).
 # BEFORE=<binary> adds the check-only route and pushes into memory and SQLite (and PostgreSQL) by that build
-# to each round, for a before-and-after in one run. Each round also measures nginx answering `return 200` to
+# to each round, for a before-and-after in one run (this build first on odd rounds, that one on even ones). Each round also measures nginx answering `return 200` to
 # the same requests (its workers' CPU per request), the floor (Tools/bench/floor.sh). Ends with each measurement's median over the rounds and its rate as a share of the check-only
 # route's.
 #
@@ -80,18 +80,22 @@ measure_nginx() {
 }
 start_nginx
 
+# A measurement of this build and, with BEFORE, of the build before, in the round's order (lib.sh's builds_in_order).
+measure_both() {  # round label database route-prefix
+    local build
+    for build in $(builds_in_order "$1"); do
+        if [[ $build == this ]]; then measure "$2" "$3" "$4"; else measure "$2 (before)" "$3" "$4" "$BEFORE"; fi
+    done
+}
+
 for round in $(seq "$rounds"); do
     echo "== round $round"
-    measure "check-only route" "$work/check.sqlite" /bench/check
-    if [[ -n ${BEFORE:-} ]]; then measure "check-only route (before)" "$work/check.sqlite" /bench/check "$BEFORE"; fi
-    measure "pushes into memory" memory ""
-    if [[ -n ${BEFORE:-} ]]; then measure "pushes into memory (before)" memory "" "$BEFORE"; fi
-    measure "pushes into SQLite" "$work/push.sqlite" ""
-    if [[ -n ${BEFORE:-} ]]; then measure "pushes into SQLite (before)" "$work/push.sqlite" "" "$BEFORE"; fi
+    measure_both "$round" "check-only route" "$work/check.sqlite" /bench/check
+    measure_both "$round" "pushes into memory" memory ""
+    measure_both "$round" "pushes into SQLite" "$work/push.sqlite" ""
     measure_nginx
     if [[ -n ${HUDDLE_TEST_POSTGRES_URL:-} ]]; then
-        measure "pushes into PostgreSQL" postgres ""
-        if [[ -n ${BEFORE:-} ]]; then measure "pushes into PostgreSQL (before)" postgres "" "$BEFORE"; fi
+        measure_both "$round" "pushes into PostgreSQL" postgres ""
     fi
 done
 echo "== medians over $rounds rounds"
