@@ -12,13 +12,16 @@ import Testing
         let readEnd: Int32
         let writeEnd: Int32
         private let received = Mutex<[UInt8]>([])
-        private let done = Mutex<Bool>(false)
+        /// Ends when the reading thread has read the end of the pipe.
+        private let readToTheEnd: AsyncStream<Void>
+        private let reachedTheEnd: AsyncStream<Void>.Continuation
 
         init() throws {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
             readEnd = ends[0]
             writeEnd = ends[1]
+            (readToTheEnd, reachedTheEnd) = AsyncStream<Void>.makeStream()
         }
 
         /// Starts reading on a thread of its own, until the writing end is closed.
@@ -30,14 +33,14 @@ import Testing
                     if count <= 0 { break }
                     received.withLock { $0 += buffer[..<count] }
                 }
-                done.withLock { $0 = true }
+                reachedTheEnd.finish()
             }.start()
         }
 
         /// Closes the writing end and returns every line read.
-        func finish() async throws -> [String] {
+        func finish() async -> [String] {
             close(writeEnd)
-            while !done.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            for await _ in readToTheEnd {}
             close(readEnd)
             return received.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
         }
@@ -54,7 +57,7 @@ import Testing
         logger.error("second", metadata: ["apns-id": "42"])
         logger.warning("a stranger's text\r\n2026-01-01T00:00:00Z info huddle: forged\n")
         writer.flush()
-        let lines = try await pipe.finish()
+        let lines = await pipe.finish()
         #expect(lines.count == 3)
         #expect(lines.last?.hasSuffix(#"warning huddle.test: a stranger's text\r\n2026-01-01T00:00:00Z info huddle: forged\n device=abc"#) == true, "\(lines)")
         #expect(lines.first?.hasSuffix(" info huddle.test: first device=abc") == true, "\(lines)")
@@ -80,7 +83,7 @@ import Testing
         writer.flush(within: .seconds(30))
         logger.info("last")
         writer.flush(within: .seconds(30))
-        let lines = try await pipe.finish()
+        let lines = await pipe.finish()
         #expect(lines.last?.hasSuffix("flood: last") == true)
         let written = lines.filter { $0.contains(" flood: line ") }.count
         let droppedCounts = lines.compactMap { line -> Int? in

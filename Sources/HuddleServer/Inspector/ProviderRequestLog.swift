@@ -69,9 +69,11 @@ final class ProviderRequestLog: Sendable {
 
         var count: Int { records.count }
 
-        /// Where the record numbered `id` is, if it is kept.
+        /// Where the record numbered `id` is, if it is kept. The kept records are numbered up to `lastID` without a gap
+        /// (only the oldest ever go), so the oldest's number follows from their count.
         func offset(of id: UInt64) -> Int? {
-            guard let oldest = records.first?.id, id >= oldest, id <= lastID else { return nil }
+            let oldest = lastID + 1 - UInt64(records.count)
+            guard id >= oldest, id <= lastID else { return nil }
             return Int(id - oldest)
         }
     }
