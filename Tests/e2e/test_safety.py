@@ -1042,6 +1042,34 @@ def test_a_push_whose_body_never_ends_is_answered_and_its_stream_reset(tmp_path)
         server.stop()
 
 
+def test_a_push_padding_its_body_draws_a_bounded_window_and_is_reset_at_the_request_deadline(tmp_path):
+    """Padding counts against HTTP/2's window but not the body: a push that sends one byte of data and 255 of padding
+    per frame is given window back only up to about the longest body read (64 KiB), not the 16 MB its 64 KiB of data
+    would take; what it then holds back, the request deadline ends (RST_STREAM CANCEL)."""
+    server = start(tmp_path, "--development", "--request-timeout", "3")
+    connection = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        stream = connection.headers("POST", f"/3/device/{device['token']}", extra=[("apns-topic", TOPIC)], end_stream=False)
+        drawn = 0
+        reset = None
+        while reset is None and drawn < 4 * 1024 * 1024:
+            # As many frames as the window takes (each 256 bytes of it), then whatever the server sent meanwhile.
+            frames = connection.connection.local_flow_control_window(stream) // 256
+            for _ in range(frames):
+                connection.connection.send_data(stream, b"x", pad_length=254)
+            drawn += frames * 256
+            connection.flush()
+            reset, _ = connection.read_until(
+                lambda event: isinstance(event, h2.events.StreamReset) and event.stream_id == stream, seconds=0.05 if frames else 1)
+        assert drawn < 256 * 1024, f"{drawn} bytes of padded body drew window"
+        assert isinstance(reset, h2.events.StreamReset), connection.events[-4:]
+        assert reset.error_code == h2.errors.ErrorCodes.CANCEL, reset
+    finally:
+        connection.close()
+        server.stop()
+
+
 def test_an_http1_push_whose_body_never_ends_is_answered_and_its_connection_closed(tmp_path):
     """Over HTTP/1.1, a push announcing 100 MB is answered PayloadTooLarge with `Connection: close` once 64 KiB
     of it have come; the server then reads no more of it and closes."""

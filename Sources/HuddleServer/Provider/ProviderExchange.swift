@@ -108,7 +108,7 @@ struct ProviderAnswer: Sendable {
     var goesAway = false
     /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): an
     /// HTTP/1.1 connection reads nothing more (and ends with this answer). An HTTP/2 stream needs no word of it:
-    /// an answer that ends before its request is reset after the answer (``StreamLifetime``).
+    /// an answer that ends before its request is reset after the answer (``StreamLifetime``, ``PushStream``).
     var bodyCutShort = false
 }
 

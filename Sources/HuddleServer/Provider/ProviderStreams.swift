@@ -102,7 +102,11 @@ final class ProviderStreams: ChannelDuplexHandler {
 
     /// Writes a push stream's frame.
     func write(_ payload: HTTP2Frame.FramePayload, on id: HTTP2StreamID, promise: EventLoopPromise<Void>? = nil) {
-        context?.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: payload)), promise: promise)
+        guard let context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: payload)), promise: promise)
     }
 
     /// Flushes, at once or (while reading) once the read is done.
@@ -142,6 +146,8 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     private var requestTimer: Scheduled<Void>?
     /// Body bytes read since the client was last given window for them.
     private var unacknowledged = 0
+    /// Window given back to the client so far.
+    private var granted = 0
     /// What a fault's GOAWAY waits for: the stream's close.
     private var closeWaiters: [@Sendable () -> Void] = []
     /// The answer's writes that the client has not taken yet.
@@ -190,8 +196,11 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     }
 
     private func grantWindowIfNeeded() {
-        guard unacknowledged >= Self.windowStep else { return }
+        // Window is given back up to about the longest body read (padding counts against the window, not the body):
+        // a client that pads its frames cannot draw more than that, and what it holds back the request deadline ends.
+        guard unacknowledged >= Self.windowStep, granted < ProviderRequestReading.longestDropped else { return }
         owner.write(.windowUpdate(windowSizeIncrement: unacknowledged), on: id)
+        granted += unacknowledged
         unacknowledged = 0
         owner.flush()
     }
@@ -214,7 +223,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     // MARK: The answer
 
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
-        guard isOpen, !answerEnded else { return }
+        // A stream reset meanwhile takes no answer: frames after its RST_STREAM would be a stream error, which closes
+        // the connection.
+        guard isOpen, !answerEnded, !resetSent else { return }
         if owner.connection.isWaitingForAPush, answer.status == .ok, answer.headers[Self.apnsID] != nil { owner.connection.pushAccepted() }
         let headers = HPACKHeaders(answer: answer)
         answerEnded = true
@@ -267,6 +278,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         reading = nil
         owner.write(.rstStream(code), on: id)
         owner.flush()
+        // Nothing more happens on it: its connection's deadlines apply again at once, not only once the reset has left
+        // (a client that does not read its socket leaves the reset waiting in the HTTP/2 handler's buffer).
+        becomeIdle()
     }
 
     /// The stream has closed (both ends, or a reset either way), or its connection has.

@@ -76,7 +76,11 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
             requestTimer = context.eventLoop.scheduleTask(deadline: opened + requestTimeout) {
                 let (handler, context) = bound.value
                 handler.requestTimer = nil
-                if !handler.requestEnded { context.close(promise: nil) }
+                if !handler.requestEnded {
+                    context.close(promise: nil)
+                    // As for a reset (below): idle at once, not only once the close has reached the client.
+                    handler.becomeIdle()
+                }
             }
         }
         context.fireChannelReadComplete()
@@ -133,6 +137,9 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
     /// Resets the stream (RST_STREAM `CANCEL`): its client did not take its answer in time.
     func reset() {
         context?.close(promise: nil)
+        // The stream does nothing more: its connection's deadlines apply again at once, not only once the reset has
+        // left (a client that does not read its socket leaves it waiting in the HTTP/2 handler's buffer).
+        becomeIdle()
     }
 
     /// Asks the client to stop sending the rest of a request that has its answer: RST_STREAM `NO_ERROR`. Written
