@@ -364,7 +364,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         let taken = try batch.takeNumber(device: token, db)
         let mark = try batch.mark(for: request, app: appKey, at: date, device: token, db)
-        try record(.delivered, topic: app, identifiers: [request.identifier], taken, db)
+        // A delivery writes no journal row: its notification, kept under the change's number, is the record
+        // (``changes(device:after:)``). The row cost as much as the notification's own insert.
+        try forgetOldChanges(afterRecording: taken, db)
         let row: StatementArguments = [
             Int64(taken.number), date.milliseconds, RowCodec.contentText(request.content), mark.heldColumn, mark.silencedByColumn, appKey.id,
             request.identifier,
@@ -625,29 +627,47 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func changes(device token: String, after number: UInt64) async throws -> [DeviceChange]? {
         try await read { db in
-            guard let device = try Row.fetchOne(db, sql: "SELECT id, oldest_kept_change FROM devices WHERE token = ?", arguments: [token]),
-                number + 1 >= UInt64(device["oldest_kept_change"] as Int64)
+            guard
+                let device = try Row.fetchOne(
+                    db, sql: "SELECT id, last_change, oldest_kept_change FROM devices WHERE token = ?", arguments: [token])
             else { return nil }
-            // A delivery's notification is the one its app keeps under the change's number, if it is still kept.
-            let rows = try Row.fetchAll(
+            let lastChange = UInt64(device["last_change"] as Int64)
+            guard number < lastChange else { return [] }
+            guard number + 1 >= UInt64(device["oldest_kept_change"] as Int64) else { return nil }
+            // Every number up to the device's last was taken by one change. Deliveries have no journal row (databases
+            // written before may still hold some): a delivery is the notification its app keeps under the change's
+            // number, and a number found in neither place was a delivery since replaced or removed.
+            let records = try Row.fetchAll(
+                db, sql: "SELECT number, kind, topic, identifiers, detail FROM changes WHERE device_id = ? AND number > ? ORDER BY number",
+                arguments: [device["id"] as Int64, Int64(number)])
+            var delivered: [UInt64: DeliveredNotification] = [:]
+            let notifications = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT c.number, c.kind, c.topic, c.identifiers, c.detail, n.identifier, n.sequence, n.delivered_at, n.content, n.held,
-                        n.silenced_by
-                    FROM changes c
-                        LEFT JOIN apps a ON c.kind = 'delivered' AND a.device_token = ? AND a.topic = c.topic
-                        LEFT JOIN notifications n ON n.app_id = a.id AND n.sequence = c.number
-                    WHERE c.device_id = ? AND c.number > ? ORDER BY c.number
+                    SELECT n.identifier, n.sequence, n.delivered_at, n.content, n.held, n.silenced_by, a.topic
+                    FROM apps a JOIN notifications n ON n.app_id = a.id
+                    WHERE a.device_token = ? AND n.sequence > ?
                     """,
-                arguments: [token, device["id"] as Int64, Int64(number)])
+                arguments: [token, Int64(number)])
+            while let row = try notifications.next() {
+                let notification = try Self.notification(row)
+                delivered[notification.stamp.sequence] = notification
+            }
             var apps: [String: AppRecord]?
             var activities: [LiveActivity]?
             var settings: DeviceSettings?
-            return try rows.map { row in
-                let changeNumber: Int64 = row["number"]
+            var changes: [DeviceChange] = []
+            changes.reserveCapacity(Int(lastChange - number))
+            var nextRecord = records.startIndex
+            for changeNumber in (number + 1)...lastChange {
+                guard nextRecord < records.endIndex, records[nextRecord]["number"] as Int64 == Int64(changeNumber) else {
+                    changes.append(DeviceChange(number: changeNumber, kind: delivered[changeNumber].map { .delivered($0) } ?? .superseded))
+                    continue
+                }
+                let row = records[nextRecord]
+                nextRecord += 1
                 let record = try ChangeRecord(
-                    number: UInt64(changeNumber), kindName: row["kind"], topic: row["topic"], identifiersText: row["identifiers"],
-                    detailText: row["detail"])
+                    number: changeNumber, kindName: row["kind"], topic: row["topic"], identifiersText: row["identifiers"], detailText: row["detail"])
                 var app: AppRecord?
                 if record.kind == .appSaved {
                     if apps == nil { apps = Dictionary(try Self.apps(device: token, db).map { ($0.topic, $0) }) { $1 } }
@@ -655,9 +675,11 @@ public final class SQLiteNotificationStore: NotificationStore {
                 }
                 if record.kind == .activities, activities == nil { activities = try Self.activities(device: token, db) }
                 if record.kind == .settings, settings == nil { settings = try Self.settings(device: token, db) }
-                let notification: DeliveredNotification? = row["sequence"] == nil ? nil : try Self.notification(row)
-                return record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults)
+                changes.append(
+                    record.change(
+                        notification: delivered[changeNumber], app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults))
             }
+            return changes
         }
     }
 
@@ -916,6 +938,11 @@ public final class SQLiteNotificationStore: NotificationStore {
         let record = ChangeRecord(number: taken.number, kind: kind, topic: topic, identifiers: identifiers, event: event, summary: summary)
         try db.cachedStatement(sql: "INSERT INTO changes (device_id, number, kind, topic, identifiers, detail) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [taken.deviceID, Int64(taken.number), kind.rawValue, topic, record.identifiersText, record.detailText])
+        try forgetOldChanges(afterRecording: taken, db)
+    }
+
+    /// Forgets the device's changes older than the retention keeps, when change `taken` is the one to do it after.
+    private func forgetOldChanges(afterRecording taken: TakenNumber, _ db: Database) throws {
         if let oldestKept = retention.oldestKept(afterRecording: taken.number) {
             try db.cachedStatement(sql: "DELETE FROM changes WHERE device_id = ? AND number < ?").execute(arguments: [taken.deviceID, Int64(oldestKept)])
             try db.cachedStatement(sql: "UPDATE devices SET oldest_kept_change = ? WHERE id = ?").execute(arguments: [Int64(oldestKept), taken.deviceID])

@@ -77,7 +77,7 @@ import Testing
                 "012 integer ids for devices, apps, notifications and changes"
             ])
             try await TestDatabase.withStore(database) { store in
-                try await StoreConformance.checkRowsKeptBy012(store: store) {
+                try await StoreConformance.checkRowsKeptBy012(store: store, journalsDeliveries: true) {
                     try await TestDatabase.column(
                         database, "SELECT identifier FROM notifications UNION ALL SELECT 'change ' || device_id || ' ' || number FROM changes")
                 }
