@@ -294,21 +294,53 @@ public final class SQLiteNotificationStore: NotificationStore {
 
         /// The device's next change number.
         mutating func takeNumber(device token: String, _ db: Database) throws -> TakenNumber {
-            let last: TakenNumber
-            if let taken = lastChange[token] {
-                last = taken
-            } else {
+            if lastChange[token] == nil {
                 let read = try db.cachedStatement(sql: "SELECT id, last_change, settings FROM devices WHERE token = ?")
                 // A cursor's row is read in place, by column index (no copy of it, no lookup of its columns by name),
                 // while the cursor lives.
                 let cursor = try Row.fetchCursor(read, arguments: [token])
-                let (id, stored, settingsText): (Int64, Int64, String?) = try withExtendedLifetime(cursor) {
+                try withExtendedLifetime(cursor) {
                     guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
-                    return (row[0], row[1], row[2])
+                    try remember(device: token, id: row[0], lastChange: row[1], settingsText: row[2])
                 }
-                last = TakenNumber(number: UInt64(stored), deviceID: id)
-                if let settingsText { settings[token] = try DeviceSettings.stored(settingsText, device: token) }
             }
+            return next(device: token)
+        }
+
+        /// The device's app of `topic` and the device's next change number, for a delivery: the first delivery to a
+        /// device in the transaction reads both in one statement.
+        /// - Returns: nil, taking no number, when the device has no such app.
+        /// - Throws: ``StoreError`` `.notFound` for an unknown device.
+        mutating func appAndNumber(_ topic: String, device token: String, _ db: Database) throws -> (app: AppKey, taken: TakenNumber)? {
+            if lastChange[token] == nil {
+                let read = try db.cachedStatement(sql: """
+                    SELECT devices.id, devices.last_change, devices.settings, apps.id FROM devices
+                    LEFT JOIN apps ON apps.device_token = devices.token AND apps.topic = ?
+                    WHERE devices.token = ?
+                    """)
+                let cursor = try Row.fetchCursor(read, arguments: [topic, token])
+                let appID: Int64? = try withExtendedLifetime(cursor) {
+                    guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
+                    guard let appID = row[3] as Int64? else { return nil }
+                    try remember(device: token, id: row[0], lastChange: row[1], settingsText: row[2])
+                    return appID
+                }
+                guard let appID else { return nil }
+                appIDs[DeviceApp(device: token, topic: topic)] = appID
+            }
+            guard let app = try app(topic, device: token, db) else { return nil }
+            return (app, next(device: token))
+        }
+
+        /// Keeps a device's row as this transaction read it.
+        private mutating func remember(device token: String, id: Int64, lastChange stored: Int64, settingsText: String?) throws {
+            lastChange[token] = TakenNumber(number: UInt64(stored), deviceID: id)
+            if let settingsText { settings[token] = try DeviceSettings.stored(settingsText, device: token) }
+        }
+
+        /// Takes the number after the device's last, which the transaction has read.
+        private mutating func next(device token: String) -> TakenNumber {
+            let last = lastChange[token]!
             let next = TakenNumber(number: last.number + 1, deviceID: last.deviceID)
             lastChange[token] = next
             return next
@@ -358,11 +390,10 @@ public final class SQLiteNotificationStore: NotificationStore {
         _ request: NotificationRequest, app: String, at date: Date, device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange {
         // The statements of a delivery are compiled once per connection (cached), not once per push.
-        guard let appKey = try batch.app(app, device: token, db) else {
+        guard let (appKey, taken) = try batch.appAndNumber(app, device: token, db) else {
             try Self.requireDevice(token, db)
             throw StoreError(.notFound, "device \(token) has no app \(app)")
         }
-        let taken = try batch.takeNumber(device: token, db)
         let mark = try batch.mark(for: request, app: appKey, at: date, device: token, db)
         // A delivery writes no journal row: its notification, kept under the change's number, is the record
         // (``changes(device:after:)``). The row cost as much as the notification's own insert.
@@ -553,21 +584,25 @@ public final class SQLiteNotificationStore: NotificationStore {
         app: AppKey, device token: String, limit: Int, count: Int, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange? {
         guard count > limit else { return nil }
-        // The app's notifications in delivery order, from the index: no sort of them all.
-        let oldest = try Row.fetchAll(
+        // The app's first delivered notifications are one range of its index by number, up to the last of them (read
+        // from the index in order: no sort of them all), deleted and returned by one statement.
+        let removed = try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT identifier, sequence FROM notifications INDEXED BY notifications_by_app_sequence
-                WHERE app_id = ? ORDER BY sequence LIMIT ?
+                DELETE FROM notifications INDEXED BY notifications_by_app_sequence
+                WHERE app_id = ?1 AND sequence <= (
+                    SELECT max(sequence) FROM (
+                        SELECT sequence FROM notifications INDEXED BY notifications_by_app_sequence
+                        WHERE app_id = ?1 ORDER BY sequence LIMIT ?2
+                    )
+                )
+                RETURNING identifier, sequence
                 """),
-            arguments: [app.id, NotificationLimit.removedByTrimming(count: count, limit: limit)])
-        guard let last = oldest.last else { return nil }
-        // They are all the app's notifications up to the last one's number: one range of the index, deleted in
-        // one statement rather than one by one.
-        try db.cachedStatement(sql: """
-            DELETE FROM notifications INDEXED BY notifications_by_app_sequence WHERE app_id = ? AND sequence <= ?
-            """
-        ).execute(arguments: [app.id, last["sequence"] as Int64])
-        return try recordRemoval(app: app, identifiers: oldest.map { $0["identifier"] }, device: token, &batch, db)
+            arguments: [app.id, NotificationLimit.removedByTrimming(count: count, limit: limit)]
+        ).map { row in (identifier: row["identifier"] as String, sequence: row["sequence"] as Int64) }
+        guard !removed.isEmpty else { return nil }
+        // RETURNING's order is SQLite's to choose; the change names them in delivery order.
+        let identifiers = removed.sorted { $0.sequence < $1.sequence }.map(\.identifier)
+        return try recordRemoval(app: app, identifiers: identifiers, device: token, &batch, db)
     }
 
     private func deleteNotifications(
