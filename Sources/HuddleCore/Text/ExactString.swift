@@ -5,19 +5,28 @@
 /// identifiers are opaque values that apps and providers send; behavior.md section 7 says they are
 /// compared exactly, so two spellings are two threads. Equal scalars mean equal UTF-8 bytes, so the bytes
 /// are what is compared and hashed (which is also cheaper than normalizing).
+///
+/// The string's hash is taken once and kept beside it. A dictionary keyed by these rehashes the keys after one it
+/// removes (Swift's tables shift the rest of a probe run back), and compares keys along each probe: with the hash at
+/// hand neither reads the strings' own storage, which in a perf profile of pushes at an app's limit made a trimmed
+/// notification's removal from the center cost 2% of the server's CPU.
 struct ExactString: Hashable, Sendable {
-    var string: String
+    let string: String
+    private let exactHash: Int
 
     init(_ string: String) {
         self.string = string
+        var hasher = Hasher()
+        hasher.combineExactly(string)
+        exactHash = hasher.finalize()
     }
 
     static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-        lhs.string.isExactlyEqual(to: rhs.string)
+        lhs.exactHash == rhs.exactHash && lhs.string.isExactlyEqual(to: rhs.string)
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combineExactly(string)
+        hasher.combine(exactHash)
     }
 }
 
