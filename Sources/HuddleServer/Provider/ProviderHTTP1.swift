@@ -59,10 +59,13 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         }
     }
 
-    /// Reads nothing more from the socket while a push is being answered: a client pipelining requests behind it
-    /// waits for its answer (back-pressure, as Hummingbird's channel applies it), instead of filling `held`.
+    /// Reads nothing more from the socket while a push is being answered once the client has sent something past it:
+    /// a client pipelining requests behind it waits for its answer (back-pressure, as Hummingbird's channel applies
+    /// it), instead of filling `held`, which keeps at most one read's worth. A client that waits for its answer, as
+    /// nearly all do, sends nothing meanwhile, and the socket stays registered for reading: holding the read would
+    /// cost two changes of its registration (`epoll_ctl`) per push.
     func read(context: ChannelHandlerContext) {
-        if isAnswering { readWaiting = true } else { context.read() }
+        if isAnswering, !held.isEmpty { readWaiting = true } else { context.read() }
     }
 
     private var isAnswering: Bool {
