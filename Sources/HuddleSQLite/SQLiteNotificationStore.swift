@@ -185,8 +185,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await write { db in
             var batch = Batch()
             let change = try self.deliver(request, app: app, at: date, device: token, &batch, db)
-            _ = try batch.saveCounts(db)
-            try batch.saveNumbers(db)
+            try batch.save(db)
             return change
         }
     }
@@ -199,7 +198,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             var batch = Batch()
             let change = try self.deleteNotifications(
                 app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)
-            try batch.saveNumbers(db)
+            try batch.save(db)
             return change
         }
     }
@@ -207,12 +206,11 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func trimNotifications(app: String, device token: String, limit: Int) async throws -> DeviceChange? {
         try await write { db in
             var batch = Batch()
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT id, notification_count FROM apps WHERE device_token = ? AND topic = ?", arguments: [token, app])
+            guard let appKey = try batch.app(app, device: token, db),
+                let count = batch.count(of: DeviceApp(device: token, topic: app))
             else { return nil }
-            let change = try self.trimNotifications(
-                app: AppKey(id: row[0], topic: app), device: token, limit: limit, count: row[1], &batch, db)
-            try batch.saveNumbers(db)
+            let change = try self.trimNotifications(app: appKey, device: token, limit: limit, count: count, &batch, db)
+            try batch.save(db)
             return change
         }
     }
@@ -237,15 +235,14 @@ public final class SQLiteNotificationStore: NotificationStore {
                     return .failure(error)
                 }
             }
-            let counts = try batch.saveCounts(db)
             for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
-                guard let count = counts[delivery.app], let app = batch.foundApp(delivery.app) else { continue }
+                guard let app = batch.foundApp(delivery.app), let count = batch.countAfterAdding(to: delivery.app) else { continue }
                 if let trim = try self.trimNotifications(app: app, device: delivery.app.device, limit: delivery.limit, count: count, &batch, db)
                 {
                     results[delivery.position] = results[delivery.position].map { $0 + [trim] }
                 }
             }
-            try batch.saveNumbers(db)
+            try batch.save(db)
             return results
         }
     }
@@ -272,24 +269,36 @@ public final class SQLiteNotificationStore: NotificationStore {
         private var settings: [String: DeviceSettings] = [:]
         /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
         private var arrivalSettings: [DeviceApp: (settings: AppSettings, capabilities: AppCapabilities)] = [:]
-        private var appIDs: [DeviceApp: Int64] = [:]
-        /// Notifications added (not replaced) to each app, by its id.
-        private var added: [DeviceApp: (appID: Int64, count: Int)] = [:]
+        /// Each app the transaction found, with its count of notifications as the transaction has left it.
+        private var apps: [DeviceApp: FoundApp] = [:]
 
-        mutating func countAdded(app: AppKey, device token: String) {
-            added[DeviceApp(device: token, topic: app.topic), default: (app.id, 0)].count += 1
+        private struct FoundApp {
+            let id: Int64
+            var count: Int
+            var countChanged = false
+            /// Whether the transaction added a notification to the app (a replacement adds none): only then does
+            /// the batch trim it, as the PostgreSQL store does.
+            var added = false
         }
 
-        /// Adds what the transaction added to each app's count.
-        /// - Returns: the apps' counts now.
-        func saveCounts(_ db: Database) throws -> [DeviceApp: Int] {
-            let write = try db.cachedStatement(
-                sql: "UPDATE apps SET notification_count = notification_count + ? WHERE id = ? RETURNING notification_count")
-            var counts: [DeviceApp: Int] = [:]
-            for (key, app) in added {
-                counts[key] = try Int.fetchOne(write, arguments: [app.count, app.appID])
-            }
-            return counts
+        /// Counts notifications added to (or, negative, removed from) an app this transaction found.
+        mutating func changeCount(of app: AppKey, device token: String, by difference: Int) {
+            let key = DeviceApp(device: token, topic: app.topic)
+            guard var found = apps[key] else { preconditionFailure("an app's count changed before the transaction read it") }
+            found.count += difference
+            found.countChanged = true
+            found.added = found.added || difference > 0
+            apps[key] = found
+        }
+
+        /// An app's count of notifications as this transaction has left it; nil for an app it has not found.
+        func count(of key: DeviceApp) -> Int? {
+            apps[key]?.count
+        }
+
+        /// The count of an app this transaction added notifications to; nil for any other.
+        func countAfterAdding(to key: DeviceApp) -> Int? {
+            apps[key].flatMap { $0.added ? $0.count : nil }
         }
 
         /// The device's next change number.
@@ -314,19 +323,19 @@ public final class SQLiteNotificationStore: NotificationStore {
         mutating func appAndNumber(_ topic: String, device token: String, _ db: Database) throws -> (app: AppKey, taken: TakenNumber)? {
             if lastChange[token] == nil {
                 let read = try db.cachedStatement(sql: """
-                    SELECT devices.id, devices.last_change, devices.settings, apps.id FROM devices
+                    SELECT devices.id, devices.last_change, devices.settings, apps.id, apps.notification_count FROM devices
                     LEFT JOIN apps ON apps.device_token = devices.token AND apps.topic = ?
                     WHERE devices.token = ?
                     """)
                 let cursor = try Row.fetchCursor(read, arguments: [topic, token])
-                let appID: Int64? = try withExtendedLifetime(cursor) {
+                let app: FoundApp? = try withExtendedLifetime(cursor) {
                     guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
                     guard let appID = row[3] as Int64? else { return nil }
                     try remember(device: token, id: row[0], lastChange: row[1], settingsText: row[2])
-                    return appID
+                    return FoundApp(id: appID, count: row[4])
                 }
-                guard let appID else { return nil }
-                appIDs[DeviceApp(device: token, topic: topic)] = appID
+                guard let app else { return nil }
+                apps[DeviceApp(device: token, topic: topic)] = app
             }
             guard let app = try app(topic, device: token, db) else { return nil }
             return (app, next(device: token))
@@ -368,21 +377,27 @@ public final class SQLiteNotificationStore: NotificationStore {
         /// The device's app of `topic`, or nil when the device has none.
         mutating func app(_ topic: String, device token: String, _ db: Database) throws -> AppKey? {
             let key = DeviceApp(device: token, topic: topic)
-            if let id = appIDs[key] { return AppKey(id: id, topic: topic) }
-            let read = try db.cachedStatement(sql: "SELECT id FROM apps WHERE device_token = ? AND topic = ?")
-            guard let id = try Int64.fetchOne(read, arguments: [token, topic]) else { return nil }
-            appIDs[key] = id
-            return AppKey(id: id, topic: topic)
+            if let found = apps[key] { return AppKey(id: found.id, topic: topic) }
+            let read = try db.cachedStatement(sql: "SELECT id, notification_count FROM apps WHERE device_token = ? AND topic = ?")
+            let cursor = try Row.fetchCursor(read, arguments: [token, topic])
+            let found: FoundApp? = try withExtendedLifetime(cursor) { try cursor.next().map { row in FoundApp(id: row[0], count: row[1]) } }
+            guard let found else { return nil }
+            apps[key] = found
+            return AppKey(id: found.id, topic: topic)
         }
 
         /// An app this transaction found before.
         func foundApp(_ key: DeviceApp) -> AppKey? {
-            appIDs[key].map { AppKey(id: $0, topic: key.topic) }
+            apps[key].map { AppKey(id: $0.id, topic: key.topic) }
         }
 
-        func saveNumbers(_ db: Database) throws {
-            let write = try db.cachedStatement(sql: "UPDATE devices SET last_change = ? WHERE id = ?")
-            for taken in lastChange.values { try write.execute(arguments: [Int64(taken.number), taken.deviceID]) }
+        /// Writes back what the transaction changed: each device's last change number and each app's count. Every
+        /// transaction that uses a batch ends with this.
+        func save(_ db: Database) throws {
+            let writeNumber = try db.cachedStatement(sql: "UPDATE devices SET last_change = ? WHERE id = ?")
+            for taken in lastChange.values { try writeNumber.execute(arguments: [Int64(taken.number), taken.deviceID]) }
+            let writeCount = try db.cachedStatement(sql: "UPDATE apps SET notification_count = ? WHERE id = ?")
+            for app in apps.values where app.countChanged { try writeCount.execute(arguments: [app.count, app.id]) }
         }
     }
 
@@ -410,7 +425,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             """
         ).execute(arguments: row)
         if db.changesCount > 0 {
-            batch.countAdded(app: appKey, device: token)
+            batch.changeCount(of: appKey, device: token, by: 1)
         } else {
             try db.cachedStatement(sql: """
                 UPDATE notifications SET sequence = ?, delivered_at = ?, content = ?, held = ?, silenced_by = ?
@@ -443,7 +458,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                     changes.append(DeviceChange(number: taken.number, kind: .activities(activities)))
                 }
                 if let event { changes.append(try self.recordEvent(event, device: token, &batch, db)) }
-                try batch.saveNumbers(db)
+                try batch.save(db)
                 return changes
             }
         }
@@ -535,7 +550,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 try self.record(.summary, topic: "", taken, summary: summary, db)
                 changes.append(DeviceChange(number: taken.number, kind: .summary(summary)))
             }
-            try batch.saveNumbers(db)
+            try batch.save(db)
             return changes
         }
     }
@@ -564,7 +579,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await write { db in
             var batch = Batch()
             let change = try self.recordEvent(event, device: token, &batch, db)
-            try batch.saveNumbers(db)
+            try batch.save(db)
             return change
         }
     }
@@ -625,8 +640,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     private func recordRemoval(
         app: AppKey, identifiers removed: [String], device token: String, _ batch: inout Batch, _ db: Database
     ) throws -> DeviceChange {
-        try db.cachedStatement(sql: "UPDATE apps SET notification_count = notification_count - ? WHERE id = ?")
-            .execute(arguments: [removed.count, app.id])
+        batch.changeCount(of: app, device: token, by: -removed.count)
         let taken = try batch.takeNumber(device: token, db)
         try record(.removed, topic: app.topic, identifiers: removed, taken, db)
         return DeviceChange(number: taken.number, kind: .removed(app: app.topic, identifiers: removed))
@@ -961,7 +975,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     private func takeNumber(device token: String, _ db: Database) throws -> TakenNumber {
         var batch = Batch()
         let taken = try batch.takeNumber(device: token, db)
-        try batch.saveNumbers(db)
+        try batch.save(db)
         return taken
     }
 
