@@ -12,6 +12,7 @@ import time
 
 import h2.config
 import h2.connection
+import h2.errors
 import h2.events
 import httpx
 import pytest
@@ -108,6 +109,55 @@ def test_a_reset_stream_and_a_closed_connection_answer_nothing_and_the_server_go
     records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN).json()["requests"]
     cut = [record["answer"] for record in records if record["answer"]["status"] is None]
     assert sorted(answer["fault"].split(": ")[1] for answer in cut) == ["connection closed, no answer", "stream reset, no answer"]
+
+
+@pytest.mark.parametrize("leaving", ["reset", "close"])
+def test_a_client_that_leaves_a_push_being_stored_gets_nothing_and_its_connection_goes_on(server, leaving):
+    """A push held by a delay fault whose client resets its stream (HTTP/2 RST_STREAM CANCEL, sent right behind the
+    request) or closes its connection meanwhile: the push was read whole, so it is still stored, as APNs may deliver
+    a push whose answer it could not send; nothing is written on the reset stream, and the same connection (or, once
+    closed, a new one) has its next push answered 200."""
+    device = register_device(server)
+    add_fault(server, delayMilliseconds=800, count=1)
+    body = json.dumps({"aps": {"alert": "left"}}).encode()
+
+    def send_push(connection):
+        stream = connection.get_next_available_stream_id()
+        connection.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "api.sandbox.push.apple.com"),
+                                         (":path", f"/3/device/{device['token']}"), ("apns-topic", TOPIC)])
+        connection.send_data(stream, body, end_stream=True)
+        return stream
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        connection.initiate_connection()
+        left = send_push(connection)
+        if leaving == "close":
+            sock.sendall(connection.data_to_send())
+        else:
+            connection.reset_stream(left, h2.errors.ErrorCodes.CANCEL)
+            sock.sendall(connection.data_to_send())
+            following = send_push(connection)
+            sock.sendall(connection.data_to_send())
+            events, status = [], None
+            while status is None:
+                data = sock.recv(65536)
+                assert data, f"the connection closed after {events}"
+                for event in connection.receive_data(data):
+                    events.append(event)
+                    if isinstance(event, h2.events.ResponseReceived) and event.stream_id == following:
+                        status = dict(event.headers)[b":status"]
+                sock.sendall(connection.data_to_send())
+            assert status == b"200"
+            assert not [event for event in events if getattr(event, "stream_id", None) == left], events
+    if leaving == "close":
+        assert push(server, device).status_code == 200
+    # The push left behind is stored once its delay ends.
+    deadline = time.monotonic() + 10
+    while stored(server, device) < 2:
+        assert time.monotonic() < deadline, f"{stored(server, device)} stored: the push whose client left was lost"
+        time.sleep(0.1)
+    assert httpx.get(f"{server.url}/health").status_code == 200
 
 
 def test_goaway_answers_shutdown_and_names_it_in_the_frame(server):
