@@ -83,9 +83,9 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         guard context.channel.isActive else { return }
         var answer = answer
         // A request whose body was cut short leaves the rest of it on the connection, which therefore ends with
-        // this answer (``HTTP1RequestLifetime`` says so and closes its sending side): nothing more is read (the
-        // state stays `.answering`), and the client's own sending stalls, costing nothing, until it closes or the
-        // request timeout does.
+        // this answer (``HTTP1RequestLifetime`` says so and closes its sending side): the state stays `.answering`,
+        // so what arrives is held and, once something is, nothing more is read; the client's own sending stalls,
+        // costing nothing more, until it closes or the request timeout does.
         if answer.bodyCutShort {
             answer.write(to: context)
             held = []
