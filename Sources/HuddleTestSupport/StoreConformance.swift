@@ -497,6 +497,23 @@ public enum StoreConformance {
             #expect(try await push("d", limit: 1).map(\.count) == [1])
             #expect(try await stored() == ["d"])
         },
+        "a batch trims only the apps it added to: a replacement past a lowered limit waits for the next addition": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            _ = try await store.commit(["a", "b", "c"].map {
+                .deliver(request($0), app: "com.example.app", at: start, device: token, notificationsPerApp: 5)
+            })
+            let replaced = try await store.commit([
+                .deliver(request("c"), app: "com.example.app", at: start, device: token, notificationsPerApp: 2)
+            ])
+            #expect(try replaced[0].get().count == 1)
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["a", "b", "c"])
+            let added = try await store.commit([
+                .deliver(request("d"), app: "com.example.app", at: start, device: token, notificationsPerApp: 2)
+            ])
+            #expect(try added[0].get().last?.kind == .removed(app: "com.example.app", identifiers: ["a", "b"]))
+            #expect(Set(try await notifications(store).map(\.identifier)) == ["c", "d"])
+        },
         "a batch trims each app once, after its last delivery, also with removals among its writes": { store in
             try await store.createDevice(device())
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)

@@ -226,14 +226,18 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     /// Each write in turn, in one step of the actor: nothing else runs between them. As the databases do,
-    /// each app delivered to is trimmed once, after the batch's writes; the trim is a change of the app's
-    /// last delivery in the batch.
+    /// each app the batch added notifications to (a replacement adds none) is trimmed once, after the batch's
+    /// writes; the trim is a change of the app's last delivery in the batch.
     public func commit(_ writes: [NotificationWrite]) -> [Result<[DeviceChange], StoreError>] {
+        var added: Set<DeviceApp> = []
         var results = writes.map { write -> Result<[DeviceChange], StoreError> in
             do {
                 switch write {
                 case .deliver(let request, let app, let date, let token, _):
-                    return .success([try deliver(request, app: app, at: date, device: token)])
+                    let before = devices[token]?.notifications[app]?.count ?? 0
+                    let change = try deliver(request, app: app, at: date, device: token)
+                    if devices[token]?.notifications[app]?.count ?? 0 > before { added.insert(DeviceApp(device: token, topic: app)) }
+                    return .success([change])
                 case .remove(let app, let identifiers, let deliveredThrough, let token):
                     return .success(
                         [deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)]
@@ -245,7 +249,7 @@ public actor InMemoryNotificationStore: NotificationStore {
                 return .failure(error as? StoreError ?? StoreError(.corrupt, "\(error)"))
             }
         }
-        for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) {
+        for delivery in NotificationLimit.lastDeliveryPerApp(writes.storedDeliveries(results)) where added.contains(delivery.app) {
             if let trim = trimNotifications(app: delivery.app.topic, device: delivery.app.device, limit: delivery.limit) {
                 results[delivery.position] = results[delivery.position].map { $0 + [trim] }
             }
