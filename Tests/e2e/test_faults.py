@@ -6,6 +6,7 @@ import concurrent.futures
 import json
 import os
 import re
+import select
 import socket
 import subprocess
 import time
@@ -109,6 +110,35 @@ def test_a_reset_stream_and_a_closed_connection_answer_nothing_and_the_server_go
     records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN).json()["requests"]
     cut = [record["answer"] for record in records if record["answer"]["status"] is None]
     assert sorted(answer["fault"].split(": ")[1] for answer in cut) == ["connection closed, no answer", "stream reset, no answer"]
+
+
+def test_requests_pipelined_behind_a_push_being_answered_are_not_read_past_one_read(server):
+    """A client that pipelines a flood behind a push still being answered (a delay fault holds it 5 s) is read no
+    further than one read's worth: the server stops reading, the socket's buffers fill (about 3 MB here) and the
+    client's sending blocks, far short of the 64 MB it offers. A server that read on (tried: 12 MB in 3 s) would
+    hold all it read."""
+    device = register_device(server)
+    add_fault(server, delayMilliseconds=5000, count=1)
+    body = json.dumps({"aps": {"alert": "held"}})
+    head = (f"POST /3/device/{device['token']} HTTP/1.1\r\nHost: localhost\r\napns-topic: {TOPIC}\r\n"
+            f"content-length: {len(body)}\r\n\r\n{body}").encode()
+    flood = b"GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n" * (64 * 1024 * 1024 // 41)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(head)
+        sock.setblocking(False)
+        sent = 0
+        # Sends until the socket takes nothing for a second: the server has stopped reading.
+        while sent < len(flood):
+            _, writable, _ = select.select([], [sock], [], 1)
+            if not writable:
+                break
+            try:
+                sent += sock.send(flood[sent:sent + 65536])
+            except BlockingIOError:
+                continue
+        print(f"\npipelined bytes taken behind a push being answered: {sent}")
+        assert sent < 8 * 1024 * 1024, f"the server read {sent} pipelined bytes behind a push being answered"
+    assert httpx.get(f"{server.url}/health").status_code == 200
 
 
 @pytest.mark.parametrize("leaving", ["reset", "close"])
