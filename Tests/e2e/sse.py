@@ -51,7 +51,8 @@ def events(response, parser=None):
 
 
 class DeviceStream:
-    """A device's center stream, read on a thread of its own until an event named `until` comes.
+    """A device's center stream, read on a thread of its own until an event named `until` comes (or, given a
+    function, an event for which it is true).
 
     `start()` returns once the stream is open (its first event, the whole center, has come), so that what a
     test does next happens while the stream listens; `received` holds every event so far, and `join()` waits
@@ -70,7 +71,7 @@ class DeviceStream:
                 for event in events(stream):
                     self.received.append(event)
                     self._opened.set()
-                    if event.name == until:
+                    if until(event) if callable(until) else event.name == until:
                         return
 
         self._thread = threading.Thread(target=listen, daemon=True)
