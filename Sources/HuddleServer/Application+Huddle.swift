@@ -19,9 +19,11 @@ public func buildApplication(
     configuration: ServerConfiguration, store: some NotificationStore, metrics: PrometheusCollectorRegistry,
     logger: Logger, onListening: @escaping @Sendable () async -> Void = {}
 ) throws -> some ApplicationProtocol {
+    // The group the server reads and answers on; the commit queue's writer runs on one of its loops (``CommitQueue``).
+    let eventLoopGroup = EventLoopGroupProvider.singleton.eventLoopGroup
     let centers = DeviceCenters(
-        store: store, maximumSessions: configuration.maximumLoadedDevices,
-        notificationsPerApp: configuration.limits.notificationsPerApp, logger: logger)
+        store: store, maximumSessions: configuration.maximumLoadedDevices, notificationsPerApp: configuration.limits.notificationsPerApp,
+        writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), logger: logger)
     let requestLog = ProviderRequestLog(configuration: configuration)
     let (router, provider) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
@@ -49,7 +51,7 @@ public func buildApplication(
     var application = Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Huddle"),
-        onServerRunning: { _ in await onListening() }, logger: logger)
+        onServerRunning: { _ in await onListening() }, eventLoopGroupProvider: .shared(eventLoopGroup), logger: logger)
     application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
     application.addServices(MemoryReturn(connections: connections))
     application.addServices(SummaryDelivery(centers: centers, clock: configuration.clock, logger: logger))

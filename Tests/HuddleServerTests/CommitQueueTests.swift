@@ -2,6 +2,8 @@ import Foundation
 import HuddleCore
 @testable import HuddleServer
 import HuddleTestSupport
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -21,10 +23,18 @@ import Testing
         /// How many batches arrived.
         let batches = Observed(0)
 
-        init(_ store: any NotificationStore, failsBatches: Bool = false) {
+        /// An event loop: each batch notes whether it was committed there.
+        let loop: (any EventLoop)?
+        private let onLoop = Mutex<[Bool]>([])
+
+        init(_ store: any NotificationStore, failsBatches: Bool = false, loop: (any EventLoop)? = nil) {
             self.store = store
             self.failsBatches = failsBatches
+            self.loop = loop
         }
+
+        /// For each batch, whether it was committed on `loop`.
+        var committedOnLoop: [Bool] { onLoop.withLock { $0 } }
 
         var batchSizes: [Int] { state.withLock { $0.batchSizes } }
         /// Every write committed, in order.
@@ -40,6 +50,7 @@ import Testing
         }
 
         func commit(_ writes: [NotificationWrite]) async throws -> [Result<[DeviceChange], StoreError>] {
+            if let loop { onLoop.withLock { $0.append(loop.inEventLoop) } }
             await withCheckedContinuation { continuation in
                 let holds = state.withLock { state in
                     state.batchSizes.append(writes.count)
@@ -116,6 +127,24 @@ import Testing
             #expect(recording.batchSizes == [1, 6, 1, 1, 1, 1, 1, 1])
             #expect(await session.appliedChange == 7)
         }
+    }
+
+    /// The server gives the queue one of its event loops: batches are committed from there (the store's call starts
+    /// there; SQLite's own queue then runs the transaction), and from Swift's pool without one.
+    @Test func theWriterRunsOnTheExecutorItIsGiven() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        try await DeviceSessionTests.withStore(.memory) { store in
+            for executor in [EventLoopTaskExecutor(loop), nil] {
+                let recording = RecordingStore(store, loop: loop)
+                recording.release()
+                let queue = CommitQueue(store: RecordingWrapper(recording), writerExecutor: executor)
+                let session = try #require(try await DeviceSession.load(token: Self.token, store: store, commits: queue))
+                _ = try #require(try await Self.deliver(executor == nil ? "from-pool" : "from-loop", to: session))
+                #expect(recording.committedOnLoop == [executor != nil])
+            }
+        }
+        try await group.shutdownGracefully()
     }
 
     static func deliver(_ id: String, to session: DeviceSession) async throws -> DeviceChange? {

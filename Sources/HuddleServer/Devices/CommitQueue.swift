@@ -14,6 +14,10 @@ final class CommitQueue: Sendable {
     /// The most writes in one transaction.
     let maximumBatch: Int
     private let store: any NotificationStore
+    /// Where the task that commits batches runs (nil: Swift's pool). The server gives it one of its event loops: a
+    /// commit then comes back to a thread already awake instead of waking one of the pool's, the pushes it
+    /// resumes on that loop need no wake-up, and an in-memory store's actor runs there too.
+    private let writerExecutor: (any TaskExecutor)?
     private let logger: Logger
     /// Told how many writes wait each time that changes (the server shows it as a metric).
     private let reportWaiting: @Sendable (Int) -> Void
@@ -31,10 +35,11 @@ final class CommitQueue: Sendable {
     }
 
     init(
-        store: any NotificationStore, maximumBatch: Int = 256, logger: Logger = Logger(label: "huddle.devices"),
-        reportWaiting: @escaping @Sendable (Int) -> Void = ServerMetrics.writesWaiting
+        store: any NotificationStore, maximumBatch: Int = 256, writerExecutor: (any TaskExecutor)? = nil,
+        logger: Logger = Logger(label: "huddle.devices"), reportWaiting: @escaping @Sendable (Int) -> Void = ServerMetrics.writesWaiting
     ) {
         self.store = store
+        self.writerExecutor = writerExecutor
         self.maximumBatch = max(1, maximumBatch)
         self.logger = logger
         self.reportWaiting = reportWaiting
@@ -52,7 +57,7 @@ final class CommitQueue: Sendable {
                 defer { state.isWriting = true }
                 return !state.isWriting
             }
-            if startsWriter { Task { await writeWhileWaiting() } }
+            if startsWriter { Task(executorPreference: writerExecutor) { await self.writeWhileWaiting() } }
         }
     }
 

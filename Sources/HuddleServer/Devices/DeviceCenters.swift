@@ -29,15 +29,17 @@ final class DeviceCenters: Sendable {
         var uses: UInt64 = 0
     }
 
+    /// - Parameter writerExecutor: where the commit queue's writer runs (``CommitQueue``); nil for Swift's pool.
     init(
         store: any NotificationStore, maximumSessions: Int = 10_000,
-        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, logger: Logger = Logger(label: "huddle.devices")
+        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, writerExecutor: (any TaskExecutor)? = nil,
+        logger: Logger = Logger(label: "huddle.devices")
     ) {
         self.store = store
         self.maximumSessions = max(1, maximumSessions)
         self.notificationsPerApp = notificationsPerApp
         self.logger = logger
-        commits = CommitQueue(store: store, logger: logger)
+        commits = CommitQueue(store: store, writerExecutor: writerExecutor, logger: logger)
     }
 
     /// A device's session, or `nil` for a token the store does not know.
