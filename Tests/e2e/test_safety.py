@@ -1042,6 +1042,55 @@ def test_a_push_whose_body_never_ends_is_answered_and_its_stream_reset(tmp_path)
         server.stop()
 
 
+def test_a_malformed_request_resets_its_own_stream_and_the_connection_goes_on(tmp_path):
+    """A malformed request (an upper-case header name, RFC 9113 §8.2.1) is a stream error (§5.4.2): its stream is reset
+    with PROTOCOL_ERROR, a push in flight on another stream of the connection is still answered, and the connection
+    takes new streams after it. A connection error (a DATA frame on stream 0, §6.1) still sends GOAWAY and closes."""
+    server = start(tmp_path, "--development")
+    connection = RawH2(server)
+    try:
+        device = register_device(server, categories=CATEGORIES)
+        # The client's library would refuse to send the malformed header: its checks are turned off.
+        connection.connection.config = h2.config.H2Configuration(
+            client_side=True, header_encoding="utf-8", validate_outbound_headers=False, normalize_outbound_headers=False)
+        body = json.dumps({"aps": {"alert": {"title": "Ali", "body": "in flight"}}}).encode()
+        push = connection.headers("POST", f"/3/device/{device['token']}", extra=[("apns-topic", TOPIC)], end_stream=False)
+        malformed = connection.headers("GET", "/health", extra=[("X-Upper-Case", "1")])
+        reset, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamReset) and event.stream_id == malformed, seconds=5)
+        assert isinstance(reset, h2.events.StreamReset), f"the malformed stream was not reset: {connection.events[-4:]}"
+        assert reset.error_code == h2.errors.ErrorCodes.PROTOCOL_ERROR, reset
+        # The push in flight when the other stream failed: its body ends now, and it is answered.
+        connection.connection.send_data(push, body, end_stream=True)
+        connection.flush()
+        answered = stops_or_answers(push)
+        answer, _ = connection.read_until(answered, seconds=5)
+        assert isinstance(answer, h2.events.ResponseReceived), f"the push in flight was not answered: {answer} {connection.events[-4:]}"
+        assert dict(answer.headers)[":status"] == "200", answer.headers
+        after = connection.headers("GET", "/health")
+        answer, _ = connection.read_until(stops_or_answers(after), seconds=5)
+        assert isinstance(answer, h2.events.ResponseReceived), f"no new stream was answered after the reset: {answer}"
+        assert dict(answer.headers)[":status"] == "200", answer.headers
+        stored = httpx.get(f"{server.url}/v1/devices/{device['token']}/center", timeout=TIMEOUT,
+                           headers={"authorization": f"Bearer {device['secret']}"}).json()
+        assert "in flight" in json.dumps(stored), stored
+
+        # A frame only a connection can be wrong about: DATA on stream 0 (type 0x0, no flags, length 0).
+        connection.socket.sendall(bytes(9))
+        what, _ = connection.read_until(lambda event: isinstance(event, h2.events.ConnectionTerminated), seconds=5)
+        assert isinstance(what, h2.events.ConnectionTerminated), f"no GOAWAY after a connection error: {what}"
+        assert what.error_code == h2.errors.ErrorCodes.PROTOCOL_ERROR, what
+        closed, _ = connection.read_until(lambda event: False, seconds=5)
+        assert closed == "closed", "the connection stayed open after its connection error"
+    finally:
+        connection.close()
+        server.stop()
+
+
+def stops_or_answers(stream):
+    return lambda event: isinstance(event, h2.events.ConnectionTerminated) or (
+        isinstance(event, (h2.events.ResponseReceived, h2.events.StreamReset)) and event.stream_id == stream)
+
+
 def test_a_push_padding_its_body_draws_a_bounded_window_and_is_reset_at_the_request_deadline(tmp_path):
     """Padding counts against HTTP/2's window but not the body: a push that sends one byte of data and 255 of padding
     per frame is given window back only up to about the longest body read (64 KiB), not the 16 MB its 64 KiB of data

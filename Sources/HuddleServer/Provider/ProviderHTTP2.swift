@@ -182,6 +182,11 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var inReadLoop = false
     private var flushPending = false
+    /// In this turn of the event loop: the errors fired, and the streams closed with an error code
+    /// (``errorCaught(context:error:)`` weighs them once the turn is over).
+    private var errorsInTurn = 0
+    private var errorResetsInTurn = 0
+    private var turnCheckScheduled = false
 
     init(eventLoop: any EventLoop, idleTimeout: TimeAmount?, gracefulCloseTimeout: TimeAmount) {
         self.eventLoop = eventLoop
@@ -223,7 +228,11 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         // The HTTP/2 handler tells the pipeline when streams open and close: pushes' and the others' alike.
         if let created = event as? NIOHTTP2StreamCreatedEvent {
             streamCreated(created.streamID)
-        } else if event is StreamClosedEvent {
+        } else if let closed = event as? StreamClosedEvent {
+            if let reason = closed.reason, reason != .noError, reason != .cancel {
+                errorResetsInTurn += 1
+                checkErrorsAfterTurn(context: context)
+            }
             streamClosed()
         } else if event is ChannelShouldQuiesceEvent {
             closeGracefully(context: context)
@@ -244,8 +253,30 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// NIO's HTTP/2 handler fires the same bare error for a stream error (a malformed request: it has reset that one
+    /// stream, and the connection goes on, RFC 9113 §5.4.2) and for a connection error (it has sent GOAWAY, and the
+    /// connection must close, §5.4.1). A stream error's reset reaches this handler in the same turn of the event
+    /// loop as its error, as a ``StreamClosedEvent`` with the error's code. So the connection closes once the turn
+    /// is over, unless each error had such a reset. Closing at every error would take the answers of the
+    /// connection's other pushes with it, and a client resending them would deliver them twice.
+    ///
+    /// A client that resets streams with an error code of its own in the turn of a connection error keeps the
+    /// connection past that turn: it has the GOAWAY, and the connection's idle timeout ends it.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        errorsInTurn += 1
+        checkErrorsAfterTurn(context: context)
+    }
+
+    private func checkErrorsAfterTurn(context: ChannelHandlerContext) {
+        guard !turnCheckScheduled else { return }
+        turnCheckScheduled = true
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        context.eventLoop.execute {
+            let manager = bound.value
+            let isConnectionError = manager.errorsInTurn > manager.errorResetsInTurn
+            (manager.errorsInTurn, manager.errorResetsInTurn, manager.turnCheckScheduled) = (0, 0, false)
+            if isConnectionError { manager.context?.close(promise: nil) }
+        }
     }
 
     private func streamCreated(_ id: HTTP2StreamID) {
@@ -359,3 +390,4 @@ enum ResponseDate {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }
+
