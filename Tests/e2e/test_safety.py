@@ -1086,6 +1086,35 @@ def test_a_malformed_request_resets_its_own_stream_and_the_connection_goes_on(tm
         server.stop()
 
 
+def test_a_flood_of_malformed_requests_ends_the_connection(tmp_path):
+    """Each malformed request resets only its stream, but not without end: past 200 stream errors in 30 s (NIO's
+    HTTP/2 handler's limit) the connection gets GOAWAY ENHANCE_YOUR_CALM and is closed."""
+    server = start(tmp_path, "--development")
+    connection = RawH2(server)
+    try:
+        connection.connection.config = h2.config.H2Configuration(
+            client_side=True, header_encoding="utf-8", validate_outbound_headers=False, normalize_outbound_headers=False)
+        for _ in range(201):
+            stream = connection.connection.get_next_available_stream_id()
+            connection.connection.send_headers(stream, [(":method", "GET"), (":scheme", "http"), (":authority", "x"), (":path", "/health"),
+                                                        ("X-Upper-Case", "1")], end_stream=True)
+        try:
+            connection.flush()
+        except OSError:
+            pass  # closed while the flood was being written: what the read below finds
+        what, _ = connection.read_until(lambda event: isinstance(event, h2.events.ConnectionTerminated), seconds=5)
+        assert isinstance(what, h2.events.ConnectionTerminated), f"201 malformed requests and no GOAWAY: {what}"
+        assert what.error_code == h2.errors.ErrorCodes.ENHANCE_YOUR_CALM, what
+        resets = [event for event in connection.events if isinstance(event, h2.events.StreamReset)]
+        assert len(resets) == 200 and all(event.error_code == h2.errors.ErrorCodes.PROTOCOL_ERROR for event in resets), len(resets)
+        closed, _ = connection.read_until(lambda event: False, seconds=5)
+        assert closed == "closed", "the connection stayed open after its GOAWAY"
+        assert httpx.get(f"{server.url}/health", timeout=TIMEOUT).status_code == 200
+    finally:
+        connection.close()
+        server.stop()
+
+
 def stops_or_answers(stream):
     return lambda event: isinstance(event, h2.events.ConnectionTerminated) or (
         isinstance(event, (h2.events.ResponseReceived, h2.events.StreamReset)) and event.stream_id == stream)
