@@ -117,8 +117,8 @@ def test_a_reset_stream_and_a_closed_connection_answer_nothing_and_the_server_go
 def test_requests_pipelined_behind_a_push_being_answered_are_not_read_past_one_read(server):
     """A client that pipelines a flood behind a push still being answered (a delay fault holds it 5 s) is read no
     further than one read's worth: the server stops reading, the socket's buffers fill (about 3 MB here) and the
-    client's sending blocks, far short of the 64 MB it offers. A server that read on (tried: 12 MB in 3 s) would
-    hold all it read."""
+    client's sending blocks, far short of the 64 MB it offers. A server that read on (tried: 17 MB taken in the 5 s)
+    would hold all it read."""
     device = register_device(server)
     add_fault(server, delayMilliseconds=5000, count=1)
     body = json.dumps({"aps": {"alert": "held"}})
@@ -159,11 +159,11 @@ def test_a_client_that_leaves_a_push_being_stored_gets_nothing_and_its_connectio
         server, device, until=lambda event: event.name == "change" and left_id in event.json()["delivered"]).start()
 
     def send_push(connection, apns_id):
-        stream = connection.get_next_available_stream_id()
-        connection.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "api.sandbox.push.apple.com"),
-                                         (":path", f"/3/device/{device['token']}"), ("apns-topic", TOPIC), ("apns-id", apns_id)])
-        connection.send_data(stream, body, end_stream=True)
-        return stream
+        stream_id = connection.get_next_available_stream_id()
+        connection.send_headers(stream_id, [(":method", "POST"), (":scheme", "http"), (":authority", "api.sandbox.push.apple.com"),
+                                            (":path", f"/3/device/{device['token']}"), ("apns-topic", TOPIC), ("apns-id", apns_id)])
+        connection.send_data(stream_id, body, end_stream=True)
+        return stream_id
 
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))

@@ -1116,8 +1116,7 @@ def test_a_flood_of_malformed_requests_ends_the_connection(tmp_path):
 
 
 def stops_or_answers(stream):
-    return lambda event: isinstance(event, h2.events.ConnectionTerminated) or (
-        isinstance(event, (h2.events.ResponseReceived, h2.events.StreamReset)) and event.stream_id == stream)
+    return lambda event: stops(stream)(event) or (isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream)
 
 
 def test_a_push_padding_its_body_draws_a_bounded_window_and_is_reset_at_the_request_deadline(tmp_path):
