@@ -231,13 +231,23 @@ extension FCMMessage {
         }
     }
 
-    /// What FCM counts toward the payload's limit, "both the keys and the values" (docs/fcm.md): the data and the
-    /// notification's texts, Android's overrides included.
+    /// What FCM counts toward the payload's limit, "both the keys and the values" (docs/fcm.md): the data and every
+    /// text of the notification that reaches the device, Android's overrides included (the tag, the localization keys
+    /// and arguments, the image and icon…), so that whatever a message stores on a phone is bounded as an APNs
+    /// push's payload is.
     public var payloadSize: Int {
         var size = data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         size += (android?.data ?? [:]).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        for text in [notification?.title, notification?.body, android?.notification?.title, android?.notification?.body] {
+        for text in [notification?.title, notification?.body, notification?.image] {
             size += text?.utf8.count ?? 0
+        }
+        if let overrides = android?.notification {
+            let texts = [
+                overrides.title, overrides.body, overrides.icon, overrides.color, overrides.sound, overrides.tag, overrides.clickAction,
+                overrides.bodyLocKey, overrides.titleLocKey, overrides.channelID, overrides.ticker, overrides.image,
+            ]
+            size += texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            size += (overrides.bodyLocArgs + overrides.titleLocArgs).reduce(0) { $0 + $1.utf8.count }
         }
         return size
     }

@@ -82,6 +82,12 @@ public struct ServiceAccountAssertion: Sendable, Hashable {
     /// token URL, or a URL ending in `/token` as golang.org/x/oauth2 sends its `token_uri`), the times and a scope.
     public func verify(for account: ServiceAccountRecord, now: Date) throws(OAuthError) {
         guard isSigned(byPublicKeyPEM: account.publicKeyPEM) else { throw OAuthError("invalid_grant", "Invalid JWT Signature.") }
+        try checkClaims(for: account, now: now)
+    }
+
+    /// Everything the grant checks but the signature: what an access token made of this assertion is checked for again
+    /// on each use, its signature having been verified once.
+    public func checkClaims(for account: ServiceAccountRecord, now: Date) throws(OAuthError) {
         guard issuer == account.clientEmail else {
             throw OAuthError("invalid_grant", "Invalid JWT: iss is \(issuer.prefix(100)), not the key's service account \(account.clientEmail).")
         }

@@ -547,19 +547,24 @@ public final class PostgresNotificationStore: NotificationStore, Service {
             """, logger: logger)
     }
 
-    public func holdingDevices() async throws -> [HoldingDevice] {
+    public func holdingDevices(knowingSettingsAsOf known: [String: UInt64]) async throws -> [HoldingDevice] {
         try await client.read(logger: logger) { connection in
-            try await connection.rows(
+            var holding: [HoldingDevice] = []
+            for row in try await connection.rows(
                 """
-                SELECT held.device_token, held.oldest, devices.settings FROM (
+                SELECT held.device_token, held.oldest, devices.last_change FROM (
                     SELECT apps.device_token, min(n.delivered_at) AS oldest
                     FROM notifications n JOIN apps ON apps.id = n.app_id WHERE n.held = 1 GROUP BY apps.device_token
                 ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
                 """, logger: logger
-            ).map { row in
-                let (token, oldest, settings) = try row.decode((String, Int64, String?).self)
-                return HoldingDevice(token: token, settings: try DeviceSettings.stored(settings, device: token), oldestHeld: Date(milliseconds: oldest))
+            ) {
+                let (token, oldest, storedChange) = try row.decode((String, Int64, Int64).self)
+                let lastChange = UInt64(storedChange)
+                holding.append(HoldingDevice(
+                    token: token, oldestHeld: Date(milliseconds: oldest), lastChange: lastChange,
+                    settings: known[token] == lastChange ? nil : try await settings(device: token, connection)))
             }
+            return holding
         }
     }
 

@@ -509,20 +509,22 @@ public final class SQLiteNotificationStore: NotificationStore {
             arguments: [token, topic])
     }
 
-    public func holdingDevices() async throws -> [HoldingDevice] {
+    public func holdingDevices(knowingSettingsAsOf known: [String: UInt64]) async throws -> [HoldingDevice] {
         try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT held.device_token, held.oldest, devices.settings FROM (
+                    SELECT held.device_token, held.oldest, devices.last_change FROM (
                         SELECT apps.device_token, min(n.delivered_at) AS oldest
                         FROM notifications n JOIN apps ON apps.id = n.app_id WHERE n.held = 1 GROUP BY apps.device_token
                     ) AS held JOIN devices ON devices.token = held.device_token ORDER BY held.device_token
                     """
             ).map { row in
                 let token: String = row["device_token"]
+                let lastChange = UInt64(row["last_change"] as Int64)
                 return HoldingDevice(
-                    token: token, settings: try DeviceSettings.stored(row["settings"], device: token), oldestHeld: Date(milliseconds: row["oldest"]))
+                    token: token, oldestHeld: Date(milliseconds: row["oldest"]), lastChange: lastChange,
+                    settings: known[token] == lastChange ? nil : try Self.settings(device: token, db))
             }
         }
     }

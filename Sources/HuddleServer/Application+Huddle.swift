@@ -90,9 +90,13 @@ func buildRouter(
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     let faults = ProviderFaults()
     // Also answers HTTP/2 pushes on their streams, without the router (ProviderHTTP2Connection).
+    let siteHosts = AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host)
+    let appleHosts = APNsEnvironment.allCases.flatMap { [$0.host, $0.channelHost] }
     let provider = ProviderEndpoint(
         centers: centers, store: store, connections: ProviderConnections(), keys: keys,
-        requiresProviderToken: !configuration.developmentMode, servesCheckOnlyRoute: configuration.benchmarkRoutes,
+        requiresProviderToken: !configuration.developmentMode,
+        uncheckedRequestHosts: AllowedHosts(publicHosts: configuration.publicHosts + appleHosts, listeningHost: configuration.host),
+        servesCheckOnlyRoute: configuration.benchmarkRoutes,
         requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil,
         certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
     router.add(middleware: provider)
@@ -100,12 +104,11 @@ func buildRouter(
     let serviceAccounts = ServiceAccountCache(store: store)
     router.add(middleware: FCMEndpoint(
         centers: centers, store: store,
-        authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode),
+        authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
         requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
-    router.add(middleware: SiteGuard(
-        hosts: AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host), formTokens: formTokens))
+    router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))
     let attempts = SignInAttempts()
     let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
     InspectorController(

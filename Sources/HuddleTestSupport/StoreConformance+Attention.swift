@@ -45,9 +45,15 @@ extension StoreConformance {
             }
             #expect(deliveredMarks == [.held, .held, .shown, .silenced(focus: "Work")])
             #expect(try await marks(store) == ["held": .held, "passive": .held, "urgent": .shown, "quiet": .silenced(focus: "Work")])
-            #expect(try await store.holdingDevices() == [
-                HoldingDevice(token: token, settings: try #require(try await store.snapshot(device: token)).settings, oldestHeld: start)
+            let stored = try #require(try await store.snapshot(device: token))
+            #expect(try await store.holdingDevices(knowingSettingsAsOf: [:]) == [
+                HoldingDevice(token: token, oldestHeld: start, lastChange: stored.lastChange, settings: stored.settings)
             ])
+            // Settings known as of the device's last change are not read again; known as of an earlier one, they are.
+            #expect(try await store.holdingDevices(knowingSettingsAsOf: [token: stored.lastChange]) == [
+                HoldingDevice(token: token, oldestHeld: start, lastChange: stored.lastChange, settings: nil)
+            ])
+            #expect(try await store.holdingDevices(knowingSettingsAsOf: [token: stored.lastChange - 1]).map(\.settings) == [stored.settings])
             // Not yet due: nothing changes.
             #expect(try await store.deliverSummaries(device: token, dueBy: nextMorning.addingTimeInterval(-1)) == [])
             let changes = try await store.deliverSummaries(device: token, dueBy: nextMorning)
@@ -60,7 +66,7 @@ extension StoreConformance {
             #expect(summary.featured.first == ScheduledSummary.Featured(app: summaryApp, identifier: "passive"))
             // Delivered once: nothing is held, and a second delivery finds nothing.
             #expect(try await store.deliverSummaries(device: token, dueBy: nextMorning) == [])
-            #expect(try await store.holdingDevices() == [])
+            #expect(try await store.holdingDevices(knowingSettingsAsOf: [:]) == [])
             let snapshot = try #require(try await store.snapshot(device: token))
             #expect(snapshot.summary == summary)
             #expect(snapshot.notifications.filter { $0.mark == .held }.isEmpty)
@@ -100,7 +106,7 @@ extension StoreConformance {
                 return settings
             }
             #expect(try await marks(store) == ["mine": .shown, "theirs": .shown])
-            #expect(try await store.holdingDevices() == [])
+            #expect(try await store.holdingDevices(knowingSettingsAsOf: [:]) == [])
         },
         "an app's capabilities are stored with it": { store in
             try await store.createDevice(device())

@@ -183,8 +183,8 @@ struct RecordingWrapper: NotificationStore {
         try await store.updateDeviceSettings(device: token, update)
     }
 
-    func holdingDevices() async throws -> [HoldingDevice] {
-        try await store.holdingDevices()
+    func holdingDevices(knowingSettingsAsOf known: [String: UInt64]) async throws -> [HoldingDevice] {
+        try await store.holdingDevices(knowingSettingsAsOf: known)
     }
 
     func deliverSummaries(device token: String, dueBy date: Date?) async throws -> [DeviceChange] {

@@ -80,18 +80,49 @@ public enum ProviderRequestCheck {
         guard let topic = request.first("apns-topic") else { throw .missingTopic }
         guard isValidTopic(topic) else { throw .badTopic }
 
-        let collapseID = request.first("apns-collapse-id")
+        let fields = try headerFields(
+            topic: topic, collapseID: request.first("apns-collapse-id"), priority: request.first("apns-priority"),
+            pushType: request.first("apns-push-type"), expiration: request.first("apns-expiration"))
+
+        guard let sentToken = deviceToken(in: request) else { throw .badPath }
+        let token = String(sentToken)
+        guard !token.isEmpty else { throw .missingDeviceToken }
+        guard !token.utf8.contains(UInt8(ascii: "/")) else { throw .badPath }
+        guard isValidDeviceToken(token) else { throw .badDeviceToken }
+
+        return ProviderPush(
+            apnsID: apnsID, deviceToken: token.lowercased(), topic: topic, bundleIdentifier: fields.bundleIdentifier,
+            pushType: fields.pushType, priority: fields.priority, expiration: fields.expiration, collapseID: fields.collapseID,
+            providerToken: try providerToken(of: request))
+    }
+
+    /// What a push's `apns-*` headers say once APNs' rules passed them.
+    public struct HeaderFields: Sendable, Hashable {
+        public var bundleIdentifier: String
+        public var pushType: PushType
+        public var priority: Int
+        public var expiration: Int64?
+        public var collapseID: String?
+    }
+
+    /// The checks of the headers that say how a push is delivered, in APNs' order (collapse id, priority, push type,
+    /// the topic's suffix, expiration): what every push to the provider endpoint passes, and the APNs push that FCM
+    /// makes of a message for an iPhone too, so that no API brings an iPhone what APNs would refuse.
+    /// - Parameter topic: a valid `apns-topic` (``isValidTopic(_:)``).
+    public static func headerFields(
+        topic: String, collapseID: String?, priority priorityText: String?, pushType pushTypeName: String?, expiration expirationText: String?
+    ) throws(APNsReason) -> HeaderFields {
         if let collapseID, collapseID.utf8.count > 64 { throw .badCollapseId }
 
         var sentPriority: Int?
-        if let text = request.first("apns-priority") {
-            guard let value = Int(text), [1, 5, 10].contains(value) else { throw .badPriority }
+        if let priorityText {
+            guard let value = Int(priorityText), [1, 5, 10].contains(value) else { throw .badPriority }
             sentPriority = value
         }
 
         let pushType: PushType
-        if let name = request.first("apns-push-type") {
-            guard let type = PushType(rawValue: name) else { throw .invalidPushType }
+        if let pushTypeName {
+            guard let type = PushType(rawValue: pushTypeName) else { throw .invalidPushType }
             pushType = type
         } else {
             // Required only for watchOS; others default to an alert, as APNs does.
@@ -111,21 +142,11 @@ public enum ProviderRequestCheck {
         }
 
         var expiration: Int64?
-        if let text = request.first("apns-expiration") {
-            guard let value = Int64(text), value >= 0 else { throw .badExpirationDate }
+        if let expirationText {
+            guard let value = Int64(expirationText), value >= 0 else { throw .badExpirationDate }
             expiration = value
         }
-
-        guard let sentToken = deviceToken(in: request) else { throw .badPath }
-        let token = String(sentToken)
-        guard !token.isEmpty else { throw .missingDeviceToken }
-        guard !token.utf8.contains(UInt8(ascii: "/")) else { throw .badPath }
-        guard isValidDeviceToken(token) else { throw .badDeviceToken }
-
-        return ProviderPush(
-            apnsID: apnsID, deviceToken: token.lowercased(), topic: topic, bundleIdentifier: bundleIdentifier,
-            pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID,
-            providerToken: try providerToken(of: request))
+        return HeaderFields(bundleIdentifier: bundleIdentifier, pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID)
     }
 
     /// Whether any of `names` appears more than once. Nothing allocated: each header of those names looks for its

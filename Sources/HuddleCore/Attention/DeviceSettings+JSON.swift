@@ -8,6 +8,12 @@ extension DeviceSettings {
     /// member by member too (`{"summary": {"enabled": true}}` keeps the times).
     /// - Throws: ``JSONReadError`` naming the key path of a value that is not a setting.
     public mutating func update(json reader: JSONReader, ignoring: Set<String> = []) throws(JSONReadError) {
+        try update(json: reader, ignoring: ignoring, skippingAppsThatAreNot: false)
+    }
+
+    /// - Parameter skippingAppsThatAreNot: whether a Focus's allowed app that is no app identifier is left out rather
+    ///   than refused: settings stored before identifiers were checked still read (no app could match one).
+    private mutating func update(json reader: JSONReader, ignoring: Set<String>, skippingAppsThatAreNot lenient: Bool) throws(JSONReadError) {
         try reader.rejectUnknownMembers(Self.jsonMembers.union(ignoring))
         var timeZone = self.timeZone
         if let zone = try reader.optionalMember("timeZone") { timeZone = try zone.string() }
@@ -34,7 +40,7 @@ extension DeviceSettings {
             }
         }
         var focus = self.focus
-        if let focusReader = try reader.optionalMember("focus") { focus = try Self.focus(focusReader, updating: focus) }
+        if let focusReader = try reader.optionalMember("focus") { focus = try Self.focus(focusReader, updating: focus, lenient: lenient) }
         var lockScreen = self.lockScreen
         if let member = try reader.optionalMember("lockScreen") {
             let name = try member.string()
@@ -48,7 +54,7 @@ extension DeviceSettings {
         }
     }
 
-    private static func focus(_ reader: JSONReader, updating focus: FocusSettings) throws(JSONReadError) -> FocusSettings {
+    private static func focus(_ reader: JSONReader, updating focus: FocusSettings, lenient: Bool) throws(JSONReadError) -> FocusSettings {
         try reader.rejectUnknownMembers(["name", "on", "schedule", "allowedApps", "allowsTimeSensitive"])
         var mode = focus.mode
         switch (try reader.optionalMember("on"), try reader.optionalMember("schedule")) {
@@ -73,7 +79,16 @@ extension DeviceSettings {
             guard elements.count <= FocusSettings.maximumAllowedApps else {
                 throw member.failure("\(elements.count) apps, more than the \(FocusSettings.maximumAllowedApps) a Focus may allow")
             }
-            allowed = Set(try elements.map { element throws(JSONReadError) in try element.string() })
+            allowed = []
+            for element in elements {
+                let app = try element.string()
+                guard FocusSettings.isAppIdentifier(app) else {
+                    if lenient { continue }
+                    throw element.failure(
+                        "expected an app identifier (1 to \(FocusSettings.maximumAppIdentifierBytes) letters, digits, '.', '-' or '_')")
+                }
+                allowed.insert(app)
+            }
         }
         let name = try reader.optionalMember("name")?.string() ?? focus.name
         let allowsTimeSensitive = try reader.optionalMember("allowsTimeSensitive")?.bool() ?? focus.allowsTimeSensitive
@@ -117,7 +132,7 @@ extension DeviceSettings {
         guard let text else { return .iPhoneDefaults }
         var settings = DeviceSettings.iPhoneDefaults
         do {
-            try settings.update(json: JSONReader(try JSONParser.parse(text)))
+            try settings.update(json: JSONReader(try JSONParser.parse(text)), ignoring: [], skippingAppsThatAreNot: true)
         } catch {
             throw StoreError(.corrupt, "the settings of device \(token) cannot be read: \(error)")
         }

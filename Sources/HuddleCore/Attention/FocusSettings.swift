@@ -16,6 +16,9 @@ public struct FocusSettings: Sendable, Hashable {
     public static let maximumNameLength = 64
     /// The most apps one Focus allows.
     public static let maximumAllowedApps = 256
+    /// The longest app identifier a Focus names, in bytes: a bundle identifier's or an Android package name's
+    /// longest. With the count above, a device's settings are a few tens of kilobytes at most.
+    public static let maximumAppIdentifierBytes = 255
 
     /// "Do Not Disturb", "Work", "Sleep"…
     public private(set) var name: String
@@ -33,10 +36,30 @@ public struct FocusSettings: Sendable, Hashable {
         guard allowedApps.count <= Self.maximumAllowedApps else {
             throw SettingsError("focus.allowedApps: \(allowedApps.count) apps, more than the \(Self.maximumAllowedApps) a Focus may allow")
         }
+        if let app = allowedApps.sorted().first(where: { !Self.isAppIdentifier($0) }) {
+            throw SettingsError(
+                "focus.allowedApps: \"\(String(String.UnicodeScalarView(app.unicodeScalars.prefix(64))))\" is not an app identifier "
+                    + "(1 to \(Self.maximumAppIdentifierBytes) letters, digits, '.', '-' or '_')")
+        }
         self.name = name
         self.mode = mode
         self.allowedApps = allowedApps
         self.allowsTimeSensitive = allowsTimeSensitive
+    }
+
+    /// Whether `app` is shaped as a bundle identifier or an Android package name is: what a Focus can allow.
+    public static func isAppIdentifier(_ app: String) -> Bool {
+        let bytes = app.utf8
+        return !bytes.isEmpty && bytes.count <= maximumAppIdentifierBytes
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default:
+                    false
+                }
+            }
     }
 
     /// Whether the Focus is on at `date`, on the clock of `timeZone`.

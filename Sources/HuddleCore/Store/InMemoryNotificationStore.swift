@@ -152,10 +152,14 @@ public actor InMemoryNotificationStore: NotificationStore {
         return DeviceChange(number: record(token, .settings, topic: ""), kind: .settings(settings))
     }
 
-    public func holdingDevices() -> [HoldingDevice] {
+    public func holdingDevices(knowingSettingsAsOf known: [String: UInt64]) -> [HoldingDevice] {
         devices.values.filter { $0.heldCount > 0 }.compactMap { device in
             let held = device.notifications.values.flatMap(\.values).filter { $0.mark == .held }
-            return held.map(\.date).min().map { HoldingDevice(token: device.record.token, settings: device.settings, oldestHeld: $0) }
+            return held.map(\.date).min().map { oldest in
+                HoldingDevice(
+                    token: device.record.token, oldestHeld: oldest, lastChange: device.lastChange,
+                    settings: known[device.record.token] == device.lastChange ? nil : device.settings)
+            }
         }.sorted { $0.token < $1.token }
     }
 

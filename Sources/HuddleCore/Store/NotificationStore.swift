@@ -73,9 +73,11 @@ public protocol NotificationStore: Sendable {
     /// - Returns: the change, `.settings`; `nil` when the settings did not change (nothing is recorded then).
     /// - Throws: ``StoreError`` `.notFound` for an unknown device; what `update` throws, as it threw it.
     func updateDeviceSettings(device token: String, _ update: DeviceSettingsUpdate) async throws -> DeviceChange?
-    /// The devices holding notifications for a scheduled summary, each with its settings and the arrival of its
-    /// oldest held notification (what a summary service needs to know when each device's next summary comes).
-    func holdingDevices() async throws -> [HoldingDevice]
+    /// The devices holding notifications for a scheduled summary, each with the arrival of its oldest held
+    /// notification, its last change's number and its settings (what a summary service needs to know when each
+    /// device's next summary comes). The settings of a device that `known` names at its last change are not read:
+    /// a service asking every second reads settings only when they may have changed.
+    func holdingDevices(knowingSettingsAsOf known: [String: UInt64]) async throws -> [HoldingDevice]
     /// Delivers a device's scheduled summaries due by `date` in one transaction, decided against its settings and
     /// held notifications as stored then (``ScheduledSummary/due(_:settings:dueBy:)``): each summary is one change,
     /// `.summary`, its notifications are held no more, and it is kept as the device's latest. Two servers sharing

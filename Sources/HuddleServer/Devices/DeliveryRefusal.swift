@@ -10,6 +10,9 @@ enum DeliveryRefusal: HTTPResponseError {
     /// A Live Activity token of another app of the device than the one written for (APNs binds an activity's
     /// tokens to their app's topic).
     case tokenOfAnotherApp
+    /// A notification whose identifier breaks ``NotificationLimits`` (each API checks it first in its own words: this
+    /// is the floor that none can pass under).
+    case unstorableIdentifier(problem: String)
 
     /// The device API's answer (the provider endpoint answers with APNs reasons instead).
     var apiError: APIError {
@@ -17,6 +20,7 @@ enum DeliveryRefusal: HTTPResponseError {
         case .deviceGone: APIError(.notFound, "the device was deleted")
         case .unknownApp: APIError(.notFound, "the device has no such app")
         case .tokenOfAnotherApp: APIError(.badRequest, "this Live Activity token belongs to another app of the device")
+        case .unstorableIdentifier(let problem): APIError(.badRequest, "the notification's identifier \(problem)")
         }
     }
 

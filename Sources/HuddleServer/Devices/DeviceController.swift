@@ -294,6 +294,10 @@ struct DeviceController {
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
+        if let developmentLanguage {
+            guard developmentLanguage.utf8.count <= 64 else { throw APIError(.badRequest, "developmentLanguage: at most 64 bytes (a language tag)") }
+            if let problem = StorableText.problem(developmentLanguage) { throw APIError(.badRequest, "developmentLanguage: \(problem)") }
+        }
         let settings = try body.optionalMember("settings")
         let categories = try body.optionalMember("categories")?.array().map { element throws(JSONReadError) in
             try NotificationCategory(json: element)
@@ -514,7 +518,7 @@ struct DeviceController {
     private static func localizationPath(_ context: HuddleRequestContext) throws -> String {
         let path = context.parameters.getCatchAll().joined(separator: "/")
         let name = path.lowercased()
-        guard !path.isEmpty, !path.split(separator: "/").contains(".."),
+        guard !path.isEmpty, !path.split(separator: "/").contains(".."), StorableText.problem(path) == nil,
             name.hasSuffix(".strings") || name.hasSuffix(".stringsdict") || name.hasSuffix(".xcstrings") || AndroidResourceSet.isResourcePath(path)
         else {
             throw APIError(

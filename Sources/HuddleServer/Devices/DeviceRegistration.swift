@@ -14,10 +14,12 @@ struct DeviceRegistration {
     /// Creates a device with a new token and secret.
     /// - Returns: the device and its secret, which is stored only as a hash: this is the one time it is known.
     /// - Throws: ``StoreError`` `.full` when the server keeps the most devices it may (counted in the
-    ///   store's transaction, so racing registrations cannot pass the limit).
+    ///   store's transaction, so racing registrations cannot pass the limit); ``APIError`` `badRequest` for a name no
+    ///   store keeps.
     func register(
         name: String, environment: APNsEnvironment = .development, platform: DevicePlatform = .iOS
     ) async throws -> (device: DeviceRecord, secret: String) {
+        if let problem = StorableText.problem(name) { throw APIError(.badRequest, "name: \(problem)") }
         let token = Secrets.randomHex(bytes: 32)
         let secret = Secrets.randomHex(bytes: 32)
         let device = DeviceRecord(

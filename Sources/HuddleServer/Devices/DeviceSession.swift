@@ -105,6 +105,7 @@ actor DeviceSession {
     @discardableResult
     func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
+        if let problem = NotificationLimits.problem(identifier: request.identifier) { throw DeliveryRefusal.unstorableIdentifier(problem: problem) }
         let changes = try await commitInTurn(.deliver(request, app: app, at: date, device: token, notificationsPerApp: notificationsPerApp))
         ServerMetrics.delivered()
         for case .removed(_, let trimmed) in changes.dropFirst().map(\.kind) { ServerMetrics.removed(trimmed.count) }

@@ -10,13 +10,18 @@ struct FCMAuthentication: Sendable {
     let accounts: ServiceAccountCache
     /// Whether a request without a token is refused (every server but one run with `--development`).
     let requiresToken: Bool
+    /// The host names a request without a token must name where one is taken: the site's own (``SiteGuard``), since a
+    /// browser can send such a request too, and a page whose name an attacker points at this server (DNS rebinding)
+    /// must send nothing.
+    let hosts: AllowedHosts
     /// Tokens whose signature was verified, with the key that verified it: a client presents one token for up to an
     /// hour, so its RSA signature is checked once.
     private let verified = VerifiedAccessTokens()
 
-    init(accounts: ServiceAccountCache, requiresToken: Bool) {
+    init(accounts: ServiceAccountCache, requiresToken: Bool, hosts: AllowedHosts) {
         self.accounts = accounts
         self.requiresToken = requiresToken
+        self.hosts = hosts
     }
 
     /// The service account a request acts as, checked for acting on `project` (`nil`: whatever project is the
@@ -25,7 +30,15 @@ struct FCMAuthentication: Sendable {
     /// - Throws: ``FCMError`` as Google's front end answers: 401 `UNAUTHENTICATED`, 403 `PERMISSION_DENIED`.
     func account(of request: Request, project: String?, now: Date) async throws -> ServiceAccountRecord? {
         guard let header = request.headers[.authorization] else {
-            guard requiresToken else { return nil }
+            guard requiresToken else {
+                guard hosts.allows(request.head.authority) else {
+                    throw FCMError(
+                        httpStatus: 421, status: "PERMISSION_DENIED",
+                        message: "This server takes requests without a token only under its own host names, not \""
+                            + String((request.head.authority ?? "").prefix(100)) + "\" (start huddle serve with --public-host NAME to add a name).")
+                }
+                return nil
+            }
             throw Self.unauthenticated(
                 "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
         }
@@ -46,6 +59,14 @@ struct FCMAuthentication: Sendable {
             else { throw Self.invalidCredentials }
             verified.insert(token, assertion: parsed, key: found.publicKeyPEM)
             (assertion, account) = (parsed, found)
+        }
+        // The token is the assertion the grant took: it is held to the grant's every check again (a token made of an
+        // assertion the grant would refuse, with a ten-year expiry or another audience, is no token), and ends when
+        // the assertion does, an hour after it was issued at most.
+        do {
+            try assertion.checkClaims(for: account, now: now)
+        } catch {
+            throw Self.invalidCredentials
         }
         guard assertion.expiresAt > now else { throw Self.invalidCredentials }
         guard assertion.allowsMessaging else {

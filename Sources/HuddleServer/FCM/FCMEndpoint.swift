@@ -260,16 +260,31 @@ struct FCMEndpoint: RouterMiddleware {
             throw FCMError(.unregistered, "Requested entity was not found.")
         } catch DeliveryRefusal.unknownApp {
             throw FCMError(.unregistered, "Requested entity was not found.")
+        } catch DeliveryRefusal.unstorableIdentifier(let problem) {
+            let (field, name) =
+                recipient.device.platform.isAndroid ? ("message.android.notification.tag", "tag") : ("message.apns.headers", "apns-collapse-id")
+            throw FCMError.invalid(field: field, "\(name) \(problem)")
         }
     }
 
     /// The APNs push FCM makes of a message for an iPhone, checked as the APNs endpoint checks a push.
     static func apnsPush(of message: FCMMessage, app: String, messageID: String, now: Date) throws -> StoredPush {
         let headers = message.apnsHeaders(now: now)
-        guard let pushType = PushType(rawValue: headers["apns-push-type"] ?? "alert"), pushType != .liveactivity else {
+        let pushTypeName = headers["apns-push-type"] ?? PushType.alert.rawValue
+        guard let sentType = PushType(rawValue: pushTypeName), sentType != .liveactivity else {
             throw FCMError.invalid(
-                field: "message.apns.headers", "apns-push-type \"\((headers["apns-push-type"] ?? "").prefix(40))\" is not one FCM sends to a device token")
+                field: "message.apns.headers", "apns-push-type \"\(pushTypeName.prefix(40))\" is not one FCM sends to a device token")
         }
+        // The headers are held to APNs' own rules: FCM hands them to APNs, which refuses what breaks them.
+        let fields: ProviderRequestCheck.HeaderFields
+        do {
+            fields = try ProviderRequestCheck.headerFields(
+                topic: app + (sentType.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"], priority: headers["apns-priority"],
+                pushType: pushTypeName, expiration: headers["apns-expiration"])
+        } catch {
+            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(error.rawValue) (\(Self.headerRule(error)))")
+        }
+        let pushType = fields.pushType
         let payloadJSON = message.apnsPayload
         let payload: APNsPayload
         do {
@@ -278,10 +293,22 @@ struct FCMEndpoint: RouterMiddleware {
             throw FCMError.invalid(field: "message.apns.payload", "The APNs payload FCM would send is refused by APNs: \(error)")
         }
         return StoredPush(
-            app: app, pushType: pushType.rawValue, messageID: messageID, priority: Int(headers["apns-priority"] ?? "") ?? 10, date: now,
+            app: app, pushType: pushType.rawValue, messageID: messageID, priority: fields.priority, date: now,
             deviceAction: pushType.deviceAction(for: payload),
-            request: NotificationRequest(identifier: headers["apns-collapse-id"] ?? messageID, content: payload.content),
+            request: NotificationRequest(identifier: fields.collapseID ?? messageID, content: payload.content),
             payload: { payloadJSON })
+    }
+
+    /// The rule of APNs' that a header broke, for the answer's message.
+    private static func headerRule(_ reason: APNsReason) -> String {
+        switch reason {
+        case .badCollapseId: "apns-collapse-id has at most 64 bytes"
+        case .badPriority: "apns-priority is 10, 5 or 1, as the push type allows"
+        case .invalidPushType: "apns-push-type is one APNs knows"
+        case .topicDisallowed: "the push type needs its topic's suffix"
+        case .badExpirationDate: "apns-expiration is a UNIX time in seconds"
+        default: reason.rawValue
+        }
     }
 
     /// An app that a registration token names, with its device's session.

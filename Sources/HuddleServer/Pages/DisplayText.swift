@@ -1,3 +1,5 @@
+import HuddleCore
+
 /// The bounds on text that pages show, in one place: names and identifiers are checked when a client gives
 /// them, and each text a page shows is cut when the page is rendered. Without them one long app name,
 /// repeated on every card, made a page of tens of megabytes.
@@ -7,8 +9,6 @@
 enum DisplayText {
     /// A device's or an app's name, in Unicode scalars.
     static let maximumNameScalars = 200
-    /// A local notification's identifier, in UTF-8 bytes (an APNs collapse identifier has at most 64).
-    static let maximumIdentifierBytes = 256
     /// What a page shows of one title, subtitle, body, summary or name, in Unicode scalars: a text resolved
     /// from an app's localizations can be far longer than a payload.
     static let maximumShownScalars = 2_000
@@ -18,13 +18,12 @@ enum DisplayText {
         guard name.unicodeScalars.count <= maximumNameScalars else {
             throw APIError(.badRequest, "\(field): at most \(maximumNameScalars) characters (Unicode scalars)")
         }
+        if let problem = StorableText.problem(name) { throw APIError(.badRequest, "\(field): \(problem)") }
     }
 
-    /// - Throws: ``APIError`` `badRequest` naming `field` when `identifier` is too long.
+    /// - Throws: ``APIError`` `badRequest` naming `field` when `identifier` is too long, or cannot be stored.
     static func checkIdentifier(_ identifier: String, field: String) throws {
-        guard identifier.utf8.count <= maximumIdentifierBytes else {
-            throw APIError(.badRequest, "\(field): at most \(maximumIdentifierBytes) bytes")
-        }
+        if let problem = NotificationLimits.problem(identifier: identifier) { throw APIError(.badRequest, "\(field): \(problem)") }
     }
 
     /// A name as a form gave it, cut to the longest accepted.

@@ -25,6 +25,10 @@ struct ProviderEndpoint: RouterMiddleware {
     let keys: SigningKeyCache
     let verifiedSignatures = VerifiedSignatures()
     let requiresProviderToken: Bool
+    /// The host names a request may name when provider tokens are not checked (`--development`): the site's own and
+    /// Apple's. A browser can send such a request too, and one whose page's name an attacker points at this server
+    /// (DNS rebinding) must send nothing.
+    let uncheckedRequestHosts: AllowedHosts
     let servesCheckOnlyRoute: Bool
     /// The request inspector's history, which every request to the endpoint is added to when answered.
     let requestLog: ProviderRequestLog
@@ -156,7 +160,15 @@ struct ProviderEndpoint: RouterMiddleware {
     /// Checks a request's provider token for an app in an environment (when the server asks for tokens), and
     /// admits it on the request's connection: what every request to the provider API passes first.
     func authenticate(_ providerToken: String?, bundleIdentifier: String, environment: APNsEnvironment, exchange: ProviderExchange) async throws {
-        guard requiresProviderToken else { return }
+        guard requiresProviderToken else {
+            guard uncheckedRequestHosts.allows(exchange.authority) else {
+                throw ProviderRefusal(
+                    reason: .forbidden,
+                    description: "without provider tokens (--development) this server answers its own host names and Apple's only, not \""
+                        + String((exchange.authority ?? "").prefix(100)) + "\": start huddle serve with --public-host NAME to add a name")
+            }
+            return
+        }
         let now = clock()
         let state = connections.state(of: exchange.connection, closed: exchange.connectionChannel.closeFuture)
         let (token, key) = try await ProviderAuthentication.verify(
@@ -245,6 +257,8 @@ struct ProviderEndpoint: RouterMiddleware {
             throw try await refusalForUnknownDevice(device)
         } catch DeliveryRefusal.unknownApp {
             throw APNsReason.deviceTokenNotForTopic
+        } catch DeliveryRefusal.unstorableIdentifier(let problem) {
+            throw ProviderRefusal(reason: .badCollapseId, description: "the collapse identifier \(problem)")
         } catch DeliveryRefusal.tokenOfAnotherApp {
             throw ProviderRefusal(
                 reason: .deviceTokenNotForTopic,
