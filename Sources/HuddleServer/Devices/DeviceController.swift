@@ -237,9 +237,9 @@ struct DeviceController {
             }
             headers[HTTPField.Name("Huddle-Wait")!] = met ? "met" : "timed-out"
         }
-        if session.device.platform.isAndroid {
+        if let content = await session.shade(for: view.viewer) {
             // Android's shade, from the same notifications and the apps' channels (docs/fcm.md, "Android's shade").
-            return .json(await session.shade(for: view.viewer).shade.json, headers: headers)
+            return .json(content.shade.json, headers: headers)
         }
         // The cached document itself, then the line break every JSON answer ends with: nothing is copied.
         let document = await session.document(view)

@@ -29,9 +29,6 @@ actor DeviceSession {
     /// The apps the center has, as of the last change applied, each with what FCM knows of it: read without entering
     /// the session, by every push before its payload is read and every FCM message to an app's registration token.
     private let installedApps: Mutex<[String: FirebaseInstallation]>
-    /// An Android phone's apps as of the last change applied (empty for an iPhone): their channels and string resources
-    /// draw its shade, which its page fetches again on every change, without reading the store each time.
-    private var androidApps: [String: AppRecord]
     private let logger: Logger
 
     private init(
@@ -46,10 +43,10 @@ actor DeviceSession {
         self.logger = logger
         let center = Self.center(from: snapshot, logger: logger)
         installedApps = Mutex(Self.installations(in: snapshot, center: center))
-        androidApps = Self.androidApps(in: snapshot, center: center)
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
-            declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot), logger: logger)
+            declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot),
+            shadeApps: Self.shadeApps(in: snapshot, center: center), logger: logger)
         subscribers = publisher.subscribers
     }
 
@@ -79,9 +76,9 @@ actor DeviceSession {
         return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0.firebase) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// An Android phone's installed apps, by package name; none for an iPhone.
-    private static func androidApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AppRecord] {
-        guard snapshot.device.platform.isAndroid else { return [:] }
+    /// An Android phone's installed apps, by package name, which draw its shade; `nil` for an iPhone, which has none.
+    private static func shadeApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AppRecord]? {
+        guard snapshot.device.platform.isAndroid else { return nil }
         let registered = Set(center.registeredApps)
         return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0) }, uniquingKeysWith: { _, last in last })
     }
@@ -343,10 +340,10 @@ actor DeviceSession {
         let center = Self.center(from: snapshot, logger: logger)
         publisher.replace(
             with: center, lastChange: snapshot.lastChange, events: snapshot.events,
-            activities: snapshot.activities, declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot))
+            activities: snapshot.activities, declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot),
+            shadeApps: Self.shadeApps(in: snapshot, center: center))
         let installations = Self.installations(in: snapshot, center: center)
         installedApps.withLock { $0 = installations }
-        androidApps = Self.androidApps(in: snapshot, center: center)
     }
 
     /// Applies the next change to the center and tells the live streams, in one step.
@@ -356,10 +353,8 @@ actor DeviceSession {
         case .appSaved(let app):
             let registered = publisher.center.registration(for: app.topic) != nil
             installedApps.withLock { $0[app.topic] = registered ? app.firebase : nil }
-            if device.platform.isAndroid { androidApps[app.topic] = registered ? app : nil }
         case .appDeleted(let topic):
             installedApps.withLock { $0[topic] = nil }
-            androidApps[topic] = nil
         default: break
         }
         // Committed, so it counts as applied; it is left out as a reload would leave it out.
@@ -400,16 +395,11 @@ actor DeviceSession {
             deviceHTML: publisher.deviceHTML(for: viewer), layout: publisher.attention.isInPlay ? publisher.settings.lockScreen.rawValue : "")
     }
 
-    /// An Android phone's shade as a viewer sees it (docs/fcm.md, "Android's shade"): the center's notifications with the
-    /// apps' channels and string resources (a `*_loc_key` resolved for the viewer's languages), the change it is at and
-    /// the latest events (newest first), all as of one change: the page's stream, resuming after it, sends just the
-    /// later ones.
-    func shade(for viewer: Viewer) -> ShadeContent {
-        let center = publisher.center
-        let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }
-        return ShadeContent(
-            shade: AndroidShade(notifications: notifications, apps: androidApps.values.sorted { $0.topic < $1.topic }, locked: viewer.locked, languages: viewer.languages),
-            change: appliedChange, events: events(limit: WebPages.eventLimit))
+    /// An Android phone's shade as a viewer sees it (``CenterPublisher/shade(for:)``), the change it is at and the latest
+    /// events (newest first), all as of one change: the page's stream, resuming after it, sends just the later ones.
+    /// `nil` for an iPhone, which has no shade.
+    func shade(for viewer: Viewer) -> ShadeContent? {
+        publisher.shade(for: viewer).map { ShadeContent(shade: $0, change: appliedChange, events: events(limit: WebPages.eventLimit)) }
     }
 
     /// Waits until `condition` holds of the center and the number of its last change (checked at once, then

@@ -34,6 +34,9 @@ struct CenterPublisher {
     private(set) var attention: DeviceAttention
     /// The person's settings of the device, as last stored.
     var settings: DeviceSettings { attention.settings }
+    /// An Android phone's apps, by package name, whose channels and string resources draw its shade; `nil` for an
+    /// iPhone. A phone with a shade shows it to every reader (``shade(for:)``), its streams included.
+    private var shadeApps: [String: AppRecord]?
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
@@ -42,9 +45,10 @@ struct CenterPublisher {
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
         declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .iPhoneDefaults),
-        pages: WebPages = .shared, logger: Logger
+        shadeApps: [String: AppRecord]? = nil, pages: WebPages = .shared, logger: Logger
     ) {
         self.attention = attention
+        self.shadeApps = shadeApps
         self.center = center
         self.lastChange = lastChange
         self.events = events.suffix(DeviceEvent.keptPerDevice)
@@ -71,9 +75,11 @@ struct CenterPublisher {
         case .activities(let activities): show(activities, change: change.number)
         case .appDeleted(let topic):
             declarations[topic] = nil
+            shadeApps?[topic] = nil
             // The store removed its activities with the app, in the same change.
             if activities.contains(where: { $0.app == topic }) { show(activities.filter { $0.app != topic }, change: change.number) }
         case .appSaved(let app):
+            if shadeApps != nil { shadeApps?[app.topic] = center.registration(for: app.topic) != nil ? app : nil }
             let redraws = declarations[app.topic] != app.activities || center.registration(for: app.topic)?.visibleName != nameBefore
             declarations[app.topic] = app.activities
             // A new name or template draws its activities anew; a save that changed neither (categories, settings, files)
@@ -135,9 +141,11 @@ struct CenterPublisher {
     /// kept): streams start over from the new center, and group streams hear what left and what arrived.
     mutating func replace(
         with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity],
-        declarations newDeclarations: [String: ActivityDeclarations], attention newAttention: DeviceAttention
+        declarations newDeclarations: [String: ActivityDeclarations], attention newAttention: DeviceAttention,
+        shadeApps newShadeApps: [String: AppRecord]?
     ) {
         attention = newAttention
+        shadeApps = newShadeApps
         var update = CenterUpdate(number: number)
         update.changesEverything = true
         let watchedGroups = Set(subscribers.topics.compactMap { topic -> GroupID? in
@@ -186,6 +194,15 @@ struct CenterPublisher {
         attention.display(center: center, for: viewer, at: Date()).map { pages.device($0, languages: viewer.languages) } ?? ""
     }
 
+    /// An Android phone's shade as `viewer` sees it (docs/fcm.md, "Android's shade"), its lock screen's visibilities
+    /// applied: what every view of such a phone shows (its center route, its page, its stream); `nil` for an iPhone.
+    func shade(for viewer: Viewer) -> AndroidShade? {
+        guard let shadeApps else { return nil }
+        let notifications = center.registeredApps.flatMap { center.deliveredNotifications(app: $0) }
+        return AndroidShade(
+            notifications: notifications, apps: shadeApps.values.sorted { $0.topic < $1.topic }, locked: viewer.locked, languages: viewer.languages)
+    }
+
     /// How many views have renderings kept (for tests).
     var renderedViewCount: Int { cache.viewCount }
 
@@ -204,7 +221,10 @@ struct CenterPublisher {
             if activitiesChange > resumingAfter { missed += activitiesEvent() }
         }
         var state: ByteBuffer?
-        if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {
+        if shadeApps != nil {
+            // A shade is sent whole: a client that has the latest has nothing to catch up on.
+            state = resumingAfter == lastChange ? nil : centerEvent(view)
+        } else if let resumingAfter, let changed = history.groupsChanged(after: resumingAfter, lastChange: lastChange) {
             if resumingAfter < lastChange {
                 var update = CenterUpdate(number: lastChange)
                 update.groups = changed
@@ -241,7 +261,8 @@ struct CenterPublisher {
                 // A locked viewer's device part (the Lock Screen's count and cards) follows every group; an unlocked
                 // one's changes only with what the settings hold.
                 let deviceFollowsGroups = view.viewer.locked && attention.isInPlay && !update.groups.isEmpty
-                if update.changesEverything || update.changesDevice || deviceFollowsGroups {
+                let redrawsShade = shadeApps != nil && !update.groups.isEmpty
+                if update.changesEverything || update.changesDevice || deviceFollowsGroups || redrawsShade {
                     events[topic] = centerEvent(view)
                 } else if !update.groups.isEmpty {
                     events[topic] = changeEvent(update, view: view)
@@ -265,8 +286,13 @@ struct CenterPublisher {
 
     // MARK: Events
 
-    /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks.
+    /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks; an Android
+    /// phone's shade, `{"change", "shade"}`, in either format.
     private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
+        if let shade = shade(for: view.viewer) {
+            let data = JSONValue.object(JSONObject([("change", .integer(Int64(lastChange))), ("shade", shade.json)]))
+            return ByteBuffer(string: ServerSentEvent.event(id: lastChange, name: "center", data: data.jsonText()))
+        }
         var document = withDevice(cache.document(view, center: center, attention: attention), view: view)
         var event = ByteBuffer(string: ServerSentEvent.head(id: lastChange, name: "center") + "{\"change\":\(lastChange),")
         switch view.format {

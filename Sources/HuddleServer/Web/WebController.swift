@@ -51,7 +51,7 @@ struct WebController {
             }
             switch (device.platform.isAndroid, beside.platform.isAndroid) {
             case (false, true):
-                let content = await besideSession.shade(for: viewer)
+                guard let content = await besideSession.shade(for: viewer) else { throw StoreError(.corrupt, "an Android phone without a shade") }
                 companion = BesidePhone(
                     token: besideToken, deviceName: beside.name, change: content.change,
                     shadeHTML: pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
@@ -65,8 +65,7 @@ struct WebController {
                         + "these two devices are both \(device.platform.isAndroid ? "Android phones" : "iPhones")")
             }
         }
-        if device.platform.isAndroid {
-            let content = await session.shade(for: viewer)
+        if let content = await session.shade(for: viewer) {
             // The first-push commands are APNs pushes, which an Android phone refuses: the page does not show them.
             let commands = PushCommands(
                 origin: Self.origin(of: request, tls: secureCookies, fallback: listeningAddress), token: token, topic: PushCommands.topic(among: []),
@@ -122,12 +121,11 @@ struct WebController {
     /// is, by the device's cookie or its secret; without either it is refused (401) rather than answered with the
     /// page's form, which has no place inside the page. An iPhone has no shade (404): its stream carries its stacks.
     @Sendable func shade(_ request: Request, context: HuddleRequestContext) async throws -> Response {
-        let (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
-        guard device.platform.isAndroid else {
+        let (_, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
+        guard let content = await session.shade(for: viewer) else {
             throw APIError(.notFound, "this device is an iPhone: it has no Android shade (its page's stream carries its stacks)")
         }
-        let viewer = Viewer(languages: PageLanguages.requested(by: request), locked: try request.viewer().locked)
-        let content = await session.shade(for: viewer)
         return Self.html(pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
     }
 
