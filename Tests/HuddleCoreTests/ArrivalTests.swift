@@ -107,12 +107,27 @@ struct ArrivalTests {
         #expect(settings.arrival(level: .active, app: "a", appSettings: Self.inSummary, capabilities: .init(), at: Self.morning).isHeld)
     }
 
+    @Test func storedSettingsWithAppsThatAreNoIdentifiersStillRead() throws {
+        // Written before identifiers were checked: the odd app is left out (no app could match it), the rest is kept.
+        let text = #"{"focus": {"name": "Work", "on": true, "allowedApps": ["com.example.chat", "not an app"]}}"#
+        let settings = try DeviceSettings.stored(text, device: "d")
+        #expect(settings.focus.allowedApps == ["com.example.chat"] && settings.focus.mode == .on)
+        var updated = DeviceSettings.iPhoneDefaults
+        let reader = JSONReader(try JSONParser.parse(text))
+        #expect(throws: JSONReadError.self) { try updated.update(json: reader) }
+    }
+
     @Test func settingsOutOfBoundsAreRefusedNamingWhatIsWrong() {
         #expect(throws: SettingsError("summary.times: give at least one time")) { try SummarySchedule(times: []) }
         #expect(throws: SettingsError("summary.times: 08:00 is given twice")) { try SummarySchedule(times: [TimeOfDay("08:00")!, TimeOfDay("8:00")!]) }
         #expect(throws: SettingsError.self) { try SummarySchedule(times: (0..<13).map { TimeOfDay(hour: $0, minute: 0)! }) }
         #expect(throws: SettingsError.self) { try DeviceSettings(timeZone: "Mars/Olympus_Mons") }
         #expect(throws: SettingsError.self) { try FocusSettings(name: "") }
+        // Allowed apps are app identifiers: the bound on what a device's settings hold.
+        #expect(throws: SettingsError.self) { try FocusSettings(allowedApps: [String(repeating: "a", count: 256)]) }
+        #expect(throws: SettingsError.self) { try FocusSettings(allowedApps: ["com.example.chat", "two words"]) }
+        #expect(throws: SettingsError.self) { try FocusSettings(allowedApps: [""]) }
+        #expect((try? FocusSettings(allowedApps: [String(repeating: "a", count: 255), "com.example_app-2"])) != nil)
         #expect(TimeOfDay("24:00") == nil && TimeOfDay("7:5") == nil && TimeOfDay("07:60") == nil && TimeOfDay("٠٧:٠٠") == nil)
     }
 }

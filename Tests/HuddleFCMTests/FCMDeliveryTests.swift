@@ -86,6 +86,22 @@ struct ServiceAccountAssertionTests {
         }
     }
 
+    /// An access token is checked again as the grant checked its assertion (its signature once): one made of an
+    /// assertion the grant refuses is no token.
+    @Test func aTokensAssertionMeetsTheGrantsClaimsOnEveryUse() throws {
+        let fair = try Self.assertion()
+        #expect(throws: Never.self) { try fair.checkClaims(for: Self.account, now: Self.now) }
+        #expect(throws: OAuthError.self) { try fair.checkClaims(for: Self.account, now: Self.now.addingTimeInterval(7_200)) }
+        let foreign = try Self.assertion(audience: "https://evil.example/oauth")
+        #expect(throws: OAuthError.self) { try foreign.checkClaims(for: Self.account, now: Self.now) }
+        let ahead = try Self.assertion(issuedAt: Self.now.addingTimeInterval(365 * 86_400))
+        #expect(throws: OAuthError.self) { try ahead.checkClaims(for: Self.account, now: Self.now) }
+        let otherAccount = ServiceAccountRecord(
+            keyID: "abc123", project: "demo", clientEmail: "someone@else.iam.gserviceaccount.com", publicKeyPEM: Self.keys.publicKeyPEM,
+            createdAt: Self.now)
+        #expect(throws: OAuthError.self) { try fair.checkClaims(for: otherAccount, now: Self.now) }
+    }
+
     @Test func anAssertionSignedByTheAccountsKeyIsGrantedAndItsTokenCarriesIt() throws {
         let assertion = try Self.assertion()
         #expect(Self.refusal(assertion) == nil)

@@ -23,6 +23,20 @@ struct FCMMessageTests {
 
     static let token = "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx"
 
+    /// Every text of the notification that reaches the phone counts toward the 4 KB limit, not the title and body alone
+    /// (a tag, localization arguments or an image added tens of kilobytes to each stored notification).
+    @Test func everyTextOfTheNotificationCountsTowardTheLimit() throws {
+        let big = String(repeating: "x", count: 4_090)
+        for field in [#""tag": "\#(big)""#, #""title_loc_key": "K", "title_loc_args": ["\#(big)", "y"]"#, #""image": "https://a/\#(big)""#,
+            #""icon": "\#(big)""#, #""click_action": "\#(big)""#, #""ticker": "\#(big)""#]
+        {
+            let refusal = Self.refusal(#"{"message": {"token": "\#(Self.token)", "notification": {"title": "0123456789ABCDEF"}, "android": {"notification": {\#(field)}}}}"#)
+            #expect(refusal?.fieldViolations.first?.description.contains("too big") == true, "\(field.prefix(20))")
+        }
+        let fits = try Self.request(#"{"message": {"token": "\#(Self.token)", "android": {"notification": {"title": "t", "tag": "\#(String(repeating: "x", count: 256))"}}}}"#)
+        #expect(fits.message.payloadSize == 257)
+    }
+
     @Test func aFullAndroidMessageIsReadWhole() throws {
         let request = try Self.request("""
             {"validate_only": true, "message": {"token": "\(Self.token)", "data": {"order": "42"},

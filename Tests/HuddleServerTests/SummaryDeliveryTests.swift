@@ -60,4 +60,24 @@ import Testing
             #expect(await loaded.read { $0.notificationCount } == 3)
         }
     }
+
+    /// What the service keeps from round to round: a device whose settings the store did not send again (it had them
+    /// as of the device's last change) has its next summary from what was kept, worked out again only when its oldest
+    /// held notification changes; a device that holds nothing any more is forgotten.
+    @Test func summaryTimesAreRememberedUntilTheDeviceChanges() throws {
+        let times = SummaryTimes()
+        let settings = try DeviceSettings(timeZone: "Europe/Paris", summary: try SummarySchedule(isEnabled: true, times: [TimeOfDay(hour: 8, minute: 0)!]))
+        let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC, 09:00 in Paris
+        let nextMorning = settings.summary.nextDelivery(atOrAfter: start, in: settings.clock)
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: start, lastChange: 4, settings: settings)], by: start) == [])
+        #expect(times.known == ["a": 4])
+        // Not sent again: the kept times decide, for the same oldest notification and a later one alike.
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: start, lastChange: 4, settings: nil)], by: nextMorning) == ["a"])
+        let later = nextMorning.addingTimeInterval(60)
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 4, settings: nil)], by: nextMorning) == [])
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 4, settings: nil)], by: later.addingTimeInterval(86_400)) == ["a"])
+        // Holding nothing any more: forgotten, and a device not known is read again next round rather than guessed.
+        #expect(times.due([], by: later) == [] && times.known.isEmpty)
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: start, lastChange: 4, settings: nil)], by: nextMorning) == [])
+    }
 }
