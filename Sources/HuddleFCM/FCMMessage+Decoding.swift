@@ -43,13 +43,18 @@ extension FCMMessage {
             target = .topic(topic)
         case "condition":
             target = .condition(try TopicCondition(try message.string("condition") ?? ""))
-        default:
-            let token = try message.string(named) ?? ""
-            guard Self.isWellFormedToken(token) else {
-                throw FCMError(
-                    .invalidArgument, "The registration token is not a valid FCM registration token",
-                    fieldViolations: [.init(field: "message.\(named)", description: "Invalid registration token")])
+        case "fid":
+            // Any text: FCM answers an installation ID it does not know, however it looks, UNREGISTERED (firebase-admin's
+            // tests of `fid="not-a-fid"` against FCM; docs/fcm.md).
+            let id = try message.string("fid") ?? ""
+            guard !id.isEmpty, id.utf8.count <= 4_096 else {
+                throw FCMError.invalid(field: "message.fid", "Invalid Firebase installation ID: 1 to 4096 bytes")
             }
+            target = .installation(id)
+        default:
+            let token = try message.string("token") ?? ""
+            // As Google's error-code page shows it: the FCM error code in the details, and no field violation.
+            guard Self.isWellFormedToken(token) else { throw FCMError(.invalidArgument, "The registration token is not a valid FCM registration token") }
             target = .token(token)
         }
         data = try message.stringMap("data", maximumEntries: 1_000) ?? [:]
@@ -260,10 +265,15 @@ extension FCMMessage {
         }
     }
 
-    /// A registration token's shape: what FCM's tokens are made of (letters, digits, `-`, `_`, `:`), 1 to 4 KB.
+    /// A registration token's shape: an installation ID, a colon and more (`<FID>:APA91b…`, what the Firebase SDKs
+    /// get and every app here is given), of letters, digits, `-`, `_` and `:`, at most 4 KB. Google documents no shape:
+    /// its error page shows a token without one (`not-a-token`) refused as malformed, and one with it that no app has
+    /// answered `UNREGISTERED`.
     static func isWellFormedToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 4_096
-            && token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+        guard token.utf8.count <= 4_096, let id = FirebaseInstallation.installationID(of: token), token.utf8.count > id.utf8.count + 1 else {
+            return false
+        }
+        return token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
     }
 
     /// An Android application ID: two or more dot-separated parts, each a letter then letters, digits or `_`.

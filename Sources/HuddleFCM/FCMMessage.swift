@@ -7,8 +7,11 @@ public import HuddleCore
 public struct FCMMessage: Sendable, Hashable {
     /// Where it goes: exactly one.
     public enum Target: Sendable, Hashable {
-        /// A registration token (`token`), or a Firebase installation ID (`fid`), which FCM takes in its place.
+        /// A registration token (`token`, which Google's SDKs of 2026 call deprecated).
         case token(String)
+        /// A Firebase installation ID (`fid`), which replaces the token: an app's registration token's part before its
+        /// `:` (``FirebaseInstallation/installationID(of:)``).
+        case installation(String)
         case topic(String)
         case condition(TopicCondition)
     }

@@ -228,6 +228,11 @@ public enum PostgresMigrations {
                 ADD FOREIGN KEY (device_id) REFERENCES devices (id) ON DELETE CASCADE
             """,
         ]),
+        Migration(identifier: "013 apps found by Firebase installation ID", statements: [
+            // An FCM message may name an app's installation ID, its registration token's part before the colon: the
+            // tokens are searched by that prefix, bytewise, which this index answers under any collation.
+            "CREATE INDEX apps_by_fcm_token_bytes ON apps (fcm_token text_pattern_ops)"
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

@@ -38,6 +38,13 @@ extension StoreConformance {
             #expect(recipient.installation == FirebaseInstallation(registrationToken: saved, project: "demo", channels: channels, defaultChannelID: "news"))
             #expect(try await store.snapshot(device: token)?.apps.first?.firebase.channels == channels)
             #expect(try await store.firebaseRecipient(registrationToken: "unknown") == nil)
+            // Found by its installation ID too (the token's part before the colon); an ID that only begins another's is not.
+            let installationID = String(try #require(FirebaseInstallation.installationID(of: saved)))
+            #expect(installationID.count == 22)
+            #expect(try await store.firebaseRecipient(installationID: installationID) == recipient)
+            #expect(try await store.firebaseRecipient(installationID: String(installationID.dropLast())) == nil)
+            #expect(try await store.firebaseRecipient(installationID: "not-a-fid") == nil)
+            #expect(try await store.firebaseRecipient(installationID: "%") == nil)
             // An iPhone's app gets a token too, and two apps never share one.
             try await store.createDevice(device(String(repeating: "cd", count: 32)))
             _ = try await store.saveApp(AppRecord(topic: androidApp), device: String(repeating: "cd", count: 32))

@@ -12,7 +12,7 @@ struct FCMDeliveryTests {
 
     @Test func androidsKeysBeatTheMessagesAndALiteralTextBeatsItsKey() throws {
         let message = try Self.message("""
-            {"message": {"token": "t", "notification": {"title": "Common", "body": "Common body", "image": "https://x/i.png"},
+            {"message": {"token": "f:APA91b", "notification": {"title": "Common", "body": "Common body", "image": "https://x/i.png"},
              "data": {"a": "1"},
              "android": {"data": {"b": "2"}, "notification": {"title": "Android", "body_loc_key": "ignored", "body": "",
                "title_loc_key": "unused", "channel_id": "chats", "tag": "t1", "visibility": "SECRET", "notification_count": 0,
@@ -31,15 +31,15 @@ struct FCMDeliveryTests {
     }
 
     @Test func aMessageWithoutTextIsADataMessageAndEachOtherIsNewWithoutATag() throws {
-        #expect(try Self.message(#"{"message": {"token": "t", "data": {"k": "v"}}}"#).androidNotification(messageID: "m") == nil)
-        let plain = try Self.message(#"{"message": {"token": "t", "notification": {"body": "Hi"}}}"#)
+        #expect(try Self.message(#"{"message": {"token": "f:APA91b", "data": {"k": "v"}}}"#).androidNotification(messageID: "m") == nil)
+        let plain = try Self.message(#"{"message": {"token": "f:APA91b", "notification": {"body": "Hi"}}}"#)
         #expect(plain.androidNotification(messageID: "m1")?.identifier == "m1")
         #expect(plain.androidNotification(messageID: "m1")?.content.android?.visibility == .private)
     }
 
     @Test func theAPNsPayloadTakesTheNotificationWhereTheApsLacksItAndDataBesideIt() throws {
         let message = try Self.message("""
-            {"message": {"token": "t", "notification": {"title": "T", "body": "B"}, "data": {"k": "v", "kept": "data"},
+            {"message": {"token": "f:APA91b", "notification": {"title": "T", "body": "B"}, "data": {"k": "v", "kept": "data"},
              "apns": {"headers": {"apns-collapse-id": "c"}, "payload": {"aps": {"alert": {"title": "Own"}, "thread-id": "x"}, "kept": "payload"}}}}
             """)
         let payload = message.apnsPayload
@@ -51,7 +51,7 @@ struct FCMDeliveryTests {
         #expect(headers == [
             "apns-collapse-id": "c", "apns-priority": "10", "apns-push-type": "alert", "apns-expiration": String(1_000 + 30 * 86_400),
         ])
-        let dataOnly = try Self.message(#"{"message": {"token": "t", "data": {"k": "v"}}}"#)
+        let dataOnly = try Self.message(#"{"message": {"token": "f:APA91b", "data": {"k": "v"}}}"#)
         #expect(dataOnly.apnsHeaders(now: now)["apns-priority"] == "5" && dataOnly.apnsHeaders(now: now)["apns-push-type"] == "background")
     }
 

@@ -86,13 +86,28 @@ struct FCMMessageTests {
         Refusal(name: "a ttl over four weeks", message: #"{"message": {"topic": "a", "android": {"ttl": "2419201s"}}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.android.ttl"),
         Refusal(name: "a ttl without its unit", message: #"{"message": {"topic": "a", "android": {"ttl": "3600"}}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.android.ttl"),
         Refusal(name: "an unknown field", message: #"{"message": {"topic": "a", "android": {"colapse_key": "x"}}}"#, status: 400, errorCode: nil, field: "message.android"),
-        Refusal(name: "a bad token", message: #"{"message": {"token": "not a token!"}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.token"),
         Refusal(name: "a bad package name", message: #"{"message": {"topic": "a", "android": {"restricted_package_name": "shop"}}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.android.restricted_package_name"),
         Refusal(name: "a topic with its prefix", message: #"{"message": {"topic": "/topics/news"}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.topic"),
         Refusal(name: "a bad priority", message: #"{"message": {"topic": "a", "android": {"priority": "urgent"}}}"#, status: 400, errorCode: nil, field: "message.android.priority"),
         Refusal(name: "a bad visibility", message: #"{"message": {"topic": "a", "android": {"notification": {"visibility": "HIDDEN"}}}}"#, status: 400, errorCode: nil, field: "message.android.notification.visibility"),
         Refusal(name: "a bad condition", message: #"{"message": {"condition": "!('a' in topics)"}}"#, status: 400, errorCode: "INVALID_ARGUMENT", field: "message.condition"),
     ]
+
+    /// Google's error-code page, "an invalid registration token": 400 `INVALID_ARGUMENT` with the FCM error code and no
+    /// field violation. A token has FCM's shape (an installation ID, a colon and more); an installation ID (`fid`) of
+    /// any text is looked up, as FCM answers even `not-a-fid` `UNREGISTERED`.
+    @Test func aMalformedTokenIsRefusedAsGooglesPageShows() throws {
+        for token in ["not-a-token", "not a token!", ":APA91b", "abc:", String(repeating: "a", count: 5_000)] {
+            let error = try #require(Self.refusal(#"{"message": {"token": "\#(token)"}}"#), "\(token.prefix(20))")
+            #expect(error.json == (try JSONParser.parse(#"""
+                {"error": {"code": 400, "message": "The registration token is not a valid FCM registration token", "status": "INVALID_ARGUMENT",
+                  "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "INVALID_ARGUMENT"}]}}
+                """#)))
+        }
+        #expect(try Self.request(#"{"message": {"token": "abc:APA91b-_x"}}"#).message.target == .token("abc:APA91b-_x"))
+        #expect(try Self.request(#"{"message": {"fid": "not-a-fid"}}"#).message.target == .installation("not-a-fid"))
+        #expect(Self.refusal(#"{"message": {"fid": "abc", "token": "abc:APA91b"}}"#)?.httpStatus == 400)
+    }
 
     @Test(arguments: refusals)
     func eachRefusalIsAnsweredAsFCMAnswersItNamingTheField(_ refusal: Refusal) throws {

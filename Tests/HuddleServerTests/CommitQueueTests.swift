@@ -244,6 +244,9 @@ struct RecordingWrapper: NotificationStore {
     func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient? {
         try await store.firebaseRecipient(registrationToken: registrationToken)
     }
+    func firebaseRecipient(installationID: String) async throws -> FirebaseRecipient? {
+        try await store.firebaseRecipient(installationID: installationID)
+    }
     func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
         try await store.subscribe(registrationToken: registrationToken, project: project, topic: topic, at: date, maximumTopics: maximumTopics)
     }

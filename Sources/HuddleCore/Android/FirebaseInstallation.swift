@@ -43,6 +43,26 @@ public struct FirebaseInstallation: Sendable, Hashable {
         return random(22) + ":APA91b" + random(134)
     }
 
+    /// The Firebase installation ID a registration token belongs to: the part before its `:` (a token is the FID, a
+    /// colon and more, as the Firebase SDKs check); `nil` for a token without one.
+    public static func installationID(of registrationToken: String) -> Substring? {
+        guard let colon = registrationToken.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let id = registrationToken[..<colon]
+        return isInstallationID(id) ? id : nil
+    }
+
+    /// An installation ID's shape: 1 to 64 letters, digits, `-` or `_` (Firebase's are 22).
+    public static func isInstallationID(_ id: some StringProtocol) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64
+            && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// The range of registration tokens that belong to an installation ID, compared by bytes: from `ID:` up to `ID;`
+    /// (`;` follows `:`).
+    public static func registrationTokenBounds(installationID: String) -> Range<String> {
+        (installationID + ":")..<(installationID + ";")
+    }
+
     /// Whether nothing but a token is set (what every app installed before FCM existed in Huddle has).
     var isTokenOnly: Bool { project == nil && channels.isEmpty && defaultChannelID == nil }
 }

@@ -346,6 +346,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         serviceAccountKeys.removeValue(forKey: keyID) != nil
     }
 
+    public func firebaseRecipient(installationID: String) -> FirebaseRecipient? {
+        guard FirebaseInstallation.isInstallationID(installationID),
+            let token = registrations.keys.first(where: { FirebaseInstallation.installationID(of: $0).map(String.init) == installationID })
+        else { return nil }
+        return firebaseRecipient(registrationToken: token)
+    }
+
     public func firebaseRecipient(registrationToken: String) -> FirebaseRecipient? {
         guard let (token, topic) = registrations[registrationToken], let device = devices[token], let app = device.apps[topic] else { return nil }
         return FirebaseRecipient(device: device.record, app: topic, installation: app.firebase)

@@ -53,6 +53,22 @@ public enum DevicePlatform: Sendable, Hashable {
     /// The name a registration and a stored record use.
     public var name: String { isAndroid ? "android" : "ios" }
 
+    /// The members of the device API's app that only the other platform has, each with what it is: an Android app's
+    /// notification channels mean nothing on an iPhone, and an iPhone app's categories, Live Activities and
+    /// capabilities (Time Sensitive, critical alerts) nothing on Android. Refused, not stored unseen.
+    public var foreignAppMembers: [(member: String, meaning: String)] {
+        switch self {
+        case .iOS:
+            [("channels", "notification channels are Android's"), ("defaultChannel", "a default notification channel is Android's")]
+        case .android:
+            [("categories", "notification categories are an iPhone's"), ("liveActivities", "Live Activities are an iPhone's"),
+             ("capabilities", "Time Sensitive and critical alerts are an iPhone's")]
+        }
+    }
+
+    /// How a message names the device: "an iPhone", "an Android phone".
+    public var deviceDescription: String { isAndroid ? "an Android phone" : "an iPhone" }
+
     /// The Android version, or `nil` for an iPhone.
     public var androidVersion: Int? {
         if case .android(let version) = self { return version }

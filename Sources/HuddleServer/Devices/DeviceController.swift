@@ -291,6 +291,7 @@ struct DeviceController {
         try body.rejectUnknownMembers([
             "name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities", "firebaseProject", "channels", "defaultChannel",
         ])
+        try Self.refuseForeignMembers(on: session.device.platform) { try body.optionalMember($0) != nil }
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
@@ -325,6 +326,14 @@ struct DeviceController {
         }
         let tag = AppEntityTag.of(app)
         return .json(Self.json(app, tag: tag), headers: [.eTag: tag])
+    }
+
+    /// Refuses what belongs to the other platform's apps (of the members `isGiven` says a request gives), naming the
+    /// member and the device's platform.
+    private static func refuseForeignMembers(on platform: DevicePlatform, isGiven: (String) throws -> Bool) throws {
+        for (member, meaning) in platform.foreignAppMembers where try isGiven(member) {
+            throw APIError(.badRequest, "\(member): this device is \(platform.deviceDescription) (platform \(platform.name)), and \(meaning)")
+        }
     }
 
     @Sendable func deleteApp(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -381,6 +390,7 @@ struct DeviceController {
     @Sendable func setCategories(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
+        try Self.refuseForeignMembers(on: session.device.platform) { $0 == "categories" }
         let categories = try await request.jsonBody().array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
         try DeviceSession.validate(AppRecord(topic: topic, categories: categories))
         let app = try await updateApp(topic, session, request) { current in
@@ -537,6 +547,8 @@ struct DeviceController {
             ("localizations", .array(app.localizationFiles.keys.sorted().map(JSONValue.string))),
             ("liveActivities", app.activities.json), ("capabilities", app.capabilities.json),
             ("fcmToken", app.firebase.registrationToken.map(JSONValue.string) ?? .null),
+            // The Firebase installation ID, which a message's `fid` names in place of the token.
+            ("fid", app.firebase.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map { .string(String($0)) } ?? .null),
             ("firebaseProject", app.firebase.project.map(JSONValue.string) ?? .null), ("channels", .array(app.firebase.channels.map(\.json))),
             ("defaultChannel", app.firebase.defaultChannelID.map(JSONValue.string) ?? .null), ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))

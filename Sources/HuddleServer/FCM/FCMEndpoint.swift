@@ -177,8 +177,8 @@ struct FCMEndpoint: RouterMiddleware {
     private func deliver(_ send: FCMSendRequest, project: String, messageID: String, record: inout ProviderRequestRecord) async throws {
         let message = send.message
         switch message.target {
-        case .token(let token):
-            guard let recipient = try await recipient(of: token) else { throw FCMError(.unregistered, "Requested entity was not found.") }
+        case .token, .installation:
+            guard let recipient = try await recipient(of: message.target) else { throw FCMError(.unregistered, "Requested entity was not found.") }
             record.deviceToken = recipient.device.token
             guard recipient.installation.accepts(project: project) else { throw FCMError(.senderIDMismatch, "SenderId mismatch") }
             if recipient.device.platform.isAndroid, let package = message.android?.restrictedPackageName, package != recipient.app {
@@ -317,6 +317,19 @@ struct FCMEndpoint: RouterMiddleware {
         var app: String
         var installation: FirebaseInstallation
         var device: DeviceRecord { session.device }
+    }
+
+    /// The app a message's token or installation ID names: an installation ID is looked up as the token it begins.
+    private func recipient(of target: FCMMessage.Target) async throws -> Recipient? {
+        switch target {
+        case .token(let token):
+            return try await recipient(of: token)
+        case .installation(let id):
+            guard let found = try await store.firebaseRecipient(installationID: id), let token = found.installation.registrationToken else { return nil }
+            return try await recipient(of: token)
+        case .topic, .condition:
+            return nil
+        }
     }
 
     /// The app a registration token names: from the tokens seen before and the device's session in memory (a token
