@@ -72,6 +72,13 @@ extension FCMMessage {
                 guard case .object = payload else { throw fields.wrongType("payload", "TYPE_MESSAGE", payload) }
                 config.payload = payload
             }
+            if let token = try fields.string("live_activity_token") {
+                // ActivityKit's tokens are hexadecimal, a few hundred digits at most.
+                guard !token.isEmpty, token.utf8.count <= 1_024, token.utf8.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) else {
+                    throw FCMError.invalid(field: "message.apns.live_activity_token", "Invalid Live Activity token: 1 to 1024 hexadecimal digits")
+                }
+                config.liveActivityToken = token
+            }
             return config
         }
         if let webpush = try message.object("webpush", fields: ["headers", "data", "notification", "fcm_options"]) {

@@ -88,6 +88,9 @@ public struct FCMMessage: Sendable, Hashable {
         public var headers: [String: String] = [:]
         /// The APNs payload, `aps` and custom keys, as the push will carry it.
         public var payload: JSONValue?
+        /// `live_activity_token`: an ActivityKit push-to-start token or an activity's push token, which the message
+        /// goes to as a `liveactivity` push instead of a notification (Firebase's "Live Activity" page).
+        public var liveActivityToken: String?
     }
 
     public var target: Target

@@ -132,7 +132,14 @@ def test_key_not_allowed_for_the_topic(plain_server, workdir):
     path, p8, public = signing_key(workdir, key_id="TOPIC00001")
     register_key(plain_server, public, key_id="TOPIC00001", topics=["com.example.elsewhere"])
     device = register_device(plain_server)
-    expect(push(plain_server, device["token"], headers=standard(token(p8, "TOPIC00001", TEAM_ID))), 403, "InvalidProviderToken")
+    refused = push(plain_server, device["token"], headers=standard(token(p8, "TOPIC00001", TEAM_ID)))
+    expect(refused, 403, "InvalidProviderToken")
+    # APNs says no more; Huddle says why, in the answer and the inspector (issue 55).
+    said = f"key TOPIC00001 covers com.example.elsewhere only, not {TOPIC}"
+    assert said in refused.json()["description"]
+    records = httpx.get(f"{plain_server.url}/v1/admin/requests", params={"device": device["token"]},
+                        headers={"authorization": f"Bearer {ADMIN_TOKEN}"}).json()["requests"]
+    assert said in records[0]["answer"]["description"]
 
 
 def test_one_team_per_connection_and_token_updates(plain_server, device, keys, workdir):

@@ -103,7 +103,7 @@ public enum ProviderAuthentication {
 
 extension SigningKeyRecord {
     /// Whether this key may send to an app: any app when it lists no topics.
-    func allows(_ bundleIdentifier: String) -> Bool {
+    public func allows(_ bundleIdentifier: String) -> Bool {
         topics.isEmpty || topics.contains(bundleIdentifier)
     }
 }

@@ -51,6 +51,11 @@ public enum PushType: String, Sendable, Hashable, CaseIterable {
             if let badge = payload.content.badge { return "set the app icon's badge to \(badge), and showed nothing" }
             return "showed nothing: the push has no title, subtitle or body"
         case .background:
+            // Apple: a background update's aps has content-available 1; without it nothing wakes the app. An FCM data
+            // message to an iPhone is such a push unless its apns payload sets content-available (docs/fcm.md).
+            guard payload.contentAvailable else {
+                return "woke nothing: a background push without content-available reaches the app only while it is in the foreground"
+            }
             return "woke the app in the background to fetch new content; iOS may hold back such pushes when they come often"
         case .voip:
             return "handed the push to the app through PushKit; the app must report an incoming call to CallKit, or iOS ends it"

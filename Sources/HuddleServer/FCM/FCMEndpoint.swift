@@ -250,6 +250,8 @@ struct FCMEndpoint: RouterMiddleware {
                     ? "gave the data message to the app's onMessageReceived; a data message shows nothing" : nil,
                 request: notification ?? NotificationRequest(identifier: messageID, content: NotificationContent()),
                 payload: { .object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) })
+        } else if let activityToken = message.apns?.liveActivityToken {
+            return try await deliverToLiveActivity(message, token: activityToken, to: recipient, messageID: messageID, now: now)
         } else {
             push = try Self.apnsPush(of: message, app: recipient.app, messageID: messageID, now: now)
         }
@@ -264,6 +266,37 @@ struct FCMEndpoint: RouterMiddleware {
             let (field, name) =
                 recipient.device.platform.isAndroid ? ("message.android.notification.tag", "tag") : ("message.apns.headers", "apns-collapse-id")
             throw FCMError.invalid(field: field, "\(name) \(problem)")
+        }
+    }
+
+    /// A message with `apns.live_activity_token`: the `liveactivity` push FCM makes of it (its `apns` payload, to the
+    /// token, under the app's `.push-type.liveactivity` topic), applied by the iPhone's ActivityKit as an APNs one is
+    /// (docs/fcm.md, "Live Activities").
+    private func deliverToLiveActivity(
+        _ message: FCMMessage, token: String, to recipient: Recipient, messageID: String, now: Date
+    ) async throws -> StoredPushOutcome {
+        let field = "message.apns.live_activity_token"
+        guard LiveActivityTokens.device(of: token.lowercased()) == recipient.device.token else {
+            throw FCMError.invalid(
+                field: field, "Not a Live Activity token of the device the message's token names (GET /v1/devices/{token}/activities lists them)")
+        }
+        let headers = message.apns?.headers ?? [:]
+        let fields: ProviderRequestCheck.HeaderFields
+        do {
+            fields = try ProviderRequestCheck.headerFields(
+                topic: recipient.app + (PushType.liveactivity.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"],
+                priority: headers["apns-priority"] ?? "10", pushType: PushType.liveactivity.rawValue, expiration: headers["apns-expiration"])
+        } catch {
+            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(error.rawValue) (\(Self.headerRule(error)))")
+        }
+        let activityPush = LiveActivityPush(
+            token: token.lowercased(), device: recipient.device.token, app: recipient.app, apnsID: messageID, priority: fields.priority,
+            payload: message.apnsPayload, now: now, configuration: DeviceActivities.Configuration())
+        do {
+            let event = try await recipient.session.updateActivities(app: recipient.app, activityPush.update)
+            return .event(action: event?.action ?? "applied the Live Activity push")
+        } catch DeliveryRefusal.tokenOfAnotherApp {
+            throw FCMError.invalid(field: field, "The Live Activity token belongs to another app of the device than \(recipient.app)")
         }
     }
 

@@ -173,7 +173,16 @@ struct ProviderEndpoint: RouterMiddleware {
         let state = connections.state(of: exchange.connection, closed: exchange.connectionChannel.closeFuture)
         let (token, key) = try await ProviderAuthentication.verify(
             providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures, lookUpKey: { try await keys.key(id: $0) })
-        try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: exchange.connection)
+        do {
+            try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: exchange.connection)
+        } catch {
+            guard error == .invalidProviderToken, !key.allows(bundleIdentifier) else { throw error }
+            // APNs says no more; the reason a key is refused for an app is worth saying where a developer looks.
+            throw ProviderRefusal(
+                reason: .invalidProviderToken,
+                description: "key \(key.keyID) covers \(key.topics.sorted().joined(separator: ", ")) only, not \(bundleIdentifier): "
+                    + "register the key again with every topic it may push to (huddle keys add … --topic \(bundleIdentifier) …)")
+        }
         guard key.environments.contains(environment) else {
             throw ProviderRefusal(
                 reason: .badEnvironmentKeyInToken,
