@@ -1,5 +1,8 @@
 import Crypto
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HuddleAPNs
 public import HuddleCore
 import SwiftASN1
@@ -103,6 +106,77 @@ public struct LocalCertificateAuthority: Sendable {
     }
 }
 
+extension LocalCertificateAuthority {
+    /// The names a server certificate carries unless told otherwise: this machine's, and the hosts of Apple's and
+    /// Google's push services, so that an SDK whose host is fixed reaches Huddle once the name resolves to it and
+    /// this authority is trusted (docs/certificates.md, "Apple's and Google's host names").
+    public static let serviceHosts = [
+        "localhost", "127.0.0.1", "::1",
+        "api.push.apple.com", "api.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com", "api-manage-broadcast.sandbox.push.apple.com",
+        "fcm.googleapis.com", "oauth2.googleapis.com", "iid.googleapis.com",
+    ]
+
+    /// A TLS server certificate for `hosts` (DNS names and IP addresses), signed by this authority, for
+    /// `huddle serve --tls-certificate`.
+    public func issueServerCertificate(hosts: [String], validityDays: Int = 365, now: Date = Date()) throws -> IssuedCertificate {
+        guard !hosts.isEmpty, hosts.count <= 100 else { throw ProviderCertificateError(.invalidRequest, "give 1 to 100 host names") }
+        guard (1...ProviderCertificateRequest.maximumValidityDays).contains(validityDays) else {
+            throw ProviderCertificateError(.invalidRequest, "a certificate is valid for 1 to \(ProviderCertificateRequest.maximumValidityDays) days")
+        }
+        var names: [GeneralName] = []
+        for host in hosts {
+            if let address = Self.addressBytes(host) {
+                names.append(.ipAddress(ASN1OctetString(contentBytes: address[...])))
+            } else if Self.isHostName(host) {
+                names.append(.dnsName(host.lowercased()))
+            } else {
+                throw ProviderCertificateError(.invalidRequest, "\"\(host.prefix(80))\" is neither a host name nor an IP address")
+            }
+        }
+        let key = P256.Signing.PrivateKey()
+        let publicKey = Certificate.PublicKey(key.publicKey)
+        let subject = try DistinguishedName {
+            CommonName(hosts[0])
+            OrganizationName("Huddle (for tests)")
+        }
+        let authorityKeyIdentifier = try certificate.extensions.subjectKeyIdentifier?.keyIdentifier
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+            notValidBefore: now.addingTimeInterval(-300), notValidAfter: now.addingTimeInterval(TimeInterval(validityDays) * 86_400),
+            issuer: self.certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames(names)
+                SubjectKeyIdentifier(hash: publicKey)
+                if let authorityKeyIdentifier { AuthorityKeyIdentifier(keyIdentifier: authorityKeyIdentifier) }
+            },
+            issuerPrivateKey: privateKey)
+        return IssuedCertificate(certificate: certificate, privateKey: Certificate.PrivateKey(key), authority: self.certificate)
+    }
+
+    /// The bytes of an IPv4 or IPv6 address written as text; `nil` for anything else.
+    static func addressBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+
+    /// A DNS name: dot-separated labels of letters, digits and hyphens (a leading `*.` for a wildcard), 253 bytes
+    /// at most.
+    static func isHostName(_ text: String) -> Bool {
+        let name = text.hasPrefix("*.") ? String(text.dropFirst(2)) : text
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !name.isEmpty && name.utf8.count <= 253 && labels.allSatisfy { label in
+            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+                && label.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+        }
+    }
+}
+
 /// What a provider certificate is to allow.
 public struct ProviderCertificateRequest: Sendable {
     /// The app's bundle identifier first (it becomes the subject's UID), then any others (`….voip`,
@@ -148,7 +222,17 @@ public struct IssuedCertificate: Sendable {
     /// The certificate then its key, in one PEM file: what aioapns (`client_cert`), apns2, curl (`--cert`) and
     /// most libraries take.
     public var pem: String {
-        get throws { try certificate.serializeAsPEM().pemString + "\n" + privateKey.serializeAsPEM().pemString + "\n" }
+        get throws { try certificatePEM + privateKeyPEM }
+    }
+
+    /// The certificate alone, PEM (what `huddle serve --tls-certificate` takes).
+    public var certificatePEM: String {
+        get throws { try certificate.serializeAsPEM().pemString + "\n" }
+    }
+
+    /// The key alone, PEM (PKCS #8; what `huddle serve --tls-key` takes).
+    public var privateKeyPEM: String {
+        get throws { try privateKey.serializeAsPEM().pemString + "\n" }
     }
 
     /// The certificate and its key as a PKCS #12 file (`.p12`), as Keychain Access exports them, encrypted with

@@ -8,13 +8,15 @@ import HuddleCore
 struct CertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
-        abstract: "Make a local certificate authority and APNs provider certificates (PEM and .p12) from it.",
+        abstract: "Make a local certificate authority, APNs provider certificates (PEM and .p12) and server certificates from it.",
         discussion: """
             huddle certs ca makes the authority once; huddle certs issue makes a provider certificate with Apple's \
             extensions (its environments and topics); huddle serve --client-ca <directory>/ca.pem trusts the \
-            authority. These certificates are for tests: Apple's APNs does not know this authority.
+            authority. huddle certs server makes the server's own certificate, for Apple's and Google's host names \
+            too, for clients that trust the authority. These certificates are for tests: Apple's APNs does not know \
+            this authority.
             """,
-        subcommands: [AuthorityCommand.self, IssueCommand.self]
+        subcommands: [AuthorityCommand.self, IssueCommand.self, ServerCommand.self]
     )
 
     /// Where an authority's files are, in its directory.
@@ -122,6 +124,48 @@ struct CertsCommand: AsyncParsableCommand {
                       environments: \(certificate.environments.sorted().map(\.rawValue).joined(separator: ", "))
                       valid until: \(certificate.notValidAfter.formatted(.iso8601))
                     Wrote \(out).pem (certificate and key, PEM) and \(out).p12 (PKCS #12\(password.isEmpty ? ", empty password" : "")).
+                    """)
+            }
+        }
+    }
+
+    struct ServerCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "server",
+            abstract: "Issue the server's TLS certificate: NAME.pem (the certificate) and NAME-key.pem (its key).",
+            discussion: """
+                By default it names this machine and the hosts of Apple's and Google's push services, so that an SDK \
+                whose host is fixed (the Node, Java and .NET Admin SDKs send to fcm.googleapis.com) reaches Huddle once \
+                the name resolves to it (an /etc/hosts line, compose's extra_hosts) and <ca-directory>/ca.pem is \
+                trusted: huddle serve --port 443 --tls-certificate NAME.pem --tls-key NAME-key.pem.
+                """
+        )
+
+        @Option(help: "The directory of the authority huddle certs ca made.") var caDirectory = "huddle-ca"
+        @Option(help: "A host name or IP address the certificate names; repeat for several (default: this machine's, Apple's and Google's).")
+        var host: [String] = []
+        @Option(help: "How many days it is valid.") var days = 365
+        @Option(help: "The files to write: NAME.pem and NAME-key.pem.") var out: String
+
+        func run() async throws {
+            try await reportingFailures(as: "certs server") {
+                let files = AuthorityFiles(directory: caDirectory)
+                let issued: IssuedCertificate
+                do {
+                    let authority = try LocalCertificateAuthority(
+                        certificatePEM: try CommandFailure.text(of: files.certificate, what: "the authority's certificate"),
+                        privateKeyPEM: try CommandFailure.text(of: files.key, what: "the authority's key"))
+                    issued = try authority.issueServerCertificate(hosts: host.isEmpty ? LocalCertificateAuthority.serviceHosts : host, validityDays: days)
+                } catch let error as ProviderCertificateError {
+                    throw CommandFailure(.badInput, "\(caDirectory): \(error.description)")
+                }
+                try CertsCommand.write(Data(try issued.certificatePEM.utf8), to: out + ".pem", secret: false)
+                try CertsCommand.write(Data(try issued.privateKeyPEM.utf8), to: out + "-key.pem", secret: true)
+                let names = host.isEmpty ? LocalCertificateAuthority.serviceHosts : host
+                print("""
+                    A server certificate for \(names.joined(separator: ", ")), valid \(days) days.
+                    Wrote \(out).pem and \(out)-key.pem: huddle serve --tls-certificate \(out).pem --tls-key \(out)-key.pem
+                    Clients trust \(files.certificate) (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE, a Java trust store).
                     """)
             }
         }
