@@ -245,4 +245,18 @@ def test_an_iphone_and_an_android_phone_side_by_side_show_one_message_live(plain
     expect(page.locator("#connection")).to_have_text("verbunden")
     page.locator("#lock").click()
     expect(shade.locator(".shade-hidden")).to_have_text("Inhalte ausgeblendet")
+
+    # Both phones are drawn as phones, side by side under their names, and the controls follow the title (issue 55).
+    heading, controls = page.locator(".toolbar h1").bounding_box(), page.locator(".toolbar .controls").bounding_box()
+    assert 0 <= controls["x"] - (heading["x"] + heading["width"]) < 80, (heading, controls)
+    iphone_frame, pixel_frame = page.locator(".pair-iphone .phone").bounding_box(), page.locator("#beside .phone").bounding_box()
+    assert abs(iphone_frame["width"] - pixel_frame["width"]) < 2 and abs(iphone_frame["y"] - pixel_frame["y"]) < 2
+    assert iphone_frame["x"] + iphone_frame["width"] < pixel_frame["x"]
+    expect(page.locator(".pair-iphone .device-label")).to_have_text(page.locator(".toolbar .device-label").inner_text())
+    # Clear All clears every phone on the page: the iPhone's stacks and the Pixel's shade.
+    page.locator("#clear-all").click()
+    expect(stack).to_have_count(0)
+    expect(shade.locator(".shade-entry")).to_have_count(0)
+    assert httpx.get(f"{plain_server.url}/v1/devices/{android['token']}/center",
+                     headers={"authorization": f"Bearer {android['secret']}"}).json()["entries"] == []
     context.close()

@@ -271,7 +271,11 @@ struct CenterPage {
             "android": shadeHTML != nil, "shadeHTML": shadeHTML ?? "",
         ]
         if let beside {
-            context["beside"] = ["token": beside.token, "deviceName": beside.deviceName, "change": String(beside.change), "shadeHTML": beside.shadeHTML]
+            // Inside the section `deviceName` is the Android phone's; the iPhone's name goes in as well, for its own label.
+            context["beside"] = [
+                "token": beside.token, "deviceName": beside.deviceName, "change": String(beside.change), "shadeHTML": beside.shadeHTML,
+                "iPhoneName": deviceName,
+            ]
         }
         // Only when there is one: a template's section shows for an empty text too.
         if let install = commands.install {

@@ -430,11 +430,13 @@
     history.replaceState(null, "", `${location.pathname}?${query}`);
   }
 
-  async function call(method, path, json) {
-    const response = await fetch(`/v1/devices/${token}${path}`, {
+  // A change to a phone through the device API, signed in by the phone's cookie: the page's own, or (`to`) the one
+  // beside it, whose connection state reports the failure.
+  async function call(method, path, json, to = { token, report: setConnection }) {
+    const response = await fetch(`/v1/devices/${to.token}${path}`, {
       method, headers: json ? { "content-type": "application/json" } : {}, body: json ? JSON.stringify(json) : undefined,
     });
-    if (!response.ok) setConnection("error", String(response.status));
+    if (!response.ok) to.report("error", String(response.status));
   }
 
   stacks?.addEventListener("click", (event) => {
@@ -458,7 +460,11 @@
     const stack = leading.closest(".stack");
     setExpanded(stack, !stack.classList.contains("expanded"));
   });
-  document.getElementById("clear-all").addEventListener("click", () => call("DELETE", "/notifications"));
+  // Clear All clears every phone the page shows.
+  document.getElementById("clear-all").addEventListener("click", () => {
+    call("DELETE", "/notifications");
+    if (beside) call("DELETE", "/notifications", undefined, { token: beside.dataset.token, report: reportBeside });
+  });
   lockButton.addEventListener("click", () => {
     locked = !locked;
     // The Lock Screen's layout applies to a locked page only (app.css reads this).
