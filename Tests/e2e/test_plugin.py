@@ -1,6 +1,11 @@
 """The huddle-pytest plugin (clients/python), used as a back-end team would use it: its fixtures give each test
 a clean server, and its assertions wait for what they check."""
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import pytest
 
 from huddle_pytest import Huddle
@@ -80,3 +85,54 @@ def test_fcm_messages_are_sent_with_googles_sdk_and_waited_for(huddle):
         assert len(huddle.requests(wait=5, count=1, device=pixel.token, status=200)) == 1
     finally:
         firebase_admin.delete_app(app)
+
+
+def test_the_firebase_app_fixture_sends_to_the_tests_server_with_the_default_app(huddle, huddle_firebase_app):
+    """Issue 55: code that sends with the default app (no `app=`) reaches the test's server, topics included."""
+    import firebase_admin
+    from firebase_admin import messaging
+
+    assert firebase_admin.get_app() is huddle_firebase_app
+    pixel = huddle.android_device(channels=[{"id": "chat", "name": "Chat", "importance": "high"}])
+    messaging.send(messaging.Message(token=pixel.fcm_token, notification=messaging.Notification(title="Teja", body="Pizza?")))
+    assert messaging.subscribe_to_topic([pixel.fcm_token], "news").success_count == 1
+    messaging.send(messaging.Message(topic="news", notification=messaging.Notification(title="Headline", body="Read all about it")))
+    shade = pixel.center(wait=10, notifications=2)
+    assert sorted(entry["title"] for entry in shade["entries"]) == ["Headline", "Teja"]
+
+
+# Two tests of a project's own, each with the fixture, run by a pytest of their own (its session starts its own
+# server through the plugin): the second used to fail with "The default Firebase app already exists". A third checks
+# that nothing of theirs is left behind.
+TWO_TESTS_WITH_A_FIREBASE_APP = """
+import firebase_admin
+from firebase_admin import messaging
+
+
+def send_and_read(huddle, title):
+    pixel = huddle.android_device()
+    messaging.send(messaging.Message(token=pixel.fcm_token, notification=messaging.Notification(title=title, body="hi")))
+    return [entry["title"] for entry in pixel.center(wait=10, notifications=1)["entries"]]
+
+
+def test_first(huddle, huddle_firebase_app):
+    assert send_and_read(huddle, "first") == ["first"]
+
+
+def test_second(huddle, huddle_firebase_app):
+    assert send_and_read(huddle, "second") == ["second"]
+
+
+def test_no_app_is_left_behind():
+    assert firebase_admin._apps == {}
+    assert messaging._MessagingService.FCM_URL.startswith("https://fcm.googleapis.com/")
+"""
+
+
+def test_two_tests_in_a_row_each_get_their_own_firebase_app(tmp_path):
+    (tmp_path / "test_two.py").write_text(textwrap.dedent(TWO_TESTS_WITH_A_FIREBASE_APP))
+    # Outside this suite's folder, so that only the plugin (installed in the environment) gives the fixtures.
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning", "test_two.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout, run.stdout

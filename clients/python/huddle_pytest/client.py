@@ -120,6 +120,29 @@ class Huddle:
         """What `firebase_admin.messaging._MessagingService.FCM_URL` is set to so that the Python Admin SDK sends here."""
         return self.url + "/v1/projects/{0}/messages:send"
 
+    def firebase_app(self, project="huddle-pytest", name=None):
+        """An App of Google's Admin SDK for Python (firebase_admin) that talks to this server only: its credentials are
+        a service account of this server (`service_account`), its messages go to this server's `messages:send`, and its
+        topic subscriptions to this server's registrations. Without `name` it is the default app, the one
+        `messaging.send(message)` uses when given no `app`; a process holds one default app at a time, so delete it
+        (`delete_firebase_app`) before making the next. The `huddle_firebase_app` fixture does both for a test."""
+        try:
+            import firebase_admin
+            from firebase_admin import credentials, messaging
+        except ImportError as error:
+            raise RuntimeError("a Firebase app needs Google's Admin SDK: pip install firebase-admin (or 'huddle-pytest[fcm]')") from error
+        try:
+            app = firebase_admin.initialize_app(credentials.Certificate(self.service_account(project)), **({"name": name} if name else {}))
+        except ValueError as error:
+            raise RuntimeError(f"{error} Delete it first (huddle_pytest.delete_firebase_app), or give a name of its own: "
+                               "huddle.firebase_app(name=...)") from error
+        # Set on this app's own service rather than on the SDK's class, so that apps of other servers (or of Google) in
+        # the same process keep their addresses. The class reads them once, when the app's service is made: here.
+        service = messaging._get_messaging_service(app)
+        service._fcm_url = self.fcm_url().format(project)
+        service._fcm_topic_url = f"{self.url}/v1/projects/{project}/registrations"
+        return app
+
     def push(self, device, payload, push_type="alert", collapse_id=None, apns_id=None):
         """Pushes as a provider does (HTTP/1.1 here; any APNs client works as well); returns the response."""
         headers = {"apns-topic": device.topic, "apns-push-type": push_type, "authorization": f"bearer {self.provider_token()}"}
@@ -147,3 +170,26 @@ class Huddle:
 
     def close(self):
         self.http.close()
+
+
+def delete_firebase_app(app):
+    """Deletes a firebase_admin App, from a thread of its own: the SDK closes its async HTTP client with asyncio.run,
+    which refuses to run in a thread whose event loop is running (as under playwright's synchronous API or
+    pytest-asyncio)."""
+    import threading
+
+    import firebase_admin
+
+    failures = []
+
+    def delete():
+        try:
+            firebase_admin.delete_app(app)
+        except BaseException as error:  # raised again in the caller's thread
+            failures.append(error)
+
+    deleting = threading.Thread(target=delete, name="huddle-pytest delete_app")
+    deleting.start()
+    deleting.join()
+    if failures:
+        raise failures[0]

@@ -1,11 +1,12 @@
 """The pytest plugin: `huddle` gives each test a clean Huddle (a server started once per session, or the one
---huddle-url names) with a registered signing key; `huddle_device` a device with an app on it."""
+--huddle-url names) with a registered signing key; `huddle_device` a device with an app on it; `huddle_firebase_app`
+Google's Admin SDK sending to that server for one test."""
 
 import os
 
 import pytest
 
-from .client import Huddle
+from .client import Huddle, delete_firebase_app
 from .server import HuddleServer
 
 
@@ -45,3 +46,22 @@ def huddle(huddle_server):
 def huddle_device(huddle):
     """A device with `com.example.app` installed."""
     return huddle.device()
+
+
+@pytest.fixture
+def huddle_firebase_app(huddle):
+    """The default Firebase app (firebase_admin) for one test, sending to the test's server: credentials of a service
+    account of that server, messages and topic subscriptions to its addresses. Code under test that calls
+    `messaging.send(message)` with no `app` uses it. For the test's length `_MessagingService.FCM_URL` points at the
+    server too, so that an app the code under test makes itself sends there as well. Deleted when the test ends, so
+    that the next test can make its own."""
+    app = huddle.firebase_app()
+    from firebase_admin import messaging  # there, once firebase_app has said how to install it if it is not
+
+    address = messaging._MessagingService.FCM_URL
+    messaging._MessagingService.FCM_URL = huddle.fcm_url()
+    try:
+        yield app
+    finally:
+        messaging._MessagingService.FCM_URL = address
+        delete_firebase_app(app)
