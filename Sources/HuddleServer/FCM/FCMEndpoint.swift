@@ -280,15 +280,10 @@ struct FCMEndpoint: RouterMiddleware {
             throw FCMError.invalid(
                 field: field, "Not a Live Activity token of the device the message's token names (GET /v1/devices/{token}/activities lists them)")
         }
-        let headers = message.apns?.headers ?? [:]
-        let fields: ProviderRequestCheck.HeaderFields
-        do {
-            fields = try ProviderRequestCheck.headerFields(
-                topic: recipient.app + (PushType.liveactivity.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"],
-                priority: headers["apns-priority"] ?? "10", pushType: PushType.liveactivity.rawValue, expiration: headers["apns-expiration"])
-        } catch {
-            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(error.rawValue) (\(Self.headerRule(error)))")
-        }
+        var headers = message.apns?.headers ?? [:]
+        headers["apns-push-type"] = PushType.liveactivity.rawValue
+        if headers["apns-priority"] == nil { headers["apns-priority"] = "10" }
+        let fields = try Self.headerFields(headers, app: recipient.app, pushType: .liveactivity)
         let activityPush = LiveActivityPush(
             token: token.lowercased(), device: recipient.device.token, app: recipient.app, apnsID: messageID, priority: fields.priority,
             payload: message.apnsPayload, now: now, configuration: DeviceActivities.Configuration())
@@ -308,15 +303,7 @@ struct FCMEndpoint: RouterMiddleware {
             throw FCMError.invalid(
                 field: "message.apns.headers", "apns-push-type \"\(pushTypeName.prefix(40))\" is not one FCM sends to a device token")
         }
-        // The headers are held to APNs' own rules: FCM hands them to APNs, which refuses what breaks them.
-        let fields: ProviderRequestCheck.HeaderFields
-        do {
-            fields = try ProviderRequestCheck.headerFields(
-                topic: app + (sentType.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"], priority: headers["apns-priority"],
-                pushType: pushTypeName, expiration: headers["apns-expiration"])
-        } catch {
-            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(error.rawValue) (\(Self.headerRule(error)))")
-        }
+        let fields = try headerFields(headers, app: app, pushType: sentType)
         let pushType = fields.pushType
         let payloadJSON = message.apnsPayload
         let payload: APNsPayload
@@ -330,6 +317,18 @@ struct FCMEndpoint: RouterMiddleware {
             deviceAction: pushType.deviceAction(for: payload),
             request: NotificationRequest(identifier: fields.collapseID ?? messageID, content: payload.content),
             payload: { payloadJSON })
+    }
+
+    /// The APNs headers FCM sends, held to APNs' own rules (the APNs endpoint's checks): FCM hands them to APNs, which
+    /// refuses what breaks them. The topic is the app's, with the push type's suffix, as FCM sets it.
+    private static func headerFields(_ headers: [String: String], app: String, pushType: PushType) throws -> ProviderRequestCheck.HeaderFields {
+        do {
+            return try ProviderRequestCheck.headerFields(
+                topic: app + (pushType.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"], priority: headers["apns-priority"],
+                pushType: pushType.rawValue, expiration: headers["apns-expiration"])
+        } catch {
+            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(error.rawValue) (\(headerRule(error)))")
+        }
     }
 
     /// The rule of APNs' that a header broke, for the answer's message.
