@@ -129,9 +129,9 @@ def test_the_shipped_examples(tmp_path):
     assert any(m["file"] == "Examples/wwdc.json" for m in findings)
     # The example catalogs keep one English-only string to show the fallback.
     assert {m["rule"] for m in findings} == {"thread-id-mix", "missing-translation"}
-    # The four scenarios (one of an Android phone), the walk-through's push, the Messages example's 8 catalogs and the demo
-    # apps' 16 (4 apps in 4 languages). Android's string resources are not linted.
-    assert "in 29 files" in run.stderr
+    # The six scenarios (one of an Android phone, one of a summary, one of a Focus), the walk-through's push, the Messages
+    # example's 8 catalogs and the demo apps' 16 (4 apps in 4 languages). Android's string resources are not linted.
+    assert "in 31 files" in run.stderr
 
 
 def test_an_app_file_with_a_simulator_push(tmp_path):
