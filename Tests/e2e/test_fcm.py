@@ -16,6 +16,9 @@ from conftest import ADMIN_TOKEN, FCM_PROJECT, HUDDLE, TOPIC, read_center, regis
 
 PROJECT = FCM_PROJECT
 PACKAGE = "com.example.android.chat"
+# A token of FCM's shape (an installation ID, a colon, more) that no app has: unregistered, where a token without the
+# shape is malformed (test_fcm_2026.py).
+UNKNOWN_TOKEN = "U" * 22 + ":APA91b-no-app-has-this-token"
 
 
 def android_device(server, channels=None, firebase_project=None):
@@ -147,7 +150,7 @@ def test_every_refusal_is_the_sdks_own_exception(plain_server, fcm_app):
     _, token = android_device(plain_server)
     _, other_project_token = android_device(plain_server, firebase_project="another-project")
     with pytest.raises(messaging.UnregisteredError):
-        messaging.send(messaging.Message(token="not-a-registered-token", data={"a": "b"}), app=fcm_app)
+        messaging.send(messaging.Message(token=UNKNOWN_TOKEN, data={"a": "b"}), app=fcm_app)
     with pytest.raises(messaging.SenderIdMismatchError):
         messaging.send(messaging.Message(token=other_project_token, data={"a": "b"}), app=fcm_app)
     with pytest.raises(exceptions.InvalidArgumentError) as refused:
@@ -214,7 +217,7 @@ def test_huddle_send_fcm_sends_a_message_as_the_sdks_do(plain_server, fcm_accoun
     assert sent.returncode == 0, sent.stderr
     assert sent.stdout.startswith("200 ") and f"projects/{PROJECT}/messages/" in sent.stdout
     assert [entry["title"] for entry in read_center(plain_server, android)["entries"]] == ["From the CLI"]
-    message.write_text(json.dumps({"token": "nobody", "data": {"a": "b"}}))
+    message.write_text(json.dumps({"token": UNKNOWN_TOKEN, "data": {"a": "b"}}))
     refused = subprocess.run([str(HUDDLE), "send", "--fcm", str(fcm_account_file), "--url", plain_server.url, str(message)],
                              capture_output=True, text=True)
     assert refused.returncode == 1 and refused.stdout.startswith("404 ") and "UNREGISTERED" in refused.stdout
@@ -293,7 +296,7 @@ def test_validate_only_package_names_topic_management_and_scopes_are_answered_as
     # validate_only checks the token's app and stores nothing.
     checked = httpx.post(send, headers=headers, json={"validate_only": True, "message": {"token": token, "notification": {"title": "Dry"}}})
     assert checked.status_code == 200 and checked.json()["name"].startswith(f"projects/{PROJECT}/messages/")
-    assert httpx.post(send, headers=headers, json={"validate_only": True, "message": {"token": "gone", "data": {"a": "b"}}}).status_code == 404
+    assert httpx.post(send, headers=headers, json={"validate_only": True, "message": {"token": UNKNOWN_TOKEN, "data": {"a": "b"}}}).status_code == 404
     assert read_center(plain_server, android)["entries"] == []
     # A message restricted to another package is refused, naming the field.
     restricted = httpx.post(send, headers=headers, json={"message": {"token": token, "data": {"a": "b"},
