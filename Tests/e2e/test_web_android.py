@@ -39,12 +39,17 @@ def send(app, token, title, body, visibility=None):
     ), app=app)
 
 
+# What a page asks for that a change could make it ask for again: a load, a fetch, a stream.
+FOLLOWED = ("document", "fetch", "xhr", "eventsource")
+
+
 def open_page(browser, server, device, query=""):
-    """The device's page, signed in by the link with its secret; and the addresses of every document it loads."""
+    """The device's page, signed in by the link with its secret; and the addresses of every document, fetch and stream
+    it asks for (a page that follows its stream asks for none of them again when a message arrives)."""
     context = browser.new_context(viewport={"width": 430, "height": 932}, locale="en-US", reduced_motion="reduce")
     page = context.new_page()
     documents = []
-    page.on("request", lambda request: documents.append(request.url) if request.resource_type == "document" else None)
+    page.on("request", lambda request: documents.append(request.url) if request.resource_type in FOLLOWED else None)
     page.goto(f"{server.url}/devices/{device['token']}{query}#secret={device['secret']}")
     expect(page.locator("#connection")).to_have_text("live")
     return page, documents
@@ -122,8 +127,9 @@ def test_the_shade_shows_cards_groups_an_apps_fourth_and_follows_the_stream(plai
     expect(group.locator(".shade-children")).to_be_hidden()
     expect(group.locator(".shade-line").first).to_have_text("Eve: Running late")
     expect(group.locator(".shade-more")).to_have_text("+2 more")
-    # Every change came by the stream and a fetch of the shade, never by loading the page again.
+    # Every change came whole by the stream, never by a fetch of the shade or a load of the page (issue 57).
     assert len(documents) == loaded, documents
+    assert not [url for url in documents if "/shade" in url], documents
     page.context.close()
 
 
@@ -192,7 +198,7 @@ def test_an_iphone_and_an_android_phone_side_by_side_show_one_message_live(plain
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", reduced_motion="reduce")
     page = context.new_page()
     documents = []
-    page.on("request", lambda request: documents.append(request.url) if request.resource_type == "document" else None)
+    page.on("request", lambda request: documents.append(request.url) if request.resource_type in FOLLOWED else None)
     # Signed in to the Android phone by its link, then to the iPhone by the pair's: its form goes back to the pair.
     page.goto(f"{plain_server.url}/devices/{android['token']}/session#secret={android['secret']}")
     expect(page.locator("#shade")).to_be_attached()

@@ -287,10 +287,15 @@ struct CenterPublisher {
     // MARK: Events
 
     /// The whole center: `{"change", "center"}` in JSON, `{"change", "html"}` with the page's stacks; an Android
-    /// phone's shade, `{"change", "shade"}`, in either format.
+    /// phone's shade, `{"change", "shade"}` in JSON and `{"change", "html"}` as its page shows it.
     private mutating func centerEvent(_ view: CenterView) -> ByteBuffer {
         if let shade = shade(for: view.viewer) {
-            let data = JSONValue.object(JSONObject([("change", .integer(Int64(lastChange))), ("shade", shade.json)]))
+            let rendering: (String, JSONValue) =
+                switch view.format {
+                case .json: ("shade", shade.json)
+                case .html: ("html", .string(pages.shade(shade, languages: view.viewer.languages, change: lastChange, now: Date())))
+                }
+            let data = JSONValue.object(JSONObject([("change", .integer(Int64(lastChange))), rendering]))
             return ByteBuffer(string: ServerSentEvent.event(id: lastChange, name: "center", data: data.jsonText()))
         }
         var document = withDevice(cache.document(view, center: center, attention: attention), view: view)

@@ -1,7 +1,7 @@
 // Huddle's Notification Center page: follows the device's live stream and patches the stacks with the
 // HTML the server renders, so the page and the server never disagree about what a stack says. An Android
-// phone's page has its shade in place of the stacks: on every change the stream announces, it fetches the
-// shade the server renders again (/devices/{token}/shade) and puts it in place. An iPhone's page may show an
+// phone's page has its shade in place of the stacks: its stream carries the whole shade, rendered by the server
+// for the page's language and lock, on every change, and the page puts it in place. An iPhone's page may show an
 // Android phone beside it (?beside={token}), whose shade follows that phone's own stream the same way.
 (() => {
   "use strict";
@@ -297,9 +297,7 @@
   function connect(after) {
     if (source) source.close();
     if (ownShade) {
-      source = shadeStream(token, after);
-      source.addEventListener("center", ownShade.refresh);
-      source.addEventListener("change", ownShade.refresh);
+      source = shadeStream(token, after, ownShade);
     } else {
       const query = new URLSearchParams({ format: "html", languages, locked: String(locked), limit: body.dataset.limit });
       if (after !== undefined) query.set("after", after);
@@ -317,12 +315,9 @@
     source.addEventListener("error", () => setConnection(source.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
 
-  // An Android phone's shade, drawn by the server: `refresh` fetches it again (/devices/{token}/shade) and puts it in
-  // place. One fetch at a time: changes that arrive meanwhile are taken by one more fetch after it, so that the last
-  // shade shown is never older than the last change announced. `report` tells the phone's connection state.
-  function followShade(container, shadeToken, report) {
-    let fetching = false;
-    let fetchAgain = false;
+  // An Android phone's shade, drawn by the server: its stream's `center` events carry the shade as the page's view
+  // (language and lock) shows it, whole, and `show` puts it in place; nothing is fetched per change.
+  function followShade(container) {
     // The groups the person expanded (by app) stay expanded in every later shade, as on the phone.
     const expandedGroups = new Set();
 
@@ -356,63 +351,42 @@
       tickClock();
     }
 
-    async function refresh() {
-      if (fetching) {
-        fetchAgain = true;
-        return;
-      }
-      fetching = true;
-      try {
-        do {
-          fetchAgain = false;
-          const query = new URLSearchParams({ languages, locked: String(locked) });
-          const response = await fetch(`/devices/${shadeToken}/shade?${query}`, { headers: { accept: "text/html" }, cache: "no-store" });
-          if (!response.ok) {
-            report("error", String(response.status));
-            break;
-          }
-          show(await response.text());
-        } while (fetchAgain);
-      } catch {
-        report("reconnecting");
-      } finally {
-        fetching = false;
-      }
-    }
-
     container.addEventListener("click", (event) => {
       const button = event.target.closest(".shade-expand");
       if (!button) return;
       const group = button.closest(".shade-group");
       setGroupExpanded(group, !group.classList.contains("expanded"));
     });
-    return { refresh };
+    return { show };
   }
 
-  // The shade needs only to hear that its center changed: its stream asks for the smallest rendering, one every
-  // Android page shares.
-  function shadeStream(shadeToken, after) {
-    const query = new URLSearchParams({ format: "json", limit: "1" });
+  // A phone's shade stream, in the page's language and lock: each `center` event is the whole shade, rendered.
+  function shadeStream(shadeToken, after, shadeShown) {
+    const query = new URLSearchParams({ format: "html", languages, locked: String(locked) });
     if (after !== undefined) query.set("after", after);
-    return new EventSource(`/v1/devices/${shadeToken}/stream?${query}`);
+    const stream = new EventSource(`/v1/devices/${shadeToken}/stream?${query}`);
+    stream.addEventListener("center", (event) => shadeShown.show(JSON.parse(event.data).html));
+    return stream;
   }
 
-  const ownShade = shade ? followShade(shade, token, setConnection) : null;
+  const ownShade = shade ? followShade(shade) : null;
 
   // The Android phone an iPhone's page shows beside it (?beside=): its shade follows its own stream, in the iPhone's
   // language and lock.
   const beside = document.getElementById("beside");
   const besideConnection = document.getElementById("beside-connection");
   const reportBeside = (state, status) => showConnection(besideConnection, state, status);
-  const besideShade = beside ? followShade(document.getElementById("beside-shade"), beside.dataset.token, reportBeside) : null;
+  const besideShade = beside ? followShade(document.getElementById("beside-shade")) : null;
+  let besideSource = null;
 
-  // Opened once: the page's own lock and language switches fetch the shade again, and a new language loads the page.
+  // Opened with the page, and again when its lock switches (a new language loads the page): the stream then starts with
+  // the shade as the new lock shows it.
   function connectBeside(after) {
-    const besideSource = shadeStream(beside.dataset.token, after);
-    besideSource.addEventListener("center", besideShade.refresh);
-    besideSource.addEventListener("change", besideShade.refresh);
-    besideSource.addEventListener("open", () => reportBeside("live"));
-    besideSource.addEventListener("error", () => reportBeside(besideSource.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
+    if (besideSource) besideSource.close();
+    const stream = shadeStream(beside.dataset.token, after, besideShade);
+    besideSource = stream;
+    stream.addEventListener("open", () => reportBeside("live"));
+    stream.addEventListener("error", () => reportBeside(stream.readyState === EventSource.CLOSED ? "offline" : "reconnecting"));
   }
 
   // The status bar's clock (and a locked phone's), in the browser's time and the page's language, without its
@@ -473,7 +447,7 @@
     lockButton.textContent = locked ? lockButton.dataset.lockedText : lockButton.dataset.unlockedText;
     rememberView();
     connect();
-    besideShade?.refresh();
+    if (beside) connectBeside();
   });
   // A new language loads the page again: its own words, times and menu are the server's to write.
   function switchLanguage() {
