@@ -31,7 +31,8 @@ import Testing
             pending 010 Android devices, FCM registration tokens, service accounts, topic subscriptions
             pending 011 the channels Live Activities listen on
             pending 012 integer ids for devices, apps, notifications and changes
-            12 migrations pending in \(path)
+            pending 013 apps found by Firebase installation ID
+            13 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -40,7 +41,7 @@ import Testing
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
         #expect(applied.standardOutput.hasSuffix(
-            "applied 012 integer ids for devices, apps, notifications and changes\n12 migrations applied to \(path)\n"))
+            "applied 013 apps found by Firebase installation ID\n13 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])
