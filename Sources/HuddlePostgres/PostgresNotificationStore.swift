@@ -153,14 +153,14 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         return Int(count ?? 0)
     }
 
-    public func deleteDevice(token: String) async throws -> Bool {
+    public func deleteDevice(token: String, at date: Date) async throws -> Bool {
         try await client.write(logger: logger) { connection in
             guard try await connection.firstRow("DELETE FROM devices WHERE token = \(token) RETURNING token", logger: logger) != nil else {
                 return .rollBack(false)
             }
             try await connection.run(
                 """
-                INSERT INTO unregistered_devices (token, unregistered_at) VALUES (\(token), \(Date().milliseconds))
+                INSERT INTO unregistered_devices (token, unregistered_at) VALUES (\(token), \(date.milliseconds))
                 ON CONFLICT (token) DO UPDATE SET unregistered_at = excluded.unregistered_at
                 """, logger: logger)
             try await notify(.deleted, device: token, connection)

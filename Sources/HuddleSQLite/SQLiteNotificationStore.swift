@@ -78,13 +78,13 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    public func deleteDevice(token: String) async throws -> Bool {
+    public func deleteDevice(token: String, at date: Date) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "DELETE FROM devices WHERE token = ?", arguments: [token])
             guard db.changesCount > 0 else { return false }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO unregistered_devices (token, unregistered_at) VALUES (?, ?)",
-                arguments: [token, Date().milliseconds])
+                arguments: [token, date.milliseconds])
             return true
         }
     }

@@ -23,7 +23,7 @@ public func buildApplication(
     let eventLoopGroup = EventLoopGroupProvider.singleton.eventLoopGroup
     let centers = DeviceCenters(
         store: store, maximumSessions: configuration.maximumLoadedDevices, notificationsPerApp: configuration.limits.notificationsPerApp,
-        writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), logger: logger)
+        writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), clock: configuration.clock, logger: logger)
     let requestLog = ProviderRequestLog(configuration: configuration)
     let (router, provider) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
@@ -75,7 +75,7 @@ public func buildRouter(
 ) -> Router<HuddleRequestContext> {
     buildRouter(
         configuration: configuration, store: store,
-        centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp),
+        centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp, clock: configuration.clock),
         requestLog: ProviderRequestLog(configuration: configuration), metrics: metrics
     ).router
 }

@@ -97,7 +97,7 @@ extension StoreConformance {
             #expect(try await !store.unsubscribe(registrationToken: first, project: "p", topic: "sports"))
             _ = try await store.deleteApp(topic: androidApp, device: token)
             #expect(try await store.subscribers(project: "p", toAnyOf: ["news", "sports"]).map(\.registrationToken) == [second])
-            _ = try await store.deleteDevice(token: token)
+            _ = try await store.deleteDevice(token: token, at: start)
             #expect(try await store.subscribers(project: "q", toAnyOf: ["sports"]).isEmpty)
         },
         "racing subscriptions of one token never pass its limit of topics": { store in

@@ -74,7 +74,7 @@ extension StoreConformance {
         #expect(next.number == 5)
         let trim = try #require(try await store.trimNotifications(app: "com.example.app", device: token, limit: 2))
         #expect(trim.kind == .removed(app: "com.example.app", identifiers: ["a"]))
-        #expect(try await store.deleteDevice(token: other))
+        #expect(try await store.deleteDevice(token: other, at: start))
         let phoneID = try #require(try await rows().first { $0.hasPrefix("change ") }?.split(separator: " ")[1])
         let journaled = journalsDeliveries ? Array(1...6) : [1, 2, 3, 4, 6]
         #expect(try await rows().sorted() == (["b", "c", "e"] + journaled.map { "change \(phoneID) \($0)" }).sorted())

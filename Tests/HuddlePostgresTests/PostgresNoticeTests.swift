@@ -63,13 +63,13 @@ import Testing
     @Test func aDeletedDeviceReachesTheOtherServerOnly() async throws {
         try await Self.withTwoServers { _, first, second in
             try await first.store.createDevice(Self.device())
-            #expect(try await second.store.deleteDevice(token: Self.token))
+            #expect(try await second.store.deleteDevice(token: Self.token, at: Date()))
             try await first.notices.wait(forCount: 2, "the deletion")
             #expect(first.notices.notices == [.resync, .deviceDeleted(Self.token)])
             // Deleting what is gone says nothing.
-            #expect(try await !first.store.deleteDevice(token: Self.token))
+            #expect(try await !first.store.deleteDevice(token: Self.token, at: Date()))
             try await first.store.createDevice(Self.device())
-            #expect(try await first.store.deleteDevice(token: Self.token))
+            #expect(try await first.store.deleteDevice(token: Self.token, at: Date()))
             try await second.notices.wait(forCount: 2, "the second deletion")
             #expect(second.notices.notices == [.resync, .deviceDeleted(Self.token)])
             #expect(first.notices.notices.count == 2)

@@ -197,7 +197,7 @@ struct RecordingWrapper: NotificationStore {
     func device(token: String) async throws -> DeviceRecord? { try await store.device(token: token) }
     func deviceCount() async throws -> Int { try await store.deviceCount() }
     func devices(newestFirst limit: Int) async throws -> [DeviceRecord] { try await store.devices(newestFirst: limit) }
-    func deleteDevice(token: String) async throws -> Bool { try await store.deleteDevice(token: token) }
+    func deleteDevice(token: String, at date: Date) async throws -> Bool { try await store.deleteDevice(token: token, at: date) }
     func unregistrationDate(token: String) async throws -> Date? { try await store.unregistrationDate(token: token) }
     func updateApp(topic: String, device token: String, maximumApps: Int, _ update: AppUpdate) async throws -> DeviceChange {
         try await store.updateApp(topic: topic, device: token, maximumApps: maximumApps, update)

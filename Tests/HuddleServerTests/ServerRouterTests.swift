@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Prometheus
+import Synchronization
 import Testing
 
 /// The application through Hummingbird's router test framework, on every store backend.
@@ -117,6 +118,37 @@ import Testing
             #expect(response.status == .ok)
             let apnsID = try #require(response.headers[HTTPField.Name("apns-id")!])
             #expect(apnsID.hasPrefix("019abf2d-2c7b-7"), "\(apnsID)")
+        }
+    }
+
+    /// One clock (issue 57): what a center's reader is shown of a scheduled Focus, and when a deleted device went, are
+    /// the server's clock's (the one pushes arrive by), not the machine's.
+    @Test(arguments: Backend.allCases)
+    func theCenterAndTheStoreReadTheServersClock(_ backend: Backend) async throws {
+        // 2027-01-15 08:00 UTC: before the Focus's 09:00; two hours later, in it.
+        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        var configuration = ServerConfiguration()
+        configuration.developmentMode = true
+        configuration.clock = { now.withLock { $0 } }
+        try await backend.withStore { store in
+            let application = Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
+            try await application.test(.router) { client in
+                let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
+                let token = try #require(device["token"]?.stringValue)
+                let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
+                #expect(try await client.execute(uri: "/v1/devices/\(token)/apps/a.b", method: .put, headers: auth, body: ByteBuffer(string: "{}")).status == .ok)
+                let focus = #"{"timeZone": "UTC", "focus": {"name": "Work", "schedule": {"from": "09:00", "to": "17:00"}}}"#
+                #expect(try await client.execute(uri: "/v1/devices/\(token)/settings", method: .patch, headers: auth, body: ByteBuffer(string: focus)).status == .ok)
+                func focusIsActive() async throws -> JSONValue? {
+                    let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth) { try Self.json($0.body) }
+                    return center["device"]?["focus"]?["active"]
+                }
+                #expect(try await focusIsActive() == .bool(false))
+                now.withLock { $0 = $0.addingTimeInterval(2 * 3_600) }
+                #expect(try await focusIsActive() == .bool(true))
+                #expect(try await client.execute(uri: "/v1/devices/\(token)", method: .delete, headers: auth).status == .noContent)
+                #expect(try await store.unregistrationDate(token: token) == now.withLock { $0 })
+            }
         }
     }
 

@@ -79,10 +79,10 @@ public actor InMemoryNotificationStore: NotificationStore {
         devices.count
     }
 
-    public func deleteDevice(token: String) -> Bool {
+    public func deleteDevice(token: String, at date: Date) -> Bool {
         guard let device = devices.removeValue(forKey: token) else { return false }
         for app in device.apps.values { forgetRegistration(of: app) }
-        unregistered[token] = Date()
+        unregistered[token] = date
         return true
     }
 

@@ -20,9 +20,9 @@ public protocol NotificationStore: Sendable {
     func deviceCount() async throws -> Int
     /// The newest devices first, at most `limit` of them (the home page lists them for the admin).
     func devices(newestFirst limit: Int) async throws -> [DeviceRecord]
-    /// Removes a device with its apps and notifications, remembering when, so that pushes to its token
-    /// can be answered `Unregistered`; `false` when there was none.
-    func deleteDevice(token: String) async throws -> Bool
+    /// Removes a device with its apps and notifications, remembering when (`date`, the server's clock), so that pushes
+    /// to its token can be answered `Unregistered`; `false` when there was none.
+    func deleteDevice(token: String, at date: Date) async throws -> Bool
     /// When a deleted device was removed; `nil` for a token never deleted (or registered again).
     func unregistrationDate(token: String) async throws -> Date?
 

@@ -88,7 +88,7 @@ struct AdminController {
             pages += 1
             let devices = try await store.devices(newestFirst: 500)
             var removedNow = 0
-            for device in devices where try await store.deleteDevice(token: device.token) {
+            for device in devices where try await store.deleteDevice(token: device.token, at: clock()) {
                 centers.forget(device.token)
                 removedNow += 1
             }

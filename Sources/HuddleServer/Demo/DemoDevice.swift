@@ -24,7 +24,7 @@ public enum DemoDevice {
         }
         let scenario = try Scenario.load(contentsOf: url)
         let center = try scenario.play(relativeTo: url).center
-        _ = try await store.deleteDevice(token: token)
+        _ = try await store.deleteDevice(token: token, at: now)
         let secret = Secrets.randomHex(bytes: 32)
         try await store.createDevice(
             DeviceRecord(token: token, secretHash: Secrets.hash(secret), name: "Demo iPhone", createdAt: now))

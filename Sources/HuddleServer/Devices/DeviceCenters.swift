@@ -1,3 +1,4 @@
+import Foundation
 import HuddleCore
 import Logging
 import Synchronization
@@ -17,6 +18,8 @@ final class DeviceCenters: Sendable {
     let notificationsPerApp: Int
     /// Every session's deliveries and removals, committed together.
     let commits: CommitQueue
+    /// The server's clock, which each session's renderings read (a scheduled Focus, the page's times).
+    let clock: @Sendable () -> Date
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -33,9 +36,10 @@ final class DeviceCenters: Sendable {
     init(
         store: any NotificationStore, maximumSessions: Int = 10_000,
         notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, writerExecutor: (any TaskExecutor)? = nil,
-        logger: Logger = Logger(label: "huddle.devices")
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "huddle.devices")
     ) {
         self.store = store
+        self.clock = clock
         self.maximumSessions = max(1, maximumSessions)
         self.notificationsPerApp = notificationsPerApp
         self.logger = logger
@@ -50,9 +54,9 @@ final class DeviceCenters: Sendable {
                 state.lastUse[token] = state.uses
                 return (session, nil)
             }
-            let load = state.loading[token] ?? Task { [store, commits, notificationsPerApp, logger] in
+            let load = state.loading[token] ?? Task { [store, commits, notificationsPerApp, clock, logger] in
                 try await DeviceSession.load(
-                    token: token, store: store, commits: commits, notificationsPerApp: notificationsPerApp, logger: logger)
+                    token: token, store: store, commits: commits, notificationsPerApp: notificationsPerApp, clock: clock, logger: logger)
             }
             state.loading[token] = load
             return (nil, load)

@@ -98,7 +98,7 @@ struct DeviceController {
 
     @Sendable func unregister(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (device, _) = try await authorize(request, context)
-        _ = try await store.deleteDevice(token: device.token)
+        _ = try await store.deleteDevice(token: device.token, at: clock())
         centers.forget(device.token)
         return Response(status: .noContent)
     }

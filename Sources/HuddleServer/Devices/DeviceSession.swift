@@ -33,7 +33,7 @@ actor DeviceSession {
 
     private init(
         token: String, snapshot: DeviceSnapshot, store: any NotificationStore, commits: CommitQueue, notificationsPerApp: Int,
-        logger: Logger
+        clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.token = token
         device = snapshot.device
@@ -46,20 +46,23 @@ actor DeviceSession {
         publisher = CenterPublisher(
             center: center, lastChange: snapshot.lastChange, events: snapshot.events, activities: snapshot.activities,
             declarations: Self.declarations(in: snapshot), attention: DeviceAttention(snapshot: snapshot),
-            shadeApps: Self.shadeApps(in: snapshot, center: center), logger: logger)
+            shadeApps: Self.shadeApps(in: snapshot, center: center), clock: clock, logger: logger)
         subscribers = publisher.subscribers
     }
 
     /// Reads a device's snapshot from the store into a new session; `nil` for an unknown token.
-    /// - Parameter notificationsPerApp: the most notifications one app keeps; past that, its oldest go.
+    /// - Parameters:
+    ///   - notificationsPerApp: the most notifications one app keeps; past that, its oldest go.
+    ///   - clock: the server's clock, which the session's renderings read.
     static func load(
         token: String, store: any NotificationStore, commits: CommitQueue? = nil,
-        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, logger: Logger = Logger(label: "huddle.devices")
+        notificationsPerApp: Int = ServerConfiguration.Limits().notificationsPerApp, clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "huddle.devices")
     ) async throws -> DeviceSession? {
         guard let snapshot = try await ServerMetrics.timeStore("snapshot", { try await store.snapshot(device: token) }) else { return nil }
         return DeviceSession(
             token: token, snapshot: snapshot, store: store, commits: commits ?? CommitQueue(store: store, logger: logger),
-            notificationsPerApp: notificationsPerApp, logger: logger)
+            notificationsPerApp: notificationsPerApp, clock: clock, logger: logger)
     }
 
     /// The snapshot's center; stored records that today's rules refuse are left out and logged, so that

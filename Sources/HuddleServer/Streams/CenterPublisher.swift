@@ -41,12 +41,15 @@ struct CenterPublisher {
     private var history: ChangeHistory
     private var cache: RenderCache
     private let pages: WebPages
+    /// The server's clock: what a rendering of the device's part (a scheduled Focus) and the shade's times read.
+    private let clock: @Sendable () -> Date
 
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
         declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .iPhoneDefaults),
-        shadeApps: [String: AppRecord]? = nil, pages: WebPages = .shared, logger: Logger
+        shadeApps: [String: AppRecord]? = nil, pages: WebPages = .shared, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
+        self.clock = clock
         self.attention = attention
         self.shadeApps = shadeApps
         self.center = center
@@ -185,13 +188,13 @@ struct CenterPublisher {
 
     /// The device's part for a viewer, now (a scheduled Focus is on or not by the clock).
     private func device(for viewer: Viewer) -> RenderedDevice {
-        attention.render(groups: center.groupSizes, for: viewer, at: Date())
+        attention.render(groups: center.groupSizes, for: viewer, at: clock())
     }
 
     /// The page's part for the person's settings (the Focus, the summary, what waits, the Lock Screen's count), as
     /// HTML; empty when they are not in play.
     func deviceHTML(for viewer: Viewer) -> String {
-        attention.display(center: center, for: viewer, at: Date()).map { pages.device($0, languages: viewer.languages) } ?? ""
+        attention.display(center: center, for: viewer, at: clock()).map { pages.device($0, languages: viewer.languages) } ?? ""
     }
 
     /// An Android phone's shade as `viewer` sees it (docs/fcm.md, "Android's shade"), its lock screen's visibilities
@@ -293,7 +296,7 @@ struct CenterPublisher {
             let rendering: (String, JSONValue) =
                 switch view.format {
                 case .json: ("shade", shade.json)
-                case .html: ("html", .string(pages.shade(shade, languages: view.viewer.languages, change: lastChange, now: Date())))
+                case .html: ("html", .string(pages.shade(shade, languages: view.viewer.languages, change: lastChange, now: clock())))
                 }
             let data = JSONValue.object(JSONObject([("change", .integer(Int64(lastChange))), rendering]))
             return ByteBuffer(string: ServerSentEvent.event(id: lastChange, name: "center", data: data.jsonText()))
