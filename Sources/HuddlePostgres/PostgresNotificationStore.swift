@@ -127,7 +127,7 @@ public final class PostgresNotificationStore: NotificationStore, Service {
                 INSERT INTO devices (token, secret_hash, name, created_at, environment, platform, android_version)
                 VALUES (
                     \(device.token), \(device.secretHash), \(device.name), \(device.createdAt.milliseconds), \(device.environment.rawValue),
-                    \(device.platform.name), \(device.platform.androidVersion))
+                    \(device.kind.name), \(device.kind.androidVersion))
                 ON CONFLICT (token) DO NOTHING RETURNING token
                 """, logger: logger)
             guard inserted != nil else { throw StoreError(.conflict, "device \(device.token) exists") }

@@ -55,8 +55,8 @@ public final class SQLiteNotificationStore: NotificationStore {
             try db.execute(
                 sql: "INSERT INTO devices (token, secret_hash, name, created_at, environment, platform, android_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    device.token, device.secretHash, device.name, device.createdAt.milliseconds, device.environment.rawValue, device.platform.name,
-                    device.platform.androidVersion,
+                    device.token, device.secretHash, device.name, device.createdAt.milliseconds, device.environment.rawValue, device.kind.name,
+                    device.kind.androidVersion,
                 ])
             try db.execute(sql: "DELETE FROM unregistered_devices WHERE token = ?", arguments: [device.token])
         }

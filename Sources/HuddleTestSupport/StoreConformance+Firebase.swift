@@ -8,7 +8,7 @@ extension StoreConformance {
     static let androidApp = "com.example.android"
 
     static func androidDevice(_ token: String = token) -> DeviceRecord {
-        DeviceRecord(token: token, secretHash: "hash", name: "Pixel", createdAt: start, platform: .android(version: 14))
+        DeviceRecord(token: token, secretHash: "hash", name: "Pixel", createdAt: start, kind: .android(version: 14))
     }
 
     /// An installed app's registration token, as the store gave it.
@@ -20,7 +20,7 @@ extension StoreConformance {
     static let firebaseChecks: [String: Check] = [
         "an Android device keeps its platform, and an app its registration token, project and channels": { store in
             try await store.createDevice(androidDevice())
-            #expect(try await store.device(token: token)?.platform == .android(version: 14))
+            #expect(try await store.device(token: token)?.kind == .android(version: 14))
             let channels = [AndroidChannel(id: "chats", name: "Chats", importance: .high), AndroidChannel(id: "news", name: "News", importance: .low)]
             _ = try await store.saveApp(
                 AppRecord(topic: androidApp, firebase: FirebaseInstallation(project: "demo", channels: channels, defaultChannelID: "news")), device: token)
@@ -34,7 +34,7 @@ extension StoreConformance {
             }
             #expect(try await registrationToken(store) == saved)
             let recipient = try #require(try await store.firebaseRecipient(registrationToken: saved))
-            #expect(recipient.device.token == token && recipient.device.platform == .android(version: 14) && recipient.app == androidApp)
+            #expect(recipient.device.token == token && recipient.device.kind == .android(version: 14) && recipient.app == androidApp)
             #expect(recipient.installation == FirebaseInstallation(registrationToken: saved, project: "demo", channels: channels, defaultChannelID: "news"))
             #expect(try await store.snapshot(device: token)?.apps.first?.firebase.channels == channels)
             #expect(try await store.firebaseRecipient(registrationToken: "unknown") == nil)

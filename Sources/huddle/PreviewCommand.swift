@@ -64,7 +64,7 @@ struct PreviewCommand: ParsableCommand {
             viewer.languages = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         if let locked { viewer.locked = locked }
-        if scenario.platform.isAndroid {
+        if scenario.kind.presentation == .shade {
             // An Android phone's shade, from the same notifications and the apps' channels (docs/fcm.md).
             let notifications = played.center.registeredApps.flatMap { played.center.deliveredNotifications(app: $0) }
             let apps: [AppRecord]

@@ -60,7 +60,7 @@ public struct Scenario: Sendable {
     /// it plays and renders exactly as before they existed.
     public var device: DeviceSettings?
     /// The device the scenario plays on: an iPhone unless it says `"platform": "android"`.
-    public var platform = DevicePlatform.iOS
+    public var kind = DeviceKind.iPhone
 
     /// Reads a scenario.
     /// - Parameter decodePayload: turns an APNs `payload` into content (HuddleAPNs provides it; the core
@@ -72,7 +72,7 @@ public struct Scenario: Sendable {
         let root = JSONReader(json)
         do {
             try root.rejectUnknownMembers(["apps", "viewer", "events", "device", "platform", "androidVersion"])
-            platform = try DevicePlatform(in: root)
+            kind = try DeviceKind(in: root)
             apps = try root.member("apps").members().map { key, reader throws(JSONReadError) in try Self.readApp(key, reader) }
             viewer = Viewer()
             if let viewerReader = try root.optionalMember("viewer") {

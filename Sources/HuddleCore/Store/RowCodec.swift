@@ -50,11 +50,11 @@ public enum RowCodec {
         guard let environment = APNsEnvironment(rawValue: environment) else {
             throw StoreError(.corrupt, "stored device \(token) has an unknown environment \"\(environment)\"")
         }
-        guard let platform = DevicePlatform(name: platform, androidVersion: androidVersion) else {
+        guard let kind = DeviceKind(name: platform, androidVersion: androidVersion) else {
             throw StoreError(.corrupt, "stored device \(token) has an unknown platform \"\(platform)\"")
         }
         return DeviceRecord(
-            token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt), environment: environment, platform: platform)
+            token: token, secretHash: secretHash, name: name, createdAt: Date(milliseconds: createdAt), environment: environment, kind: kind)
     }
 
     /// A key's environments as stored: `nil` for both (every key made before keys could be restricted).

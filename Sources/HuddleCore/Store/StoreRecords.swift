@@ -37,76 +37,6 @@ extension JSONReader {
     }
 }
 
-/// What a device runs: an iPhone, or an Android phone of a major version (15 for Android 15).
-public enum DevicePlatform: Sendable, Hashable {
-    case iOS
-    case android(version: Int)
-
-    /// The Android versions a device may say it runs: 8.0 (channels) to a bound well past today's.
-    public static let androidVersions = 8...99
-
-    public var isAndroid: Bool {
-        if case .android = self { return true }
-        return false
-    }
-
-    /// The name a registration and a stored record use.
-    public var name: String { isAndroid ? "android" : "ios" }
-
-    /// The members of the device API's app that only the other platform has, each with what it is: an Android app's
-    /// notification channels mean nothing on an iPhone, and an iPhone app's categories, Live Activities and
-    /// capabilities (Time Sensitive, critical alerts) nothing on Android. Refused, not stored unseen.
-    public var foreignAppMembers: [(member: String, meaning: String)] {
-        switch self {
-        case .iOS:
-            [("channels", "notification channels are Android's"), ("defaultChannel", "a default notification channel is Android's")]
-        case .android:
-            [("categories", "notification categories are an iPhone's"), ("liveActivities", "Live Activities are an iPhone's"),
-             ("capabilities", "Time Sensitive and critical alerts are an iPhone's")]
-        }
-    }
-
-    /// How a message names the device: "an iPhone", "an Android phone".
-    public var deviceDescription: String { isAndroid ? "an Android phone" : "an iPhone" }
-
-    /// The Android version, or `nil` for an iPhone.
-    public var androidVersion: Int? {
-        if case .android(let version) = self { return version }
-        return nil
-    }
-
-    /// From a stored name and version.
-    public init?(name: String, androidVersion: Int?) {
-        switch name {
-        case "ios": self = .iOS
-        case "android": self = .android(version: androidVersion ?? 15)
-        default: return nil
-        }
-    }
-}
-
-extension DevicePlatform {
-    /// `platform` (`ios`, the default, or `android`) and, for Android, `androidVersion` (15 by default), as a
-    /// registration and a scenario give them.
-    public init(in object: JSONReader) throws(JSONReadError) {
-        let versionMember = try object.optionalMember("androidVersion")
-        let name = try object.optionalMember("platform")
-        switch try name?.string() ?? "ios" {
-        case "ios":
-            if let versionMember { throw versionMember.failure("androidVersion is for a device whose \"platform\" is \"android\"") }
-            self = .iOS
-        case "android":
-            let version = try versionMember?.integer() ?? 15
-            guard Self.androidVersions.contains(version) else {
-                throw (versionMember ?? object).failure(
-                    "an Android version from \(Self.androidVersions.lowerBound) (notification channels) to \(Self.androidVersions.upperBound)")
-            }
-            self = .android(version: version)
-        case let other:
-            throw (name ?? object).failure("expected ios or android, found \"\(other.prefix(40))\"")
-        }
-    }
-}
 
 /// A device registered with a server: its push token and the hash of the secret its owner uses.
 public struct DeviceRecord: Sendable, Hashable {
@@ -118,13 +48,13 @@ public struct DeviceRecord: Sendable, Hashable {
     public var createdAt: Date
     /// The environment its token belongs to.
     public var environment: APNsEnvironment
-    /// An iPhone, or an Android phone (whose apps get messages through FCM only).
-    public var platform: DevicePlatform
+    /// An iPhone, or an Android phone (whose apps get messages through FCM only): the API's `platform`.
+    public var kind: DeviceKind
 
     public init(
-        token: String, secretHash: String, name: String, createdAt: Date, environment: APNsEnvironment = .development, platform: DevicePlatform = .iOS
+        token: String, secretHash: String, name: String, createdAt: Date, environment: APNsEnvironment = .development, kind: DeviceKind = .iPhone
     ) {
-        self.platform = platform
+        self.kind = kind
         self.token = token
         self.secretHash = secretHash
         self.name = name

@@ -60,28 +60,28 @@ struct DeviceController {
         }
         var name = DeviceRegistration.defaultName
         var environment = APNsEnvironment.development
-        var platform = DevicePlatform.iOS
+        var kind = DeviceKind.iPhone
         // A name, an environment and a platform are all a registration says: anyone may call this, so it reads little.
         if let body = try await request.optionalJSONBody(limit: 4096) {
             try body.rejectUnknownMembers(["name", "environment", "platform", "androidVersion"])
             name = try body.optionalMember("name")?.string() ?? name
             try DisplayText.checkName(name, field: "name")
             environment = try body.optionalMember("environment")?.apnsEnvironment() ?? environment
-            platform = try DevicePlatform(in: body)
+            kind = try DeviceKind(in: body)
         }
         let (device, secret) = try await DeviceRegistration(store: store, clock: clock, maximumDevices: limits.devices)
-            .register(name: name, environment: environment, platform: platform)
+            .register(name: name, environment: environment, kind: kind)
         var answer = JSONObject([
             ("token", .string(device.token)), ("secret", .string(secret)), ("name", .string(name)), ("environment", .string(environment.rawValue)),
         ])
-        Self.describe(platform, in: &answer)
+        Self.describe(kind, in: &answer)
         return .json(.object(answer), status: .created)
     }
 
-    /// A device's platform as the API shows it: `platform`, and `androidVersion` for an Android phone.
-    static func describe(_ platform: DevicePlatform, in object: inout JSONObject) {
-        object["platform"] = .string(platform.name)
-        object["androidVersion"] = platform.androidVersion.map { .integer(Int64($0)) }
+    /// A device's kind as the API shows it: `platform`, and `androidVersion` for an Android phone.
+    static func describe(_ kind: DeviceKind, in object: inout JSONObject) {
+        object["platform"] = .string(kind.name)
+        object["androidVersion"] = kind.androidVersion.map { .integer(Int64($0)) }
     }
 
     @Sendable func describe(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -91,7 +91,7 @@ struct DeviceController {
             ("token", .string(device.token)), ("name", .string(device.name)),
             ("createdAt", .string(ISO8601.string(from: device.createdAt))), ("environment", .string(device.environment.rawValue)),
         ])
-        Self.describe(device.platform, in: &answer)
+        Self.describe(device.kind, in: &answer)
         answer["apps"] = .array(apps.map { .string($0.topic) })
         return .json(.object(answer))
     }
@@ -291,7 +291,7 @@ struct DeviceController {
         try body.rejectUnknownMembers([
             "name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities", "firebaseProject", "channels", "defaultChannel",
         ])
-        try Self.refuseForeignMembers(on: session.device.platform) { try body.optionalMember($0) != nil }
+        try Self.refuseForeignMembers(on: session.device.kind) { try body.optionalMember($0) != nil }
         let name = try body.optionalMember("name")?.string()
         if let name { try DisplayText.checkName(name, field: "name") }
         let developmentLanguage = try body.optionalMember("developmentLanguage")?.string()
@@ -328,11 +328,11 @@ struct DeviceController {
         return .json(Self.json(app, tag: tag), headers: [.eTag: tag])
     }
 
-    /// Refuses what belongs to the other platform's apps (of the members `isGiven` says a request gives), naming the
-    /// member and the device's platform.
-    private static func refuseForeignMembers(on platform: DevicePlatform, isGiven: (String) throws -> Bool) throws {
-        for (member, meaning) in platform.foreignAppMembers where try isGiven(member) {
-            throw APIError(.badRequest, "\(member): this device is \(platform.deviceDescription) (platform \(platform.name)), and \(meaning)")
+    /// Refuses what belongs to another kind's apps (of the members `isGiven` says a request gives), naming the member
+    /// and the device's platform.
+    private static func refuseForeignMembers(on kind: DeviceKind, isGiven: (String) throws -> Bool) throws {
+        for (member, meaning) in kind.foreignAppMembers where try isGiven(member) {
+            throw APIError(.badRequest, "\(member): this device is \(kind.deviceDescription) (platform \(kind.name)), and \(meaning)")
         }
     }
 
@@ -390,7 +390,7 @@ struct DeviceController {
     @Sendable func setCategories(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         let (_, session) = try await authorize(request, context)
         let topic = try context.parameters.require("topic")
-        try Self.refuseForeignMembers(on: session.device.platform) { $0 == "categories" }
+        try Self.refuseForeignMembers(on: session.device.kind) { $0 == "categories" }
         let categories = try await request.jsonBody().array().map { element throws(JSONReadError) in try NotificationCategory(json: element) }
         try DeviceSession.validate(AppRecord(topic: topic, categories: categories))
         let app = try await updateApp(topic, session, request) { current in

@@ -17,13 +17,13 @@ struct DeviceRegistration {
     ///   store's transaction, so racing registrations cannot pass the limit); ``APIError`` `badRequest` for a name no
     ///   store keeps.
     func register(
-        name: String, environment: APNsEnvironment = .development, platform: DevicePlatform = .iOS
+        name: String, environment: APNsEnvironment = .development, kind: DeviceKind = .iPhone
     ) async throws -> (device: DeviceRecord, secret: String) {
         if let problem = StorableText.problem(name) { throw APIError(.badRequest, "name: \(problem)") }
         let token = Secrets.randomHex(bytes: 32)
         let secret = Secrets.randomHex(bytes: 32)
         let device = DeviceRecord(
-            token: token, secretHash: Secrets.hash(secret), name: name, createdAt: clock(), environment: environment, platform: platform)
+            token: token, secretHash: Secrets.hash(secret), name: name, createdAt: clock(), environment: environment, kind: kind)
         try await store.createDevice(device, maximumDevices: maximumDevices)
         return (device, secret)
     }

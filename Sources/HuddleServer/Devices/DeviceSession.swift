@@ -81,7 +81,7 @@ actor DeviceSession {
 
     /// An Android phone's installed apps, by package name, which draw its shade; `nil` for an iPhone, which has none.
     private static func shadeApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AppRecord]? {
-        guard snapshot.device.platform.isAndroid else { return nil }
+        guard snapshot.device.kind.presentation == .shade else { return nil }
         let registered = Set(center.registeredApps)
         return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0) }, uniquingKeysWith: { _, last in last })
     }

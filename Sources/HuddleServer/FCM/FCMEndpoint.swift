@@ -181,7 +181,9 @@ struct FCMEndpoint: RouterMiddleware {
             guard let recipient = try await recipient(of: message.target) else { throw FCMError(.unregistered, "Requested entity was not found.") }
             record.deviceToken = recipient.device.token
             guard recipient.installation.accepts(project: project) else { throw FCMError(.senderIDMismatch, "SenderId mismatch") }
-            if recipient.device.platform.isAndroid, let package = message.android?.restrictedPackageName, package != recipient.app {
+            if recipient.device.kind.fcmArrival == .androidNotification, let package = message.android?.restrictedPackageName,
+                package != recipient.app
+            {
                 throw FCMError.invalid(
                     field: "message.android.restricted_package_name",
                     "Invalid package name: the token belongs to \(recipient.app), not \(package.prefix(255))")
@@ -240,7 +242,8 @@ struct FCMEndpoint: RouterMiddleware {
         let session = recipient.session
         let now = clock()
         let push: StoredPush
-        if recipient.device.platform.isAndroid {
+        switch recipient.device.kind.fcmArrival {
+        case .androidNotification:
             let notification = message.androidNotification(messageID: messageID)
             let data = message.androidData
             let highPriority = (message.android?.priority ?? (notification == nil ? .normal : .high)) == .high
@@ -250,9 +253,10 @@ struct FCMEndpoint: RouterMiddleware {
                     ? "gave the data message to the app's onMessageReceived; a data message shows nothing" : nil,
                 request: notification ?? NotificationRequest(identifier: messageID, content: NotificationContent()),
                 payload: { .object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) })
-        } else if let activityToken = message.apns?.liveActivityToken {
-            return try await deliverToLiveActivity(message, token: activityToken, to: recipient, messageID: messageID, now: now)
-        } else {
+        case .apnsPush:
+            if let activityToken = message.apns?.liveActivityToken {
+                return try await deliverToLiveActivity(message, token: activityToken, to: recipient, messageID: messageID, now: now)
+            }
             push = try Self.apnsPush(of: message, app: recipient.app, messageID: messageID, now: now)
         }
         do {
@@ -263,8 +267,7 @@ struct FCMEndpoint: RouterMiddleware {
         } catch DeliveryRefusal.unknownApp {
             throw FCMError(.unregistered, "Requested entity was not found.")
         } catch DeliveryRefusal.unstorableIdentifier(let problem) {
-            let (field, name) =
-                recipient.device.platform.isAndroid ? ("message.android.notification.tag", "tag") : ("message.apns.headers", "apns-collapse-id")
+            let (field, name) = recipient.device.kind.fcmIdentifierField
             throw FCMError.invalid(field: field, "\(name) \(problem)")
         }
     }

@@ -235,7 +235,7 @@ struct ProviderEndpoint: RouterMiddleware {
             throw try await refusalForUnknownDevice(device)
         }
         // An Android phone has no APNs token: its apps get messages through FCM only.
-        guard !session.device.platform.isAndroid else {
+        guard session.device.kind.takesAPNsPushes else {
             throw ProviderRefusal(
                 reason: .badDeviceToken,
                 description: "this device is an Android phone: its apps get messages through FCM (POST /v1/projects/{project}/messages:send to an app's fcmToken)")

@@ -49,20 +49,20 @@ struct WebController {
                 // Signed in to the page's phone and not the other: its secret is asked for here, and the form comes back.
                 return unlockPage(request, token: besideToken, failed: false, next: Self.pageAddress(of: request))
             }
-            switch (device.platform.isAndroid, beside.platform.isAndroid) {
-            case (false, true):
+            switch (device.kind.presentation, beside.kind.presentation) {
+            case (.notificationCenter, .shade):
                 guard let content = await besideSession.shade(for: viewer) else { throw StoreError(.corrupt, "an Android phone without a shade") }
                 companion = BesidePhone(
                     token: besideToken, deviceName: beside.name, change: content.change,
                     shadeHTML: pages.shade(content.shade, languages: viewer.languages, change: content.change, now: clock()))
-            case (true, false):
+            case (.shade, .notificationCenter):
                 // The iPhone's page carries the pair: its stacks, banner and activities want the whole script.
                 return Response(status: .seeOther, headers: [.location: Self.pairAddress(iPhone: besideToken, android: token, request: request)])
-            default:
+            case (.notificationCenter, .notificationCenter), (.shade, .shade):
                 throw APIError(
                     .badRequest,
                     "beside= names the Android phone to show beside an iPhone (or the iPhone beside an Android phone); "
-                        + "these two devices are both \(device.platform.isAndroid ? "Android phones" : "iPhones")")
+                        + "these two devices are both \(device.kind.presentation == .shade ? "Android phones" : "iPhones")")
             }
         }
         if let content = await session.shade(for: viewer) {
