@@ -151,6 +151,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // What every module's layering test reads (Foundation only, so that any test target takes it at no cost).
+        .target(name: "HuddleFolderLayering"),
         .target(
             name: "HuddleTestSupport",
             dependencies: [
@@ -159,14 +161,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization"], exclude: ["Fixtures"]),
+        .testTarget(name: "HuddleLocalizationTests", dependencies: ["HuddleLocalization", "HuddleFolderLayering"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleLocalization", "HuddleTestSupport"],
+            name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleLocalization", "HuddleTestSupport", "HuddleFolderLayering"],
             exclude: ["Fixtures"]),
         .testTarget(name: "HuddleFCMTests", dependencies: ["HuddleFCM", "HuddleCore"]),
         .testTarget(
             name: "HuddleAPNsTests",
-            dependencies: ["HuddleAPNs", "HuddleCore", "HuddleTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "HuddleAPNs", "HuddleCore", "HuddleTestSupport", "HuddleFolderLayering", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "HuddleCertificatesTests",
             dependencies: [
@@ -176,7 +180,7 @@ let package = Package(
             name: "HuddleSQLiteTests",
             dependencies: ["HuddleCore", "HuddleSQLite", "HuddleTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
-            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleAPNs", "HuddleCore", "HuddleTestSupport"],
+            name: "HuddleLintTests", dependencies: ["HuddleLint", "HuddleAPNs", "HuddleCore", "HuddleTestSupport", "HuddleFolderLayering"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "HuddlePostgresTests",
@@ -192,6 +196,7 @@ let package = Package(
             name: "HuddleServerTests",
             dependencies: [
                 "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleFCM", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
+                "HuddleFolderLayering",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -139,9 +139,10 @@ public struct AndroidShade: Sendable, Hashable {
     /// `InboxStyle`'s "list of (up to 5) strings" (Android developer docs), the style a summary lists children with.
     public static let collapsedLineLimit = 5
 
-    /// The text a `private` notification shows on a secure lock screen in place of its contents. Chosen English
-    /// wording of AOSP SystemUI's `notification_hidden_text` resource, which fcm-research.md 6.4 could not verify.
-    public static let hiddenText = "Contents hidden"
+    /// The text a `private` notification shows on a secure lock screen in place of its contents: the pages' English
+    /// words (``PageWords/contentsHidden``), a chosen wording of AOSP SystemUI's `notification_hidden_text` resource,
+    /// which fcm-research.md 6.4 could not verify.
+    public static let hiddenText = PageWords.english.contentsHidden
 
     /// Builds the shade.
     ///

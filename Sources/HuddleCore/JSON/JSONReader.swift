@@ -56,15 +56,6 @@ public struct JSONReader: Sendable {
         }
     }
 
-    /// An app badge: an integer from 0 to ``NotificationContent/maximumBadge``.
-    public func badge() throws(JSONReadError) -> Int {
-        let badge = try integer()
-        guard (0...NotificationContent.maximumBadge).contains(badge) else {
-            throw failure("must be from 0 to \(NotificationContent.maximumBadge), found \(badge)")
-        }
-        return badge
-    }
-
     public func number() throws(JSONReadError) -> Double {
         switch value {
         case .integer(let integer): return Double(integer)

@@ -29,7 +29,7 @@ extension PageWords {
         headers: "Headers", payload: "Payload", answer: "Answer", details: "Details", notification: "Notification", app: "App",
         group: "Group", identifier: "Identifier", notificationGone: "It is no longer in the center.",
         lockedCenter: "locked", noNotifications: "No notifications.",
-        notifications: "Notifications", contentsHidden: AndroidShade.hiddenText, more: "+%@ more", expand: "Expand",
+        notifications: "Notifications", contentsHidden: "Contents hidden", more: "+%@ more", expand: "Expand",
         collapse: "Collapse")
 
     /// Huddle's page words in every language of ``HuddleStrings/translations``, by language tag.

@@ -137,8 +137,8 @@ public struct PageWords: Sendable, Equatable {
     // MARK: An Android phone's shade, in Android's words rather than iOS's
     /// The shade's heading, and the page's for an Android phone.
     public var notifications: String
-    /// What a `private` notification shows on a secure lock screen in place of its contents (English:
-    /// ``AndroidShade/hiddenText``).
+    /// What a `private` notification shows on a secure lock screen in place of its contents (English: "Contents
+    /// hidden", which ``AndroidShade/hiddenText`` is).
     public var contentsHidden: String
     /// "+%@ more": the children a collapsed group's lines leave out, `%@` being their number.
     public var more: String
