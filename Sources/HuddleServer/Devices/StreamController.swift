@@ -36,7 +36,7 @@ struct StreamController {
         let view = CenterView(viewer: try request.viewer(), format: format, notificationLimit: try request.notificationLimit())
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(view, resumingAfter: resumingAfter, bufferBytes: bufferBytes)
-        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, end: subscription.end)
     }
 
     @Sendable func groupStream(_ request: Request, context: HuddleRequestContext) async throws -> Response {
@@ -46,6 +46,6 @@ struct StreamController {
         let viewer = try request.viewer()
         let slot = try slots.open(device: session.token)
         let subscription = await session.subscribe(group, viewer: viewer, bufferBytes: bufferBytes)
-        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events)
+        return EventStreamResponse.make(holding: (slot, subscription), events: subscription.events, end: subscription.end)
     }
 }

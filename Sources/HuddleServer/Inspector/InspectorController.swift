@@ -130,9 +130,10 @@ struct InspectorController {
         // A stream opened with the session cookie ends at the first wake-up (a heartbeat at the latest) after
         // the session does: signing out stops what it opened.
         let bySession = Secrets.bearer(request) == nil
-        let events = log.wakeUps().prefix { [access] _ in !bySession || access.isSignedIn(request) }
+        let (wakeUps, end) = log.endableWakeUps()
+        let events = wakeUps.prefix { [access] _ in !bySession || access.isSignedIn(request) }
             .compactMap { _ in cursor.eventsSinceLastTaken() }
-        return EventStreamResponse.make(holding: slot, events: events)
+        return EventStreamResponse.make(holding: slot, events: events, end: end)
     }
 
     /// Where a live viewer of the inspector is in the history. The records its filter admits that it has not

@@ -164,6 +164,11 @@ final class ProviderRequestLog: Sendable {
     /// is recorded and at each ``heartbeat()``, until the stream is let go; several wake-ups that the viewer
     /// has not taken yet count as one.
     func wakeUps() -> AsyncStream<Void> {
+        endableWakeUps().wakeUps
+    }
+
+    /// ``wakeUps()``, and what ends them (they finish once it is called).
+    func endableWakeUps() -> (wakeUps: AsyncStream<Void>, end: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         continuation.yield()
         let id = state.withLock { state in
@@ -174,7 +179,7 @@ final class ProviderRequestLog: Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.viewers.removeValue(forKey: id) }
         }
-        return stream
+        return (stream, { continuation.finish() })
     }
 
     /// Wakes every viewer with nothing new, so that its stream writes a heartbeat.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A `text/event-stream` response, for every live stream of the server (center, group and request-inspector
@@ -36,19 +37,28 @@ enum EventStreamResponse {
         return number
     }
 
-    static func make(holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable) -> Response {
+    /// - Parameter end: ends `events` (they finish once it is called), which a server shutting down calls: an open
+    ///   stream, or one whose client left unseen, would otherwise hold the shutdown up to its limit, since the server
+    ///   waits for its connections before the services that could end them hear of it.
+    static func make(
+        holding resources: some Sendable, events: some AsyncSequence<ByteBuffer, Never> & Sendable, end: @escaping @Sendable () -> Void
+    ) -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 defer { withExtendedLifetime(resources) {} }
                 try await writer.write(ServerSentEvent.reconnectQuickly)
-                for await buffer in events {
-                    try await writer.write(buffer)
-                    // The next write waits for the next tick, gathering what arrives meanwhile: under a burst
-                    // each stream writes (and its client wakes) at most 1 / interval times a second, and a quiet
-                    // stream's next event still goes at once.
-                    await pacing.nextTick()
+                try await withGracefulShutdownHandler {
+                    for await buffer in events {
+                        try await writer.write(buffer)
+                        // The next write waits for the next tick, gathering what arrives meanwhile: under a burst
+                        // each stream writes (and its client wakes) at most 1 / interval times a second, and a quiet
+                        // stream's next event still goes at once.
+                        await pacing.nextTick()
+                    }
+                } onGracefulShutdown: {
+                    end()
                 }
                 try await writer.finish(nil)
             })

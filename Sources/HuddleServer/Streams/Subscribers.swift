@@ -300,6 +300,11 @@ final class Subscription: Sendable {
         await subscribers.next(id)
     }
 
+    /// Ends the stream where it is: it takes nothing more (``Subscribers/end(_:)``).
+    @Sendable func end() {
+        subscribers.end(id)
+    }
+
     /// The bytes waiting now (for tests).
     var waitingBytes: Int { subscribers.waitingBytes(id) }
 
