@@ -155,9 +155,13 @@ let package = Package(
         .target(name: "HuddleFolderLayering"),
         .target(
             name: "HuddleTestSupport",
+            dependencies: ["HuddleAPNs", "HuddleCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // A fresh PostgreSQL database per test: only the targets that test on PostgreSQL build postgres-nio for it.
+        .target(
+            name: "HuddlePostgresTestSupport",
             dependencies: [
-                "HuddleAPNs", "HuddleCore", "HuddlePostgres",
-                .product(name: "Logging", package: "swift-log"),
+                "HuddleCore", "HuddlePostgres", .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -185,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: [
-                "HuddleCore", "HuddlePostgres", "HuddleSQLite", "HuddleTestSupport", "huddle",
+                "HuddleCore", "HuddlePostgres", "HuddlePostgresTestSupport", "HuddleSQLite", "HuddleTestSupport", "huddle",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -196,7 +200,7 @@ let package = Package(
             name: "HuddleServerTests",
             dependencies: [
                 "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleFCM", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
-                "HuddleFolderLayering",
+                "HuddlePostgresTestSupport", "HuddleFolderLayering",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import Foundation
 import HuddlePostgres
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleCore
 @testable import HuddlePostgres
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleCore
 import HuddlePostgres
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HuddlePostgres
 import HuddleSQLite
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HuddleCore
 import HuddlePostgres
 @testable import HuddleServer
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Hummingbird
 import HummingbirdTesting

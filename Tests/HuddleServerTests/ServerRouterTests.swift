@@ -4,6 +4,7 @@ import HuddleCore
 import HuddleServer
 import HuddlePostgres
 import HuddleSQLite
+import HuddlePostgresTestSupport
 import HuddleTestSupport
 import Hummingbird
 import HummingbirdTesting
