@@ -75,12 +75,21 @@ extension FCMMessage {
     /// 30 days ahead when not set.
     public func apnsHeaders(now: Date) -> [String: String] {
         var headers = apns?.headers ?? [:]
-        let hasAlert: Bool
-        if case .object(let aps)? = apnsPayload["aps"], aps["alert"] != nil { hasAlert = true } else { hasAlert = false }
-        if headers["apns-priority"] == nil { headers["apns-priority"] = hasAlert ? "10" : "5" }
+        if headers["apns-priority"] == nil { headers["apns-priority"] = apnsPayloadHasAlert ? "10" : "5" }
         if headers["apns-expiration"] == nil { headers["apns-expiration"] = String(Int64(now.timeIntervalSince1970) + 30 * 86_400) }
-        if headers["apns-push-type"] == nil { headers["apns-push-type"] = hasAlert ? "alert" : "background" }
+        headers["apns-push-type"] = apnsPushType
         return headers
+    }
+
+    /// The `apns-push-type` FCM sends: the one `apns.headers` names, else `alert` for a push with an alert and
+    /// `background` for one without. What the server delivers and the linter checks the `apns` block as.
+    public var apnsPushType: String {
+        apns?.headers["apns-push-type"] ?? (apnsPayloadHasAlert ? "alert" : "background")
+    }
+
+    private var apnsPayloadHasAlert: Bool {
+        if case .object(let aps)? = apnsPayload["aps"], aps["alert"] != nil { return true }
+        return false
     }
 
     /// A new message id, shaped as FCM's are (`0:1500415314455276%31bd1c9631bd1c96`).

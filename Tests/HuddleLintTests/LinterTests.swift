@@ -146,6 +146,20 @@ import Testing
         #expect(report.fileCount == 1)
     }
 
+    /// The push type the apns block is linted as is the one FCM's translation gives it, as the server delivers it
+    /// (issue 57): `alert` when the push has an alert (its own, or the message's notification), `background` without,
+    /// so that a data message's block without `content-available` is found waking nothing, as on the phone.
+    @Test func anFCMMessagesAPNsBlockIsLintedAsThePushTypeFCMSends() throws {
+        let directory = try TemporaryDirectory()
+        let silent = try directory.write("silent.json", #"{"message": {"token": "abc:def", "data": {"k": "v"}, "apns": {"payload": {"aps": {"badge": 1}}}}}"#)
+        #expect(Self.rules(Self.lint([silent.path])) == [.pushTypePayload, .pushTypePayload])
+        let waking = try directory.write("waking.json", #"{"message": {"token": "abc:def", "apns": {"payload": {"aps": {"content-available": 1}}}}}"#)
+        #expect(Self.lint([waking.path]).findings.isEmpty)
+        let shown = try directory.write(
+            "shown.json", #"{"message": {"token": "abc:def", "notification": {"title": "Hi"}, "apns": {"payload": {"aps": {"badge": 1}}}}}"#)
+        #expect(Self.lint([shown.path]).findings.isEmpty)
+    }
+
     @Test func aVoIPPushMayBeLarger() throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("call.json", #"{"aps": {"alert": "\#(String(repeating: "x", count: 4_500))"}}"#)

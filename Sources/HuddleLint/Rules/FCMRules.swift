@@ -43,7 +43,8 @@ struct FCMRules {
         }
         checkChannel(request.message, in: document, wrapped: wrapped, app: app)
         if let apns = request.message.apns, let payload = apns.payload {
-            let pushType = apns.headers["apns-push-type"].flatMap(PushType.init(rawValue:)) ?? .alert
+            // The push type FCM's translation gives the message (as the server delivers it), not the raw header alone.
+            let pushType = PushType(rawValue: request.message.apnsPushType) ?? .alert
             let prefix = path(of: "message.apns.payload", in: document.json, wrapped: wrapped)
             payloadRules.checkEmbedded(payload, in: document, at: prefix, pushType: pushType, app: app)
         }
