@@ -741,6 +741,10 @@ def test_the_demo_cookie_is_not_set_for_a_rebinding_host(tmp_path):
         assert "--public-host" in error_of(rebound)
         own = post_form(server, "/demo/session", {}, csrf=fresh_csrf(server))
         assert own.status_code == 303 and f"huddle-{DEMO_TOKEN}" in set_cookies(own), (own.status_code, own.text[:200])
+        # The demo's session is a device's web session like any other: it lasts as long (issue 57: it had no Max-Age,
+        # and ended with the browser).
+        [demo_cookie] = [line for line in own.headers.get_list("set-cookie") if line.startswith(f"huddle-{DEMO_TOKEN}=")]
+        assert "; Max-Age=2592000" in demo_cookie and "; HttpOnly" in demo_cookie, demo_cookie
     finally:
         server.stop()
 

@@ -63,6 +63,12 @@ struct DeviceAuthorization {
         return Array(HMAC<SHA256>.authenticationCode(for: Data("huddle web session \(device.token)".utf8), using: key)).lowercaseHex
     }
 
+    /// The `Set-Cookie` of a device's web session, wherever one is opened (the sign-in form, a device made on the home
+    /// page, the demo): one name, value and lifetime.
+    static func sessionCookie(for device: DeviceRecord, secure: Bool) -> String {
+        Cookie.header(cookieName(token: device.token), webSession(of: device), secure: secure, maxAge: webSessionLifetime)
+    }
+
     private static func cookie(_ request: Request, token: String) -> String? {
         request.cookies[cookieName(token: token)]?.value
     }

@@ -63,9 +63,7 @@ struct HomeController {
         let location = "/devices/\(created.token)" + Self.languagesQuery(form)
         return Response(status: .seeOther, headers: [
             .location: location, .cacheControl: "no-store",
-            .setCookie: cookie(
-                DeviceAuthorization.cookieName(token: created.token), DeviceAuthorization.webSession(of: created),
-                maxAge: DeviceAuthorization.webSessionLifetime),
+            .setCookie: DeviceAuthorization.sessionCookie(for: created, secure: secureCookies),
         ])
     }
 
@@ -93,8 +91,7 @@ struct HomeController {
         guard configuration.demo, configuration.listensOnLoopbackOnly || isAdmin(request), let device = try await store.device(token: DemoDevice.token) else {
             return Response(status: .seeOther, headers: [.location: "/devices/\(DemoDevice.token)/session" + Self.languagesQuery(form)])
         }
-        let session = cookie(DeviceAuthorization.cookieName(token: device.token), DeviceAuthorization.webSession(of: device))
-        return Response(status: .seeOther, headers: [.location: center, .setCookie: session])
+        return Response(status: .seeOther, headers: [.location: center, .setCookie: DeviceAuthorization.sessionCookie(for: device, secure: secureCookies)])
     }
 
     // MARK: The page
@@ -133,8 +130,11 @@ struct HomeController {
     }
 
     private func cookie(_ name: String, _ value: String, maxAge: Int64? = nil) -> String {
-        Cookie.header(name, value, secure: configuration.tlsCertificatePath != nil, maxAge: maxAge)
+        Cookie.header(name, value, secure: secureCookies, maxAge: maxAge)
     }
+
+    /// Cookies go over TLS only when the port speaks it.
+    private var secureCookies: Bool { configuration.tlsCertificatePath != nil }
 
     /// Whether the request carries an admin session.
     func isAdmin(_ request: Request) -> Bool { admin.isSignedIn(request) }

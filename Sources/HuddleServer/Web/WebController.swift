@@ -156,9 +156,7 @@ struct WebController {
             throw APIError(.unauthorized, "unknown device or wrong secret")
         }
         var headers: HTTPFields = [
-            .setCookie: Cookie.header(
-                DeviceAuthorization.cookieName(token: token), DeviceAuthorization.webSession(of: device), secure: secureCookies,
-                maxAge: DeviceAuthorization.webSessionLifetime)
+            .setCookie: DeviceAuthorization.sessionCookie(for: device, secure: secureCookies)
         ]
         guard isForm else { return Response(status: .noContent, headers: headers) }
         headers[.location] = next ?? "/devices/\(token)"
