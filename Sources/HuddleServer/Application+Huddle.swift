@@ -97,7 +97,7 @@ func buildRouter(
         requiresProviderToken: !configuration.developmentMode,
         uncheckedRequestHosts: AllowedHosts(publicHosts: configuration.publicHosts + appleHosts, listeningHost: configuration.host),
         servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil,
+        requestLog: requestLog, faults: faults, tls: configuration.servesTLS,
         certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
@@ -105,9 +105,9 @@ func buildRouter(
     router.add(middleware: FCMEndpoint(
         centers: centers, store: store,
         authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
-        requestLog: requestLog, faults: faults, tls: configuration.tlsCertificatePath != nil, clock: configuration.clock))
+        requestLog: requestLog, faults: faults, tls: configuration.servesTLS, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
-    let formTokens = FormTokens(secureCookies: configuration.tlsCertificatePath != nil)
+    let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))
     let attempts = SignInAttempts()
     let admin = AdminAccess(token: configuration.adminToken, attempts: attempts)
@@ -122,7 +122,7 @@ func buildRouter(
         centers: centers, store: store, slots: streamSlots, bufferBytes: configuration.limits.streamBufferBytes
     ).addRoutes(to: router)
     WebController(
-        centers: centers, store: store, pages: .shared, secureCookies: configuration.tlsCertificatePath != nil,
+        centers: centers, store: store, pages: .shared, secureCookies: configuration.servesTLS,
         developmentMode: configuration.developmentMode, listeningAddress: configuration.listeningAddress, formTokens: formTokens,
         clock: configuration.clock
     ).addRoutes(to: router)
@@ -153,7 +153,7 @@ func buildRouter(
         // Over HTTP/1.1; ProviderStreams answers it over HTTP/2.
         router.post("/bench/accept") { request, _ in
             _ = try await request.collectBody(limit: 5120)
-            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID.timeOrderedLowercasedString(at: Date())])
+            return Response(status: .ok, headers: [.apnsID: UUID.timeOrderedLowercasedString(at: Date())])
         }
     }
     return (router, provider)

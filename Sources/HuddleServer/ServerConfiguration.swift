@@ -8,6 +8,8 @@ public struct ServerConfiguration: Sendable {
     /// PEM files for a TLS port; both or neither.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// Whether the port speaks TLS: what the inspector records, where cookies may go, the pages' origin.
+    var servesTLS: Bool { tlsCertificatePath != nil }
     /// A PEM certificate authority whose provider certificates the TLS port accepts (`--client-ca`): it then asks
     /// clients for a certificate, without requiring one, so token authentication works beside it.
     public var clientCertificateAuthorityPath: String?

@@ -100,6 +100,8 @@ struct SiteGuard: RouterMiddleware {
 }
 
 extension HTTPField.Name {
+    /// APNs' id of a request, which every answer of the provider API carries.
+    static let apnsID = Self("apns-id")!
     static let secFetchSite = Self("Sec-Fetch-Site")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!

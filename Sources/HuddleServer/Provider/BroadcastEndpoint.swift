@@ -210,7 +210,7 @@ struct BroadcastEndpoint: RouterMiddleware {
             environment: record.environment, store: provider.store, centers: provider.centers)
         record.eventAction = "broadcast on channel \(channel.id) to the activities of \(reached) device\(reached == 1 ? "" : "s")"
         var answered = headers
-        answered[HTTPField.Name("apns-id")!] = apnsID
+        answered[.apnsID] = apnsID
         if record.environment == .development {
             let uniqueID = UUID.randomLowercasedString()
             record.uniqueID = uniqueID

@@ -374,11 +374,10 @@ struct ProviderEndpoint: RouterMiddleware {
         return ProviderRefusal(reason: .unregistered, timestamp: date)
     }
 
-    private static let apnsIDField = HTTPField.Name("apns-id")!
 
     private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> ProviderAnswer {
         var headers = HTTPFields()
-        headers.appendUnindexed(Self.apnsIDField, apnsID)
+        headers.appendUnindexed(.apnsID, apnsID)
         switch outcome {
         case .success:
             Self.accepted.increment()

@@ -64,7 +64,6 @@ struct ProviderRequestReading {
         }
     }
 
-    private static let apnsID = HTTPField.Name("apns-id")!
 
     /// Once the request has ended: `/bench/accept` is answered at once, a push by one task that runs
     /// ``ProviderEndpoint/answer(_:stores:)`` (key lookups, the device's session, the commit) on the
@@ -77,7 +76,7 @@ struct ProviderRequestReading {
         switch route {
         case .accept:
             var fields = HTTPFields()
-            fields.appendUnindexed(Self.apnsID, UUID.timeOrderedLowercasedString(at: Date()))
+            fields.appendUnindexed(.apnsID, UUID.timeOrderedLowercasedString(at: Date()))
             target.write(ProviderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
         case .provider(let path, let stores):
             let exchange = ProviderExchange(

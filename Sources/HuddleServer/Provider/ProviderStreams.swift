@@ -125,7 +125,6 @@ final class ProviderStreams: ChannelDuplexHandler {
 /// One push on an HTTP/2 connection (``ProviderStreams``), from its HEADERS to its stream's close, on the
 /// connection's event loop.
 final class PushStream: ProviderAnswerTarget, HeldAnswers {
-    private static let apnsID = HTTPField.Name("apns-id")!
     /// Stream window granted back to a client still sending a push's body, in steps this big, so that a body too long
     /// to keep is read on (and dropped) up to ``ProviderRequestReading/longestDropped``: a push's body, far shorter,
     /// never costs a WINDOW_UPDATE.
@@ -226,7 +225,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         // A stream reset meanwhile takes no answer: frames after its RST_STREAM would be a stream error, which closes
         // the connection.
         guard isOpen, !answerEnded, !resetSent else { return }
-        if owner.connection.isWaitingForAPush, answer.status == .ok, answer.headers[Self.apnsID] != nil { owner.connection.pushAccepted() }
+        if owner.connection.isWaitingForAPush, answer.status == .ok, answer.headers[.apnsID] != nil { owner.connection.pushAccepted() }
         let headers = HPACKHeaders(answer: answer)
         answerEnded = true
         // When the answer's end has gone out: needed for a body the client must take, or a request to stop after it.

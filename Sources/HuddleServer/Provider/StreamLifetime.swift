@@ -25,7 +25,6 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private static let apnsID = HTTPField.Name("apns-id")!
 
     private let connection: ConnectionStreams
     private let requestTimeout: TimeAmount
@@ -92,7 +91,7 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
         let bytes: Int
         switch unwrapOutboundIn(data) {
         case .head(let response):
-            if connection.isWaitingForAPush, response.status == .ok, response.headerFields[Self.apnsID] != nil {
+            if connection.isWaitingForAPush, response.status == .ok, response.headerFields[.apnsID] != nil {
                 connection.pushAccepted()
             }
             // HEADERS are not flow-controlled: they go out with the next flush whatever the window.

@@ -100,7 +100,7 @@ struct HomeController {
         let isAdmin = isAdmin(request)
         var devices: [HomePage.ListedDevice] = []
         if isAdmin {
-            let origin = WebController.origin(of: request, tls: configuration.tlsCertificatePath != nil, fallback: configuration.listeningAddress)
+            let origin = WebController.origin(of: request, tls: configuration.servesTLS, fallback: configuration.listeningAddress)
             for device in try await store.devices(newestFirst: Self.listedDevices) {
                 let apps = try await store.apps(device: device.token).map(\.topic)
                 devices.append(HomePage.ListedDevice(
@@ -134,7 +134,7 @@ struct HomeController {
     }
 
     /// Cookies go over TLS only when the port speaks it.
-    private var secureCookies: Bool { configuration.tlsCertificatePath != nil }
+    private var secureCookies: Bool { configuration.servesTLS }
 
     /// Whether the request carries an admin session.
     func isAdmin(_ request: Request) -> Bool { admin.isSignedIn(request) }
