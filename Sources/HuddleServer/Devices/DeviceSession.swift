@@ -118,28 +118,14 @@ actor DeviceSession {
         _ = try await commitInTurn(.record(event, device: token))
     }
 
-    /// Changes the device's Live Activities in the store's transaction (a push applied to them, a person
-    /// dismissing one), then applies the changes here.
-    /// - Returns: the event that says what the device did, if `update` gave one.
-    /// - Throws: ``DeliveryRefusal`` when the device or the app is gone; what `update` throws.
     /// Changes the person's settings of the device in the store's transaction, then applies the change here.
     /// - Returns: the settings as they are now.
     /// - Throws: ``DeliveryRefusal`` when the device is gone; what `update` throws.
     func updateSettings(_ update: @escaping DeviceSettingsUpdate) async throws -> DeviceSettings {
-        let change: DeviceChange?
-        do {
-            change = try await ServerMetrics.timeStore("update_settings") { try await store.updateDeviceSettings(device: token, update) }
-        } catch let error as StoreError where error.code == .notFound {
-            throw try await refusal()
+        let changes = try await commitAndApply("update_settings") { store, token in
+            try await store.updateDeviceSettings(device: token, update).map { [$0] } ?? []
         }
-        if let change {
-            do {
-                try await apply(change)
-            } catch {
-                logger.error("device \(token): cannot apply committed changes: \(error)")
-            }
-            if case .settings(let settings) = change.kind { return settings }
-        }
+        if case .settings(let settings)? = changes.last?.kind { return settings }
         return publisher.settings
     }
 
@@ -151,39 +137,42 @@ actor DeviceSession {
     /// - Returns: the summaries delivered; none when nothing was due (or another server delivered it first).
     @discardableResult
     func deliverSummaries(dueBy date: Date?) async throws -> [ScheduledSummary] {
-        let changes: [DeviceChange]
-        do {
-            changes = try await ServerMetrics.timeStore("deliver_summaries") { try await store.deliverSummaries(device: token, dueBy: date) }
-        } catch let error as StoreError where error.code == .notFound {
-            throw DeliveryRefusal.deviceGone
-        }
-        do {
-            for change in changes { try await apply(change) }
-        } catch {
-            logger.error("device \(token): cannot apply committed changes: \(error)")
-        }
+        let changes = try await commitAndApply("deliver_summaries") { store, token in try await store.deliverSummaries(device: token, dueBy: date) }
         return changes.compactMap { change in
             if case .summary(let summary) = change.kind { summary } else { nil }
         }
     }
 
+    /// Changes the device's Live Activities in the store's transaction (a push applied to them, a person
+    /// dismissing one), then applies the changes here.
+    /// - Returns: the event that says what the device did, if `update` gave one.
+    /// - Throws: ``DeliveryRefusal`` when the device or the app is gone; what `update` throws.
     @discardableResult
     func updateActivities(app: String, _ update: @escaping ActivitiesUpdate) async throws -> DeviceEvent? {
+        let changes = try await commitAndApply("update_activities") { store, token in try await store.updateActivities(device: token, app: app, update) }
+        guard case .event(let event)? = changes.last?.kind else { return nil }
+        return event
+    }
+
+    /// The frame of a write decided in the store's own transaction: committed there (timed as `operation`), then
+    /// applied here in number order. A device or an app the store no longer has is a ``DeliveryRefusal``. A change
+    /// that cannot be applied is logged: it is committed all the same, and answered so (a push answered 500 would be
+    /// sent again, and a start start a second activity), and the session catches up with its next change.
+    private func commitAndApply(
+        _ operation: String, _ write: (any NotificationStore, String) async throws -> [DeviceChange]
+    ) async throws -> [DeviceChange] {
         let changes: [DeviceChange]
         do {
-            changes = try await ServerMetrics.timeStore("update_activities") { try await store.updateActivities(device: token, app: app, update) }
+            changes = try await ServerMetrics.timeStore(operation) { try await write(store, token) }
         } catch let error as StoreError where error.code == .notFound {
             throw try await refusal()
         }
         do {
             for change in changes { try await apply(change) }
         } catch {
-            // Committed all the same, and answered so (a push answered 500 would be sent again, and a start
-            // start a second activity): the session catches up with its next change.
             logger.error("device \(token): cannot apply committed changes: \(error)")
         }
-        guard case .event(let event)? = changes.last?.kind else { return nil }
-        return event
+        return changes
     }
 
     /// The device's Live Activities as the Lock Screen shows them at `now`: gone stale, ended or removed by
