@@ -18,10 +18,11 @@ import Synchronization
 /// `NIOAsyncChannel` and answered by Hummingbird's router. ``HTTP2ConnectionManager`` does what Hummingbird's
 /// HTTP/2 channel did for the connection (idle timeout, graceful close).
 struct ProviderHTTP2Connection: Sendable {
-    typealias Stream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    /// A stream that Hummingbird answers (any but a push), as NIO's multiplexer gives it.
+    typealias HandedOffStream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     /// The streams handed to Hummingbird, until the connection closes.
-    let handedOff: AsyncStream<Stream>
+    let handedOff: AsyncStream<HandedOffStream>
     let channel: any Channel
 
     struct Configuration: Sendable {
@@ -39,7 +40,7 @@ struct ProviderHTTP2Connection: Sendable {
     static func setup(
         channel: any Channel, configuration: Configuration, deadline: IdleDeadline, logger: Logger
     ) throws -> ProviderHTTP2Connection {
-        let (handedOff, continuation) = AsyncStream.makeStream(of: Stream.self)
+        let (handedOff, continuation) = AsyncStream.makeStream(of: HandedOffStream.self)
         // Between the socket and HTTP/2: the answers that come back together are written with one flush.
         let answers = AnswerWriter(eventLoop: channel.eventLoop)
         let operations = channel.pipeline.syncOperations
@@ -63,7 +64,7 @@ struct ProviderHTTP2Connection: Sendable {
                 try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
                 try operations.addHandler(StreamLifetime(connection: shared.value, requestTimeout: requestTimeout))
-                continuation.yield(try Stream(wrappingChannelSynchronously: stream))
+                continuation.yield(try HandedOffStream(wrappingChannelSynchronously: stream))
             }
         }
         try operations.addHandler(NIOHTTP2Handler(mode: .server))
@@ -87,13 +88,14 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     // handler's callbacks, and `writeWaiting`, which `write` sends there).
     typealias OutboundIn = Any
 
-    typealias Stream = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
+    /// Where an answer goes: the handler of the push's stream, on its connection's event loop.
+    typealias Target = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
 
     private let eventLoop: any EventLoop
     /// Where the connection's pushes run: on its event loop.
     let pushExecutor: EventLoopTaskExecutor
     /// The answers waiting for the event loop; a hop is under way while there are some.
-    private let waiting = Mutex<[(ProviderAnswer, Stream)]>([])
+    private let waiting = Mutex<[(ProviderAnswer, Target)]>([])
     private var context: ChannelHandlerContext?
     private var isHolding = false
     private var flushAsked = false
@@ -116,7 +118,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     }
 
     /// From any thread.
-    func write(_ answer: ProviderAnswer, on stream: Stream) {
+    func write(_ answer: ProviderAnswer, on stream: Target) {
         let first = waiting.withLock { waiting in
             waiting.append((answer, stream))
             return waiting.count == 1

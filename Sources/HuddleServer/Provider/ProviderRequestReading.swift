@@ -83,7 +83,7 @@ struct ProviderRequestReading {
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
                 authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), stream: stream,
                 connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client)
-            let stream = AnswerWriter.Stream((handler: target, context: context), eventLoop: context.eventLoop)
+            let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
             Task(executorPreference: answers.pushExecutor) {
                 var answer = await endpoint.answer(exchange, stores: stores)
