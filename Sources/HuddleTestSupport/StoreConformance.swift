@@ -545,7 +545,7 @@ public enum StoreConformance {
             _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
             func event(_ name: String, type: String = "background") -> DeviceEvent {
                 DeviceEvent(
-                    app: "com.example.app", pushType: type, apnsID: "id-\(name)", date: start.addingTimeInterval(0.125), priority: 5,
+                    app: "com.example.app", pushType: type, messageID: "id-\(name)", date: start.addingTimeInterval(0.125), priority: 5,
                     action: "woke the app", payload: JSONValue.object(JSONObject([("aps", ["content-available": 1]), ("name", .string(name))])))
             }
             #expect(try await store.recordEvent(event("first"), device: token) == DeviceChange(number: 2, kind: .event(event("first"))))
@@ -558,7 +558,7 @@ public enum StoreConformance {
             #expect(try batch.map { try $0.get().map(\.number) } == [[4], [5], [6]])
             let followed = try await store.changes(device: token, after: 1) ?? []
             #expect(followed.compactMap { change -> String? in
-                if case .event(let event) = change.kind { return "\(change.number) \(event.pushType) \(event.apnsID)" }
+                if case .event(let event) = change.kind { return "\(change.number) \(event.pushType) \(event.messageID)" }
                 return nil
             } == ["2 background id-first", "4 voip id-second", "6 background id-third"])
             #expect(followed.first == DeviceChange(number: 2, kind: .event(event("first"))))
@@ -569,7 +569,7 @@ public enum StoreConformance {
             ])
             // An event needs the app and the device, as a delivery does.
             await #expect { try await store.recordEvent(DeviceEvent(
-                app: "com.example.missing", pushType: "voip", apnsID: "x", date: start, priority: 10, action: "", payload: [:]), device: token)
+                app: "com.example.missing", pushType: "voip", messageID: "x", date: start, priority: 10, action: "", payload: [:]), device: token)
             } throws: { ($0 as? StoreError)?.code == .notFound }
             await #expect { try await store.recordEvent(event("lost"), device: String(repeating: "cd", count: 32)) } throws: {
                 ($0 as? StoreError)?.code == .notFound
@@ -577,7 +577,7 @@ public enum StoreConformance {
             _ = try await store.commit((1...DeviceEvent.keptPerDevice).map { .record(event("e\($0)"), device: token) })
             snapshot = try await store.snapshot(device: token)
             #expect(snapshot?.events.count == DeviceEvent.keptPerDevice)
-            #expect(snapshot?.events.first?.event.apnsID == "id-e1")
+            #expect(snapshot?.events.first?.event.messageID == "id-e1")
             #expect(snapshot?.events.last?.number == snapshot?.lastChange)
         },
         "Live Activities change with the event that says so, in one transaction, and leave with their app": { store in
@@ -595,7 +595,7 @@ public enum StoreConformance {
                     updateToken: "token-\(id)", priority10Updates: [start])
             }
             @Sendable func event(_ action: String) -> DeviceEvent {
-                DeviceEvent(app: "com.example.app", pushType: "liveactivity", apnsID: action, date: start, priority: 10, action: action, payload: [:])
+                DeviceEvent(app: "com.example.app", pushType: "liveactivity", messageID: action, date: start, priority: 10, action: action, payload: [:])
             }
             let started = try await store.updateActivities(device: token, app: "com.example.app") { activities, declared in
                 #expect(declared == declarations)
@@ -653,7 +653,7 @@ public enum StoreConformance {
                                 id: "a\(index)", app: "com.example.app", typeName: "T", attributes: [:], contentState: [:], timestamp: start,
                                 startedAt: start))
                             return DeviceEvent(
-                                app: "com.example.app", pushType: "liveactivity", apnsID: "\(index)", date: start, priority: 10, action: "", payload: [:])
+                                app: "com.example.app", pushType: "liveactivity", messageID: "\(index)", date: start, priority: 10, action: "", payload: [:])
                         }
                     }
                 }

@@ -18,7 +18,7 @@ import Testing
         RecordedEvent(
             number: number,
             event: DeviceEvent(
-                app: "com.example.chat", pushType: type, apnsID: "id-\(number)", date: Date(timeIntervalSince1970: 1_700_000_000),
+                app: "com.example.chat", pushType: type, messageID: "id-\(number)", date: Date(timeIntervalSince1970: 1_700_000_000),
                 priority: 10, action: "did \(type)", payload: payload))
     }
 

@@ -183,7 +183,7 @@ import Testing
         var fixture = Fixture()
         func event(_ type: String) -> DeviceChange.Kind {
             .event(DeviceEvent(
-                app: CenterPublisherTests.app, pushType: type, apnsID: type, date: CenterPublisherTests.start, priority: 10,
+                app: CenterPublisherTests.app, pushType: type, messageID: type, date: CenterPublisherTests.start, priority: 10,
                 action: "did \(type)", payload: .object(JSONObject())))
         }
         fixture.apply(event("voip"))  // 2

@@ -12,7 +12,9 @@ public struct DeviceEvent: Sendable, Hashable {
     public var app: String
     /// The `apns-push-type` sent (`alert` when none was).
     public var pushType: String
-    public var apnsID: String
+    /// The id the sender knows the push by: its `apns-id`, or an FCM message's id (written `apnsID` in the API's
+    /// JSON and in stores, as it always was).
+    public var messageID: String
     public var date: Date
     public var priority: Int
     /// What iOS does with such a push, in a few words.
@@ -44,11 +46,11 @@ public struct DeviceEvent: Sendable, Hashable {
     }
 
     public init(
-        app: String, pushType: String, apnsID: String, date: Date, priority: Int, action: String, payload: JSONValue, alert: Alert? = nil
+        app: String, pushType: String, messageID: String, date: Date, priority: Int, action: String, payload: JSONValue, alert: Alert? = nil
     ) {
         self.app = app
         self.pushType = pushType
-        self.apnsID = apnsID
+        self.messageID = messageID
         self.date = date
         self.priority = priority
         self.action = action
@@ -59,7 +61,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// The event as the change journal stores it (its app is the change's topic).
     public var detailText: String {
         var detail = JSONObject([
-            ("pushType", .string(pushType)), ("apnsID", .string(apnsID)), ("date", .integer(date.milliseconds)),
+            ("pushType", .string(pushType)), ("apnsID", .string(messageID)), ("date", .integer(date.milliseconds)),
             ("priority", .integer(Int64(priority))), ("action", .string(action)), ("payload", payload),
         ])
         detail["alert"] = alert?.json
@@ -72,7 +74,7 @@ public struct DeviceEvent: Sendable, Hashable {
         do {
             let detail = JSONReader(try JSONParser.parse(Array(detailText.utf8)))
             self.init(
-                app: app, pushType: try detail.member("pushType").string(), apnsID: try detail.member("apnsID").string(),
+                app: app, pushType: try detail.member("pushType").string(), messageID: try detail.member("apnsID").string(),
                 date: Date(milliseconds: Int64(try detail.member("date").integer())), priority: try detail.member("priority").integer(),
                 action: try detail.member("action").string(), payload: try detail.member("payload").value,
                 alert: try detail.optionalMember("alert").map { alert throws(JSONReadError) in
@@ -86,7 +88,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// The event as the device API and its streams show it.
     public func json(number: UInt64) -> JSONValue {
         var object = JSONObject([
-            ("change", .integer(Int64(number))), ("app", .string(app)), ("pushType", .string(pushType)), ("apnsID", .string(apnsID)),
+            ("change", .integer(Int64(number))), ("app", .string(app)), ("pushType", .string(pushType)), ("apnsID", .string(messageID)),
             ("receivedAt", .string(ISO8601.string(from: date))), ("priority", .integer(Int64(priority))), ("action", .string(action)),
             ("payload", payload),
         ])

@@ -45,7 +45,7 @@ struct ChannelBroadcast: Sendable {
             if catchingUp, !applied { return nil }
             let lead = catchingUp ? "the broadcast stored on channel \(channel), on subscribing" : "broadcast on channel \(channel)"
             return DeviceEvent(
-                app: app, pushType: "liveactivity", apnsID: apnsID, date: now, priority: priority,
+                app: app, pushType: "liveactivity", messageID: apnsID, date: now, priority: priority,
                 action: lead + ": " + summaries.joined(separator: "; "), payload: payload, alert: alert)
         }
     }

@@ -34,7 +34,7 @@ extension DeviceSession {
         if let action = push.deviceAction {
             // Nothing to show: what the device did with it is recorded instead, never dropped.
             try await record(DeviceEvent(
-                app: push.app, pushType: push.pushType, apnsID: push.messageID, date: push.date, priority: push.priority, action: action,
+                app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: action,
                 payload: push.payload()))
             return .event(action: action)
         }
@@ -45,7 +45,7 @@ extension DeviceSession {
         // What the settings did is an event of the device too, as its page and API list them. It follows the
         // delivery's commit: a crash between them loses the note, never the notification.
         try await record(DeviceEvent(
-            app: push.app, pushType: push.pushType, apnsID: push.messageID, date: push.date, priority: push.priority, action: note,
+            app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: note,
             payload: push.payload()))
         return .delivered(identifier: push.request.identifier, arrival: note)
     }

@@ -101,7 +101,7 @@ struct LiveActivityPush: Sendable {
                     id: UUID().uuidString.lowercased(), updateToken: LiveActivityTokens.newUpdateToken(device: self.device, app: app)))
             activities = device.activities
             return DeviceEvent(
-                app: app, pushType: "liveactivity", apnsID: apnsID, date: now, priority: priority, action: result.summary, payload: payload,
+                app: app, pushType: "liveactivity", messageID: apnsID, date: now, priority: priority, action: result.summary, payload: payload,
                 alert: result.alert.map(DeviceEvent.Alert.init))
         }
     }
