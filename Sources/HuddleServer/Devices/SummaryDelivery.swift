@@ -95,7 +95,7 @@ final class SummaryTimes: Sendable {
             kept.reserveCapacity(holding.count)
             var due: [String] = []
             for device in holding {
-                var entry: Entry
+                let entry: Entry
                 if let settings = device.settings {
                     entry = Entry(
                         lastChange: device.lastChange, schedule: settings.summary, clock: settings.clock, oldestHeld: device.oldestHeld,
