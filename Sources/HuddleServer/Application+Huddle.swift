@@ -151,8 +151,9 @@ func buildRouter(
     }
     if configuration.benchmarkRoutes {
         // Over HTTP/1.1; ProviderStreams answers it over HTTP/2.
-        router.post("/bench/accept") { request, _ in
+        router.post("/bench/accept") { request, context in
             _ = try await request.collectBody(limit: 5120)
+            SenderAccepted.tell(context)
             return Response(status: .ok, headers: [.apnsID: UUID.timeOrderedLowercasedString(at: Date())])
         }
     }

@@ -948,6 +948,35 @@ def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_a
         server.stop()
 
 
+def test_an_accepted_fcm_send_makes_an_http2_connection_a_providers_too(tmp_path):
+    """Issue 57: the endpoint tells the transport it accepted a sender's message, whichever sender; the transport no
+    longer reads an answer's apns-id for it, which an FCM send has none of. After an accepted messages:send, an idle
+    h2c connection answers a PING at 4 s, past the request timeout of 2 s (an unaccepted one is sent away at 2)."""
+    server = start(tmp_path, "--request-timeout", "2", "--idle-timeout", "60", "--development")
+    connection = RawH2(server)
+    try:
+        pixel = httpx.post(f"{server.url}/v1/devices", json={"platform": "android"}, timeout=TIMEOUT).json()
+        app = httpx.put(f"{server.url}/v1/devices/{pixel['token']}/apps/com.example.android.chat", timeout=TIMEOUT,
+                        headers={"authorization": f"Bearer {pixel['secret']}"}, json={"channels": [{"id": "c", "name": "C"}]}).json()
+        body = json.dumps({"message": {"token": app["fcmToken"], "data": {"k": "v"}}}).encode()
+        stream = connection.headers("POST", "/v1/projects/p/messages:send", extra=[("content-type", "application/json")], end_stream=False)
+        connection.connection.send_data(stream, body, end_stream=True)
+        connection.flush()
+        ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
+        assert isinstance(ended, h2.events.StreamEnded), f"no answer to the send: {connection.events}"
+        status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
+        assert status == "200"
+        early, _ = connection.read_until(stops(), seconds=4)
+        assert early is None, "an HTTP/2 connection was sent away after an accepted FCM send, before the idle timeout"
+        connection.connection.ping(b"huddle57")
+        connection.flush()
+        ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
+        assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after an FCM send: {ack}"
+    finally:
+        connection.close()
+        server.stop()
+
+
 def test_a_live_stream_over_http2_keeps_its_connection_past_the_request_timeout(tmp_path):
     """Issue 26 item 5: an open stream is not an idle connection. A center stream over h2c, quiet for twice
     --request-timeout, is neither reset nor sent away, and the next push still reaches it."""

@@ -146,6 +146,7 @@ struct FCMEndpoint: RouterMiddleware {
             record.status = 200
             requestLog.record(record)
             Self.accepted.increment()
+            SenderAccepted.tell(context)
             return .json(["name": .string("projects/\(project)/messages/\(messageID)")])
         case .failure(let error):
             record.status = error.httpStatus

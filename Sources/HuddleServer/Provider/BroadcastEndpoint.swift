@@ -211,6 +211,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         record.eventAction = "broadcast on channel \(channel.id) to the activities of \(reached) device\(reached == 1 ? "" : "s")"
         var answered = headers
         answered[.apnsID] = apnsID
+        incoming.exchange.tellSenderAccepted()
         if record.environment == .development {
             let uniqueID = UUID.randomLowercasedString()
             record.uniqueID = uniqueID

@@ -66,6 +66,7 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         let exchange = ProviderExchange(request, path: path, context: context)
         let answer = await answer(exchange, stores: stores)
+        if answer.acceptsSender { exchange.tellSenderAccepted() }
         var response = Response(
             status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
         // An HTTP/1.1 connection told to go away closes once this answer is written, and says so.
@@ -381,7 +382,7 @@ struct ProviderEndpoint: RouterMiddleware {
         switch outcome {
         case .success:
             Self.accepted.increment()
-            return ProviderAnswer(status: .ok, headers: headers)
+            return ProviderAnswer(status: .ok, headers: headers, acceptsSender: true)
         case .failure(let refusal):
             return refusal.answer(headers: headers)
         }

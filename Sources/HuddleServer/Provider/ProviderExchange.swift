@@ -24,6 +24,13 @@ struct ProviderExchange: Sendable {
     /// The client's address and port (``client(of:)``), which the inspector shows.
     var client: String?
 
+    /// Tells the request's transport that the endpoint accepted a sender's message (``SenderAccepted``): an HTTP/2
+    /// stream with a channel of its own hears it on that channel; a push that ``ProviderStreams`` serves learns it from
+    /// its answer; an HTTP/1.1 connection has no deadline that it changes.
+    func tellSenderAccepted() {
+        if isHTTP2, case .channel(let channel) = stream { SenderAccepted.tell(channel) }
+    }
+
     /// Identifies the client connection, which provider authentication binds to.
     var connection: ObjectIdentifier { ObjectIdentifier(connectionChannel) }
 
@@ -106,6 +113,8 @@ struct ProviderAnswer: Sendable {
     var body: ByteBuffer?
     var answered = true
     var goesAway = false
+    /// The request was a sender's message, accepted (``SenderAccepted``): what the transport learns it from.
+    var acceptsSender = false
     /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): an
     /// HTTP/1.1 connection reads nothing more (and ends with this answer). An HTTP/2 stream needs no word of it:
     /// an answer that ends before its request is reset after the answer (``StreamLifetime``, ``PushStream``).

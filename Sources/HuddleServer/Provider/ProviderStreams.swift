@@ -225,7 +225,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         // A stream reset meanwhile takes no answer: frames after its RST_STREAM would be a stream error, which closes
         // the connection.
         guard isOpen, !answerEnded, !resetSent else { return }
-        if owner.connection.isWaitingForAPush, answer.status == .ok, answer.headers[.apnsID] != nil { owner.connection.pushAccepted() }
+        if owner.connection.isWaitingForAPush, answer.acceptsSender { owner.connection.pushAccepted() }
         let headers = HPACKHeaders(answer: answer)
         answerEnded = true
         // When the answer's end has gone out: needed for a body the client must take, or a request to stop after it.

@@ -87,13 +87,17 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
 
     // MARK: The answer
 
+    /// The endpoint's word that it accepted a sender's message (``SenderAccepted``); any other event goes on.
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is SenderAccepted else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        if connection.isWaitingForAPush { connection.pushAccepted() }
+        promise?.succeed(())
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let bytes: Int
         switch unwrapOutboundIn(data) {
-        case .head(let response):
-            if connection.isWaitingForAPush, response.status == .ok, response.headerFields[.apnsID] != nil {
-                connection.pushAccepted()
-            }
+        case .head:
             // HEADERS are not flow-controlled: they go out with the next flush whatever the window.
             context.write(data, promise: promise)
             return
