@@ -919,6 +919,23 @@ def test_an_http2_connection_with_only_cheap_requests_answered_is_sent_away(tmp_
         server.stop()
 
 
+def accepted_and_still_open(connection, stream, body, what):
+    """Sends `body` on `stream`, checks it is answered 200, then that the idle connection is still open 4 s later (past a
+    --request-timeout of 2 s) and answers a PING."""
+    connection.connection.send_data(stream, body, end_stream=True)
+    connection.flush()
+    ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
+    assert isinstance(ended, h2.events.StreamEnded), f"no answer to the {what}: {connection.events}"
+    status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
+    assert status == "200"
+    early, _ = connection.read_until(stops(), seconds=4)
+    assert early is None, f"closed after an accepted {what}, before the idle timeout"
+    connection.connection.ping(b"accepted")
+    connection.flush()
+    ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
+    assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after an accepted {what}: {ack}"
+
+
 def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_accepted(tmp_path):
     """Issue 26 item 5 (c): after an accepted push, an idle h2c connection answers a PING at 4 s (past the
     request timeout) and is closed by the 6 s idle timeout."""
@@ -927,19 +944,7 @@ def test_an_idle_http2_connection_stays_until_the_idle_timeout_once_a_push_was_a
     try:
         device = register_device(server, categories=CATEGORIES)
         stream = connection.headers("POST", f"/3/device/{device['token']}", extra=[("apns-topic", TOPIC)], end_stream=False)
-        connection.connection.send_data(stream, json.dumps({"aps": {"alert": "held"}}).encode(), end_stream=True)
-        connection.flush()
-        ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
-        assert isinstance(ended, h2.events.StreamEnded), f"no answer to the push: {connection.events}"
-        status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
-        assert status == "200"
-        # Still open 4 s later, past the request timeout of 2 s ...
-        early, _ = connection.read_until(stops(), seconds=4)
-        assert early is None, "closed after an accepted push, before the idle timeout"
-        connection.connection.ping(b"huddle26")
-        connection.flush()
-        ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
-        assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after a push: {ack}"
+        accepted_and_still_open(connection, stream, json.dumps({"aps": {"alert": "held"}}).encode(), "push")
         # ... and sent away by the idle timeout of 6 s (with room for the GOAWAY's own round).
         what, _ = connection.read_until(stops(), seconds=7)
         assert what is not None, "still open 11 s after the push, with --idle-timeout 6"
@@ -958,20 +963,8 @@ def test_an_accepted_fcm_send_makes_an_http2_connection_a_providers_too(tmp_path
         pixel = httpx.post(f"{server.url}/v1/devices", json={"platform": "android"}, timeout=TIMEOUT).json()
         app = httpx.put(f"{server.url}/v1/devices/{pixel['token']}/apps/com.example.android.chat", timeout=TIMEOUT,
                         headers={"authorization": f"Bearer {pixel['secret']}"}, json={"channels": [{"id": "c", "name": "C"}]}).json()
-        body = json.dumps({"message": {"token": app["fcmToken"], "data": {"k": "v"}}}).encode()
         stream = connection.headers("POST", "/v1/projects/p/messages:send", extra=[("content-type", "application/json")], end_stream=False)
-        connection.connection.send_data(stream, body, end_stream=True)
-        connection.flush()
-        ended, _ = connection.read_until(lambda event: isinstance(event, h2.events.StreamEnded) and event.stream_id == stream, seconds=5)
-        assert isinstance(ended, h2.events.StreamEnded), f"no answer to the send: {connection.events}"
-        status = next(dict(event.headers)[":status"] for event in connection.events if isinstance(event, h2.events.ResponseReceived))
-        assert status == "200"
-        early, _ = connection.read_until(stops(), seconds=4)
-        assert early is None, "an HTTP/2 connection was sent away after an accepted FCM send, before the idle timeout"
-        connection.connection.ping(b"huddle57")
-        connection.flush()
-        ack, _ = connection.read_until(lambda event: isinstance(event, h2.events.PingAckReceived), seconds=2)
-        assert isinstance(ack, h2.events.PingAckReceived), f"no PING ACK 4 s after an FCM send: {ack}"
+        accepted_and_still_open(connection, stream, json.dumps({"message": {"token": app["fcmToken"], "data": {"k": "v"}}}).encode(), "FCM send")
     finally:
         connection.close()
         server.stop()
