@@ -75,17 +75,21 @@ extension FCMMessage {
     /// 30 days ahead when not set.
     public func apnsHeaders(now: Date) -> [String: String] {
         var headers = apns?.headers ?? [:]
-        if headers["apns-priority"] == nil { headers["apns-priority"] = apnsPayloadHasAlert ? "10" : "5" }
+        // The payload is merged once here (it copies the `apns` block and the notification).
+        let hasAlert = apnsPayloadHasAlert
+        if headers["apns-priority"] == nil { headers["apns-priority"] = hasAlert ? "10" : "5" }
         if headers["apns-expiration"] == nil { headers["apns-expiration"] = String(Int64(now.timeIntervalSince1970) + 30 * 86_400) }
-        headers["apns-push-type"] = apnsPushType
+        if headers["apns-push-type"] == nil { headers["apns-push-type"] = Self.pushType(hasAlert: hasAlert) }
         return headers
     }
 
     /// The `apns-push-type` FCM sends: the one `apns.headers` names, else `alert` for a push with an alert and
     /// `background` for one without. What the server delivers and the linter checks the `apns` block as.
     public var apnsPushType: String {
-        apns?.headers["apns-push-type"] ?? (apnsPayloadHasAlert ? "alert" : "background")
+        apns?.headers["apns-push-type"] ?? Self.pushType(hasAlert: apnsPayloadHasAlert)
     }
+
+    private static func pushType(hasAlert: Bool) -> String { hasAlert ? "alert" : "background" }
 
     private var apnsPayloadHasAlert: Bool {
         if case .object(let aps)? = apnsPayload["aps"], aps["alert"] != nil { return true }

@@ -859,20 +859,17 @@ public final class PostgresNotificationStore: NotificationStore, Service {
         }
     }
 
-    public func firebaseRecipient(installationID: String) async throws -> FirebaseRecipient? {
+    public func registrationToken(installationID: String) async throws -> String? {
         guard FirebaseInstallation.isInstallationID(installationID) else { return nil }
         // The tokens that begin with the ID and its colon, compared by bytes (~>=~, ~<~), which migration 013's
         // text_pattern_ops index answers whatever the database's collation.
         let bounds = FirebaseInstallation.registrationTokenBounds(installationID: installationID)
         let (lower, upper) = (bounds.lowerBound, bounds.upperBound)
-        guard
-            let token = try await client.read(logger: logger, { connection in
-                try await connection.firstRow(
-                    "SELECT fcm_token FROM apps WHERE fcm_token ~>=~ \(lower) AND fcm_token ~<~ \(upper) ORDER BY fcm_token LIMIT 1",
-                    logger: logger)?.decode(String.self)
-            })
-        else { return nil }
-        return try await firebaseRecipient(registrationToken: token)
+        return try await client.read(logger: logger) { connection in
+            try await connection.firstRow(
+                "SELECT fcm_token FROM apps WHERE fcm_token ~>=~ \(lower) AND fcm_token ~<~ \(upper) ORDER BY fcm_token LIMIT 1",
+                logger: logger)?.decode(String.self)
+        }
     }
 
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {

@@ -815,18 +815,15 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    public func firebaseRecipient(installationID: String) async throws -> FirebaseRecipient? {
+    public func registrationToken(installationID: String) async throws -> String? {
         guard FirebaseInstallation.isInstallationID(installationID) else { return nil }
         // The tokens that begin with the ID and its colon: a range of the unique index, which orders text by its bytes.
         let bounds = FirebaseInstallation.registrationTokenBounds(installationID: installationID)
-        guard
-            let token = try await read({ db in
-                try String.fetchOne(
-                    db, sql: "SELECT fcm_token FROM apps WHERE fcm_token >= ? AND fcm_token < ? ORDER BY fcm_token LIMIT 1",
-                    arguments: [bounds.lowerBound, bounds.upperBound])
-            })
-        else { return nil }
-        return try await firebaseRecipient(registrationToken: token)
+        return try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT fcm_token FROM apps WHERE fcm_token >= ? AND fcm_token < ? ORDER BY fcm_token LIMIT 1",
+                arguments: [bounds.lowerBound, bounds.upperBound])
+        }
     }
 
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {

@@ -41,14 +41,17 @@ extension StoreConformance {
             // Found by its installation ID too (the token's part before the colon); an ID that only begins another's is not.
             let installationID = String(try #require(FirebaseInstallation.installationID(of: saved)))
             #expect(installationID.count == 22)
-            #expect(try await store.firebaseRecipient(installationID: installationID) == recipient)
-            #expect(try await store.firebaseRecipient(installationID: String(installationID.dropLast())) == nil)
-            #expect(try await store.firebaseRecipient(installationID: "not-a-fid") == nil)
-            #expect(try await store.firebaseRecipient(installationID: "%") == nil)
+            #expect(try await store.registrationToken(installationID: installationID) == saved)
+            #expect(try await store.registrationToken(installationID: String(installationID.dropLast())) == nil)
+            #expect(try await store.registrationToken(installationID: "not-a-fid") == nil)
+            #expect(try await store.registrationToken(installationID: "%") == nil)
             // An iPhone's app gets a token too, and two apps never share one.
             try await store.createDevice(device(String(repeating: "cd", count: 32)))
             _ = try await store.saveApp(AppRecord(topic: androidApp), device: String(repeating: "cd", count: 32))
             #expect(try await registrationToken(store, device: String(repeating: "cd", count: 32)) != saved)
+            // An app removed takes its installation ID with it.
+            _ = try await store.deleteApp(topic: androidApp, device: token)
+            #expect(try await store.registrationToken(installationID: installationID) == nil)
         },
         "service accounts are saved, read, listed and deleted": { store in
             let account = ServiceAccountRecord(keyID: "k1", project: "demo", clientEmail: "a@demo.iam", publicKeyPEM: "PEM", createdAt: start)

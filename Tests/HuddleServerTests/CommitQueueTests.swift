@@ -244,8 +244,8 @@ struct RecordingWrapper: NotificationStore {
     func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient? {
         try await store.firebaseRecipient(registrationToken: registrationToken)
     }
-    func firebaseRecipient(installationID: String) async throws -> FirebaseRecipient? {
-        try await store.firebaseRecipient(installationID: installationID)
+    func registrationToken(installationID: String) async throws -> String? {
+        try await store.registrationToken(installationID: installationID)
     }
     func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
         try await store.subscribe(registrationToken: registrationToken, project: project, topic: topic, at: date, maximumTopics: maximumTopics)

@@ -8,12 +8,12 @@ extension DeviceSettings {
     /// member by member too (`{"summary": {"enabled": true}}` keeps the times).
     /// - Throws: ``JSONReadError`` naming the key path of a value that is not a setting.
     public mutating func update(json reader: JSONReader, ignoring: Set<String> = []) throws(JSONReadError) {
-        try update(json: reader, ignoring: ignoring, skippingAppsThatAreNot: false)
+        try update(json: reader, ignoring: ignoring, droppingInvalidAllowedApps: false)
     }
 
-    /// - Parameter skippingAppsThatAreNot: whether a Focus's allowed app that is no app identifier is left out rather
+    /// - Parameter droppingInvalidAllowedApps: whether a Focus's allowed app that is no app identifier is left out rather
     ///   than refused: settings stored before identifiers were checked still read (no app could match one).
-    private mutating func update(json reader: JSONReader, ignoring: Set<String>, skippingAppsThatAreNot lenient: Bool) throws(JSONReadError) {
+    private mutating func update(json reader: JSONReader, ignoring: Set<String>, droppingInvalidAllowedApps lenient: Bool) throws(JSONReadError) {
         try reader.rejectUnknownMembers(Self.jsonMembers.union(ignoring))
         var timeZone = self.timeZone
         if let zone = try reader.optionalMember("timeZone") { timeZone = try zone.string() }
@@ -132,7 +132,7 @@ extension DeviceSettings {
         guard let text else { return .iPhoneDefaults }
         var settings = DeviceSettings.iPhoneDefaults
         do {
-            try settings.update(json: JSONReader(try JSONParser.parse(text)), ignoring: [], skippingAppsThatAreNot: true)
+            try settings.update(json: JSONReader(try JSONParser.parse(text)), ignoring: [], droppingInvalidAllowedApps: true)
         } catch {
             throw StoreError(.corrupt, "the settings of device \(token) cannot be read: \(error)")
         }

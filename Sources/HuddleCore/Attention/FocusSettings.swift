@@ -36,7 +36,8 @@ public struct FocusSettings: Sendable, Hashable {
         guard allowedApps.count <= Self.maximumAllowedApps else {
             throw SettingsError("focus.allowedApps: \(allowedApps.count) apps, more than the \(Self.maximumAllowedApps) a Focus may allow")
         }
-        if let app = allowedApps.sorted().first(where: { !Self.isAppIdentifier($0) }) {
+        // Sorted only to name the same app every time, once one is known to be wrong.
+        if allowedApps.contains(where: { !Self.isAppIdentifier($0) }), let app = allowedApps.sorted().first(where: { !Self.isAppIdentifier($0) }) {
             throw SettingsError(
                 "focus.allowedApps: \"\(String(String.UnicodeScalarView(app.unicodeScalars.prefix(64))))\" is not an app identifier "
                     + "(1 to \(Self.maximumAppIdentifierBytes) letters, digits, '.', '-' or '_')")

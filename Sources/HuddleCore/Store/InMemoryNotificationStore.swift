@@ -52,6 +52,8 @@ public actor InMemoryNotificationStore: NotificationStore {
     private var serviceAccountKeys: [String: ServiceAccountRecord] = [:]
     /// Each FCM registration token's device and app.
     private var registrations: [String: (device: String, app: String)] = [:]
+    /// Each registration token by its Firebase installation ID.
+    private var registrationsByInstallation: [String: String] = [:]
     /// Each registration token's topics, by project.
     private var topicsOfToken: [String: [String: Set<String>]] = [:]
     private let retention: ChangeRetention
@@ -96,7 +98,10 @@ public actor InMemoryNotificationStore: NotificationStore {
         let app = try UpdateRefusal.updated(current, by: update, topic: topic)
         if current == nil { try UpdateRefusal.checkRoom(count: device.apps.count, maximum: maximumApps) }
         devices[token]?.apps[topic] = app
-        if let registrationToken = app.firebase.registrationToken { registrations[registrationToken] = (token, topic) }
+        if let registrationToken = app.firebase.registrationToken {
+            registrations[registrationToken] = (token, topic)
+            if let id = FirebaseInstallation.installationID(of: registrationToken) { registrationsByInstallation[String(id)] = registrationToken }
+        }
         devices[token]?.releaseHeld()
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
@@ -346,11 +351,9 @@ public actor InMemoryNotificationStore: NotificationStore {
         serviceAccountKeys.removeValue(forKey: keyID) != nil
     }
 
-    public func firebaseRecipient(installationID: String) -> FirebaseRecipient? {
-        guard FirebaseInstallation.isInstallationID(installationID),
-            let token = registrations.keys.first(where: { FirebaseInstallation.installationID(of: $0).map(String.init) == installationID })
-        else { return nil }
-        return firebaseRecipient(registrationToken: token)
+    public func registrationToken(installationID: String) -> String? {
+        guard FirebaseInstallation.isInstallationID(installationID) else { return nil }
+        return registrationsByInstallation[installationID]
     }
 
     public func firebaseRecipient(registrationToken: String) -> FirebaseRecipient? {
@@ -387,6 +390,7 @@ public actor InMemoryNotificationStore: NotificationStore {
     private func forgetRegistration(of app: AppRecord) {
         guard let registrationToken = app.firebase.registrationToken else { return }
         registrations[registrationToken] = nil
+        if let id = FirebaseInstallation.installationID(of: registrationToken) { registrationsByInstallation[String(id)] = nil }
         topicsOfToken[registrationToken] = nil
     }
 

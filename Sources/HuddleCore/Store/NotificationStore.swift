@@ -150,9 +150,10 @@ public protocol NotificationStore: Sendable {
     func deleteServiceAccount(keyID: String) async throws -> Bool
     /// The app an FCM registration token names, with its device; `nil` for a token no app has.
     func firebaseRecipient(registrationToken: String) async throws -> FirebaseRecipient?
-    /// The app whose registration token belongs to a Firebase installation ID (the token's part before its `:`,
-    /// ``FirebaseInstallation/installationID(of:)``), with its device; `nil` for an ID no app has.
-    func firebaseRecipient(installationID: String) async throws -> FirebaseRecipient?
+    /// The registration token of the app a Firebase installation ID belongs to (the token's part before its `:`,
+    /// ``FirebaseInstallation/installationID(of:)``), in one read; `nil` for an ID no app has. The token then names
+    /// the app as any token does (``firebaseRecipient(registrationToken:)``, which a caller may have cached).
+    func registrationToken(installationID: String) async throws -> String?
     /// Subscribes a registration token to a topic of a project, counting the token's topics in the same
     /// transaction.
     /// - Returns: false when it was subscribed already.

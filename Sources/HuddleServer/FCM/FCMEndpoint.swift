@@ -240,7 +240,22 @@ struct FCMEndpoint: RouterMiddleware {
     /// Stores a message on one app of one device: on Android the notification the SDK posts (or, for a data message,
     /// what the app received); on an iPhone the APNs push FCM makes of it, with every rule of an APNs push.
     private func deliver(_ message: FCMMessage, to recipient: Recipient, messageID: String) async throws -> StoredPushOutcome {
-        let session = recipient.session
+        do {
+            return try await store(message, on: recipient, messageID: messageID)
+        } catch DeliveryRefusal.deviceGone {
+            centers.forget(recipient.device.token)
+            throw FCMError(.unregistered, "Requested entity was not found.")
+        } catch DeliveryRefusal.unknownApp {
+            throw FCMError(.unregistered, "Requested entity was not found.")
+        } catch DeliveryRefusal.unstorableIdentifier(let problem) {
+            let (field, name) = recipient.device.kind.fcmIdentifierField
+            throw FCMError.invalid(field: field, "\(name) \(problem)")
+        }
+    }
+
+    /// What the device does with a message, by what it becomes there (a notification, an APNs push, a Live Activity
+    /// push); ``deliver(_:to:messageID:)`` answers its refusals as FCM does.
+    private func store(_ message: FCMMessage, on recipient: Recipient, messageID: String) async throws -> StoredPushOutcome {
         let now = clock()
         let push: StoredPush
         switch recipient.device.kind.fcmArrival {
@@ -260,17 +275,7 @@ struct FCMEndpoint: RouterMiddleware {
             }
             push = try Self.apnsPush(of: message, app: recipient.app, messageID: messageID, now: now)
         }
-        do {
-            return try await session.store(push)
-        } catch DeliveryRefusal.deviceGone {
-            centers.forget(recipient.device.token)
-            throw FCMError(.unregistered, "Requested entity was not found.")
-        } catch DeliveryRefusal.unknownApp {
-            throw FCMError(.unregistered, "Requested entity was not found.")
-        } catch DeliveryRefusal.unstorableIdentifier(let problem) {
-            let (field, name) = recipient.device.kind.fcmIdentifierField
-            throw FCMError.invalid(field: field, "\(name) \(problem)")
-        }
+        return try await recipient.session.store(push)
     }
 
     /// A message with `apns.live_activity_token`: the `liveactivity` push FCM makes of it (its `apns` payload, to the
@@ -361,7 +366,7 @@ struct FCMEndpoint: RouterMiddleware {
         case .token(let token):
             return try await recipient(of: token)
         case .installation(let id):
-            guard let found = try await store.firebaseRecipient(installationID: id), let token = found.installation.registrationToken else { return nil }
+            guard let token = try await store.registrationToken(installationID: id) else { return nil }
             return try await recipient(of: token)
         case .topic, .condition:
             return nil
