@@ -74,7 +74,9 @@ import Testing
             for statement in StoreConformance.rowsWrittenBefore012(bytes: { "decode('\($0)', 'hex')" }) {
                 try await TestDatabase.administer(database, statement)
             }
-            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger).first == "012 integer ids for devices, apps, notifications and changes")
+            #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == [
+                "012 integer ids for devices, apps, notifications and changes", "013 apps found by Firebase installation ID",
+            ])
             try await TestDatabase.withStore(database) { store in
                 try await StoreConformance.checkRowsKeptBy012(store: store, journalsDeliveries: true) {
                     try await TestDatabase.column(

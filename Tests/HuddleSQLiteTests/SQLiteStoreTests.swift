@@ -116,7 +116,9 @@ import Testing
             for statement in StoreConformance.rowsWrittenBefore012(bytes: { "X'\($0)'" }) { try db.execute(sql: statement) }
         }
         try queue.close()
-        #expect(try SQLiteMigrations.pending(path: path).first == "012 integer ids for devices, apps, notifications and changes")
+        #expect(try SQLiteMigrations.pending(path: path) == [
+            "012 integer ids for devices, apps, notifications and changes", "013 apps found by Firebase installation ID",
+        ])
         try await StoreConformance.checkRowsKeptBy012(store: try SQLiteNotificationStore(path: path), journalsDeliveries: false) {
             try await DatabaseQueue(path: path).read { db in
                 try String.fetchAll(db, sql: "SELECT identifier FROM notifications UNION ALL SELECT 'change ' || device_id || ' ' || number FROM changes")

@@ -76,6 +76,13 @@ import Testing
         let later = nextMorning.addingTimeInterval(60)
         #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 4, settings: nil)], by: nextMorning) == [])
         #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 4, settings: nil)], by: later.addingTimeInterval(86_400)) == ["a"])
+        // Settings changed (a later change, sent again): the new times decide from then on.
+        let evening = try DeviceSettings(timeZone: "Europe/Paris", summary: try SummarySchedule(isEnabled: true, times: [TimeOfDay(hour: 20, minute: 0)!]))
+        let eveningSummary = evening.summary.nextDelivery(atOrAfter: later, in: evening.clock)
+        #expect(eveningSummary < later.addingTimeInterval(86_400))
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 9, settings: evening)], by: eveningSummary) == ["a"])
+        #expect(times.known == ["a": 9])
+        #expect(times.due([HoldingDevice(token: "a", oldestHeld: later, lastChange: 9, settings: nil)], by: eveningSummary.addingTimeInterval(-1)) == [])
         // Holding nothing any more: forgotten, and a device not known is read again next round rather than guessed.
         #expect(times.due([], by: later) == [] && times.known.isEmpty)
         #expect(times.due([HoldingDevice(token: "a", oldestHeld: start, lastChange: 4, settings: nil)], by: nextMorning) == [])

@@ -52,10 +52,11 @@ def test_text_no_store_keeps_is_refused_before_the_commit_on_every_store(tmp_pat
             app = f"/v1/devices/{iphone['token']}/apps/{TOPIC}"
             assert client.put(app, headers=auth, json={"name": "Chat\u0000"}).status_code == 400
             assert client.put(app, headers=auth, json={"developmentLanguage": "e\u0000n"}).status_code == 400
+            assert client.put(app, headers=auth, json={"developmentLanguage": "e" * 65}).status_code == 400
             assert client.put(app, headers=auth, json={"name": "Chat"}).status_code == 200
             local = client.post(f"{app}/notifications", headers=auth, json={"id": "a\u0000b", "content": {"title": "Hi"}})
             assert local.status_code == 400 and "id" in local.text and "NUL" in local.text
-            pixel, pixel_auth, android_token = android_phone(client)
+            pixel, _, android_token = android_phone(client)
             send = f"/v1/projects/{FCM_PROJECT}/messages:send"
             tagged = client.post(send, json={"message": {"token": android_token, "android": {
                 "notification": {"title": "Hi", "tag": "a\u0000b", "channel_id": "chats"}}}})
@@ -69,8 +70,7 @@ def test_text_no_store_keeps_is_refused_before_the_commit_on_every_store(tmp_pat
             sent = client.post(send, json={"message": {"token": android_token, "android": {
                 "notification": {"title": "Stored", "tag": "t", "channel_id": "chats"}}}})
             assert sent.status_code == 200, sent.text
-            shade = client.get(f"/v1/devices/{pixel['token']}/center", headers=pixel_auth).json()
-            assert [entry["title"] for entry in shade["entries"]] == ["Stored"]
+            assert [entry["title"] for entry in read_center(server, pixel)["entries"]] == ["Stored"]
     finally:
         server.stop()
     assert "error" not in server.log_path.read_text().lower()

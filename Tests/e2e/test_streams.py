@@ -220,33 +220,38 @@ def parse_lines(file):
 
 
 def test_a_server_shutting_down_ends_its_streams_instead_of_waiting_for_them(tmp_path):
-    """At SIGTERM every live stream ends cleanly, after what it had: one whose client still reads (its response ends
-    with the last chunk, so the client reconnects elsewhere), one whose client left without the server seeing it, and
-    the request inspector's. None holds the shutdown until its time runs out and the server cancels what is left, which
-    it logs (the shutdown then took its whole limit, 5 s, where it otherwise takes a few milliseconds)."""
+    """At SIGTERM every live stream ends cleanly, after what it had: a center stream and a group stream whose clients
+    still read (each response ends with its last chunk, so the client reconnects elsewhere), one whose client left
+    without the server seeing it, and the request inspector's. None holds the shutdown until its time runs out and the
+    server cancels what is left, which its debug log says (the shutdown then took its whole limit, 5 s)."""
     server = Server(str(tmp_path), tls=False, extra=("--development",))
-    server.process.terminate()
-    server.process.wait(timeout=20)
-    server.log.close()
+    server.stop()
     # Again with the debug log, which says when a graceful shutdown ran out of time.
     server.arguments = ["env", "LOG_LEVEL=debug", *server.arguments]
     server.start()
-    device = register_device(server)
-    with httpx.Client(timeout=20) as client:
-        # A client that leaves without the server noticing: its stream waits for an event that never comes.
-        with client.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream",
-                           headers={"authorization": f"Bearer {device['secret']}"}) as left:
-            next(left.iter_lines())
-        with client.stream("GET", f"{server.url}/v1/admin/requests/stream", headers={"authorization": f"Bearer {ADMIN_TOKEN}"}) as inspector, \
-                client.stream("GET", f"{server.url}/v1/devices/{device['token']}/stream",
-                              headers={"authorization": f"Bearer {device['secret']}"}) as reading:
-            lines = reading.iter_lines()
-            next(lines)
-            server.process.terminate()
-            # The stream ends as a response does (httpx raises on a connection cut off in the middle of one).
-            received = list(lines)
-            assert all(not line or line.startswith((":", "id:", "event:", "data:", "retry:")) for line in received), received
-            list(inspector.iter_lines())
-    server.stop()
+    try:
+        device = register_device(server)
+        auth = {"authorization": f"Bearer {device['secret']}"}
+        center = f"{server.url}/v1/devices/{device['token']}/stream"
+        with httpx.Client(timeout=20) as client:
+            # A client that leaves without the server noticing: its stream waits for an event that never comes.
+            with client.stream("GET", center, headers=auth) as left:
+                next(left.iter_lines())
+            with client.stream("GET", f"{server.url}/v1/admin/requests/stream", headers={"authorization": f"Bearer {ADMIN_TOKEN}"}) as inspector, \
+                    client.stream("GET", f"{server.url}/v1/devices/{device['token']}/groups/{TOPIC}%2Fteam/stream", headers=auth) as group, \
+                    client.stream("GET", center, headers=auth) as reading:
+                streams = [reading.iter_lines(), group.iter_lines(), inspector.iter_lines()]
+                for lines in streams:
+                    next(lines)
+                server.process.terminate()
+                # Each ends as a response does (httpx raises on a connection cut off in the middle of one).
+                for lines in streams:
+                    received = list(lines)
+                    assert all(not line or line.startswith((":", "id:", "event:", "data:", "retry:")) for line in received), received
+        assert server.process.wait(timeout=20) == 0
+    finally:
+        server.stop()
     log = server.log_path.read_text()
+    # The debug log reached the service group (it says when it shuts a service down), and nothing ran out of time.
+    assert "Triggering graceful shutdown" in log, log[-2000:]
     assert "Graceful shutdown took longer than allowed" not in log, log[-2000:]

@@ -78,7 +78,10 @@ def main():
                         if httpx.get(f"{url}/health").status_code == 200:
                             break
                     except httpx.TransportError:
-                        time.sleep(0.1)
+                        pass
+                    time.sleep(0.1)
+                else:
+                    raise SystemExit(f"huddle serve did not answer /health within 30 s (see {directory}/serve.log)")
                 started = time.time()
                 set_up(url, arguments.devices, arguments.app_bytes)
                 setup_seconds = time.time() - started

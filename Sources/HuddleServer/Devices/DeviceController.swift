@@ -528,7 +528,7 @@ struct DeviceController {
     private static func localizationPath(_ context: HuddleRequestContext) throws -> String {
         let path = context.parameters.getCatchAll().joined(separator: "/")
         let name = path.lowercased()
-        guard !path.isEmpty, !path.split(separator: "/").contains(".."), StorableText.problem(path) == nil,
+        guard !path.isEmpty, !path.split(separator: "/").contains(".."),
             name.hasSuffix(".strings") || name.hasSuffix(".stringsdict") || name.hasSuffix(".xcstrings") || AndroidResourceSet.isResourcePath(path)
         else {
             throw APIError(
