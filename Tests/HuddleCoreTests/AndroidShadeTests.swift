@@ -326,7 +326,7 @@ struct AndroidShadeTests {
         #expect(json["hiddenOnLockScreen"] == 0)
         #expect(json["badges"] == ["com.example.chat": 1])
 
-        let empty = AndroidShade(notifications: [], apps: [], locked: false).json
+        let empty = AndroidShade(notifications: [], apps: [AppRecord](), locked: false).json
         #expect(empty == ["platform": "android", "locked": false, "entries": [], "blocked": 0, "hiddenOnLockScreen": 0, "badges": [:]])
     }
 

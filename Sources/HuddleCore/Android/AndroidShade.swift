@@ -4,7 +4,7 @@ import HuddleLocalization
 /// An Android device's notification shade as one viewer sees it (issue 42): which notifications it holds, in what
 /// order, bundled how, alerting how, what a secure lock screen hides, and the launchers' badges.
 ///
-/// A pure value of the delivered notifications, the apps' records and whether the screen is locked, like the iPhone's
+/// A pure value of the delivered notifications, the apps' channels and strings, and whether the screen is locked, like the iPhone's
 /// rendered center. docs/fcm-research.md section 6 has the sources each rule names.
 public struct AndroidShade: Sendable, Hashable {
     /// Whether the viewer sees a secure lock screen.
@@ -144,6 +144,24 @@ public struct AndroidShade: Sendable, Hashable {
     /// which fcm-research.md 6.4 could not verify.
     public static let hiddenText = PageWords.english.contentsHidden
 
+    /// What the shade reads of an installed app.
+    public struct App: Sendable, Hashable {
+        /// Its package name.
+        public var topic: String
+        public var displayName: String?
+        /// Its uploaded string resources by path (`values-de/strings.xml`).
+        public var localizationFiles: [String: Data]
+        /// Its channels.
+        public var firebase: FirebaseInstallation
+
+        public init(topic: String, displayName: String? = nil, localizationFiles: [String: Data] = [:], firebase: FirebaseInstallation = FirebaseInstallation()) {
+            self.topic = topic
+            self.displayName = displayName
+            self.localizationFiles = localizationFiles
+            self.firebase = firebase
+        }
+    }
+
     /// Builds the shade.
     ///
     /// - Parameters:
@@ -157,7 +175,7 @@ public struct AndroidShade: Sendable, Hashable {
     ///     resources for them.
     /// - Complexity: O(*n* log *n*) for *n* notifications (the sort), plus one channel look-up per app and channel id,
     ///   and one read of an app's string resources when one of its notifications has a `*_loc_key`.
-    public init(notifications: [DeliveredNotification], apps: [AppRecord], locked: Bool, languages: [String] = ["en"]) {
+    public init(notifications: [DeliveredNotification], apps: [App], locked: Bool, languages: [String] = ["en"]) {
         self.locked = locked
         blocked = 0
         hiddenOnLockScreen = 0

@@ -40,56 +40,6 @@ extension DeviceSettings {
     }
 }
 
-extension ArrivalMark {
-    /// The Focus named by a stored row's `silenced_by` column, or the held flag: how every store writes a mark in
-    /// two columns (`held`: 1 or NULL, `silenced_by`: the Focus's name or NULL), so that a held row is found by an
-    /// index on `held` alone.
-    public init(held: Bool, silencedBy focus: String?) {
-        if held {
-            self = .held
-        } else if let focus {
-            self = .silenced(focus: focus)
-        } else {
-            self = .shown
-        }
-    }
-
-    /// The `held` column: 1, or NULL.
-    public var heldColumn: Int64? {
-        self == .held ? 1 : nil
-    }
-
-    /// The `silenced_by` column: the Focus's name, or NULL.
-    public var silencedByColumn: String? {
-        if case .silenced(let focus) = self { focus } else { nil }
-    }
-}
-
-/// A device holding notifications for its scheduled summary, as a summary service finds it: the arrival of its oldest
-/// held notification, which the earliest summary holds, and its settings, unless the service said it knows them as of
-/// the device's last change (``NotificationStore/holdingDevices(knowingSettingsAsOf:)``).
-public struct HoldingDevice: Sendable, Hashable {
-    public var token: String
-    public var oldestHeld: Date
-    /// The number of the device's last change: the settings are those stored with it (every change of settings is
-    /// a change of the device).
-    public var lastChange: UInt64
-    /// Its settings; `nil` when the service knew them as of ``lastChange`` already.
-    public var settings: DeviceSettings?
-
-    public init(token: String, oldestHeld: Date, lastChange: UInt64, settings: DeviceSettings?) {
-        self.token = token
-        self.oldestHeld = oldestHeld
-        self.lastChange = lastChange
-        self.settings = settings
-    }
-
-    /// When its next summary comes under `settings`: the first summary time at or after its oldest held notification.
-    public func nextSummary(under settings: DeviceSettings) -> Date {
-        settings.summary.nextDelivery(atOrAfter: oldestHeld, in: settings.clock)
-    }
-}
-
 extension ScheduledSummary {
     /// The summaries due by `date` among a device's held notifications (each with its arrival), oldest first: those
     /// held for one summary time go together. What every store's ``NotificationStore/deliverSummaries(device:dueBy:)``
@@ -110,43 +60,6 @@ extension ScheduledSummary {
     /// Every notification it holds, by app.
     public var notifications: [(app: String, identifier: String)] {
         apps.flatMap { part in part.identifiers.map { (part.app, $0) } }
-    }
-
-    /// The summary as a store keeps it (the device's latest, and in the change that delivered it).
-    public var storedText: String {
-        JSONValue.object(JSONObject([
-            ("deliveredAt", .integer(deliveredAt.milliseconds)),
-            ("period", .string(period.rawValue)),
-            ("count", .integer(Int64(count))),
-            ("featured", .array(featured.map { .array([.string($0.app), .string($0.identifier)]) })),
-            ("apps", .array(apps.map { part in .array([.string(part.app)] + part.identifiers.map(JSONValue.string)) })),
-        ])).jsonText()
-    }
-
-    /// A summary read back from a store.
-    /// - Throws: ``StoreError`` `.corrupt` naming the device, for text that is not a summary.
-    public static func stored(_ text: String, device token: String) throws(StoreError) -> ScheduledSummary {
-        do {
-            let reader = JSONReader(try JSONParser.parse(text))
-            guard let period = Period(rawValue: try reader.member("period").string()) else {
-                throw try reader.member("period").failure("unknown period")
-            }
-            let featured = try reader.member("featured").array().map { pair throws(JSONReadError) in
-                let parts = try pair.array()
-                guard parts.count == 2 else { throw pair.failure("expected [app, identifier]") }
-                return Featured(app: try parts[0].string(), identifier: try parts[1].string())
-            }
-            let apps = try reader.member("apps").array().map { part throws(JSONReadError) in
-                let parts = try part.array()
-                guard let first = parts.first else { throw part.failure("expected [app, identifier…]") }
-                return AppPart(app: try first.string(), identifiers: try parts.dropFirst().map { element throws(JSONReadError) in try element.string() })
-            }
-            return ScheduledSummary(
-                deliveredAt: Date(milliseconds: Int64(try reader.member("deliveredAt").integer())), period: period, featured: featured,
-                apps: apps, count: try reader.member("count").integer())
-        } catch {
-            throw StoreError(.corrupt, "a summary of device \(token) cannot be read: \(error)")
-        }
     }
 }
 

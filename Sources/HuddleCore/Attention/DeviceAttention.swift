@@ -25,16 +25,16 @@ public struct DeviceAttention: Sendable {
     public static let keptSummaries = 12
 
     public var settings: DeviceSettings
-    public private(set) var held: [Held] = []
+    public internal(set) var held: [Held] = []
     /// The summaries that came, oldest first.
-    public private(set) var summaries: [ScheduledSummary] = []
+    public internal(set) var summaries: [ScheduledSummary] = []
     /// The Focus that silenced each notification, by app and identifier.
-    private(set) var silenced: [ExactKey: String] = [:]
+    var silenced: [ExactKey: String] = [:]
     private var arrivals: UInt64 = 0
     /// Whether held notifications carry their stored change numbers (a server's device, ``init(snapshot:)``): they
     /// reach the center with the stamps a store gives them, as a snapshot read later would have them. A scenario's
     /// reach it as new deliveries dated when they arrived.
-    private var keepsStoredStamps = false
+    var keepsStoredStamps = false
 
     struct ExactKey: Hashable, Sendable {
         var app: String
@@ -129,7 +129,7 @@ public struct DeviceAttention: Sendable {
     }
 
     /// Hands a held notification to the center, dated when it arrived.
-    private func handOver(_ notification: Held, into center: inout Center) throws(CenterError) {
+    func handOver(_ notification: Held, into center: inout Center) throws(CenterError) {
         if keepsStoredStamps {
             let stamp = DeliveryStamp(date: notification.arrived, sequence: notification.sequence)
             try center.deliver(DeliveredNotification(app: notification.app, request: notification.request, stamp: stamp))
@@ -139,7 +139,7 @@ public struct DeviceAttention: Sendable {
     }
 
     /// Hands the held notifications that no summary holds under the settings to `center`, and reschedules the rest.
-    private mutating func releaseUnheld(into center: inout Center) throws(CenterError) {
+    mutating func releaseUnheld(into center: inout Center) throws(CenterError) {
         let released = held.filter { notification in
             !settings.summary.isEnabled || center.registration(for: notification.app)?.settings.scheduledSummary != true
         }.sorted { $0.sequence < $1.sequence }
@@ -183,95 +183,7 @@ public struct DeviceAttention: Sendable {
         }
     }
 
-    private mutating func dropHeld(where shouldDrop: (Held) -> Bool) {
+    mutating func dropHeld(where shouldDrop: (Held) -> Bool) {
         held.removeAll(where: shouldDrop)
-    }
-
-    // MARK: A stored device
-
-    /// What the settings of a device a store keeps hold: its held notifications (which ``Center/loading(_:)`` leaves
-    /// out), the Focus that silenced each silenced one, and its latest summary. Where each notification went was
-    /// decided when it was stored (``ArrivalMark``); this follows those decisions, it does not make them again.
-    public init(snapshot: DeviceSnapshot) {
-        self.init(settings: snapshot.settings)
-        keepsStoredStamps = true
-        for notification in snapshot.notifications {
-            switch notification.mark {
-            case .held: hold(notification)
-            case .silenced(let focus): silenced[ExactKey(notification.app, notification.identifier)] = focus
-            case .shown: break
-            }
-        }
-        if let summary = snapshot.summary { summaries = [summary] }
-    }
-
-    private mutating func hold(_ notification: DeliveredNotification) {
-        held.append(Held(
-            app: notification.app, request: notification.request, arrived: notification.date,
-            until: settings.summary.nextDelivery(atOrAfter: notification.date, in: settings.clock), sequence: notification.stamp.sequence))
-    }
-
-    /// Applies one committed change of a stored device to `center` and beside it, as every server sharing the store
-    /// applies it: a held notification waits here, a summary hands its notifications to the center, new settings or an
-    /// app taken out of the summary hand over what no summary holds any more (as the store did in the change's
-    /// transaction).
-    public mutating func apply(_ change: DeviceChange, to center: inout Center) -> CenterUpdate {
-        switch change.kind {
-        case .delivered(let notification) where notification.mark == .shown && held.isEmpty && silenced.isEmpty:
-            // The common case, a device whose settings touched nothing: the center's alone.
-            return center.apply(change)
-        case .removed where held.isEmpty && silenced.isEmpty:
-            return center.apply(change)
-        case .delivered(let notification):
-            dropHeld { $0.app == notification.app && $0.request.identifier.isExactlyEqual(to: notification.identifier) }
-            let key = ExactKey(notification.app, notification.identifier)
-            silenced[key] = nil
-            switch notification.mark {
-            case .shown:
-                return center.apply(change)
-            case .silenced(let focus):
-                // Its mark is in its group's rendering, which the delivery touches.
-                silenced[key] = focus
-                return center.apply(change)
-            case .held:
-                // One of its identifier shown before leaves the center, as a replacement would.
-                var update = center.apply(
-                    DeviceChange(number: change.number, kind: .removed(app: notification.app, identifiers: [notification.identifier])))
-                hold(notification)
-                update.changesDevice = true
-                return update
-            }
-        case .removed(let app, let identifiers):
-            let heldBefore = held.count
-            remove(app: app, identifiers: identifiers)
-            var update = center.apply(change)
-            update.changesDevice = held.count != heldBefore
-            return update
-        case .appDeleted(let topic):
-            removeAll(app: topic)
-            return center.apply(change)
-        case .appSaved:
-            let update = center.apply(change)
-            try? releaseUnheld(into: &center)
-            return update
-        case .settings(let newSettings):
-            var update = center.apply(change)
-            settings = newSettings
-            try? releaseUnheld(into: &center)
-            update.changesEverything = true
-            return update
-        case .summary(let summary):
-            var update = center.apply(change)
-            let named = Set(summary.notifications.map { ExactKey($0.app, $0.identifier) })
-            let arriving = held.filter { named.contains(ExactKey($0.app, $0.request.identifier)) }.sorted { $0.sequence < $1.sequence }
-            dropHeld { named.contains(ExactKey($0.app, $0.request.identifier)) }
-            for notification in arriving { try? handOver(notification, into: &center) }
-            summaries.append(summary)
-            if summaries.count > Self.keptSummaries { summaries.removeFirst(summaries.count - Self.keptSummaries) }
-            update.changesEverything = true
-            return update
-        case .event, .activities, .superseded:
-            return center.apply(change)
-        }
     }
 }

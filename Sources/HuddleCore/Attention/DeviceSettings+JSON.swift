@@ -13,7 +13,7 @@ extension DeviceSettings {
 
     /// - Parameter droppingInvalidAllowedApps: whether a Focus's allowed app that is no app identifier is left out rather
     ///   than refused: settings stored before identifiers were checked still read (no app could match one).
-    private mutating func update(json reader: JSONReader, ignoring: Set<String>, droppingInvalidAllowedApps lenient: Bool) throws(JSONReadError) {
+    mutating func update(json reader: JSONReader, ignoring: Set<String>, droppingInvalidAllowedApps lenient: Bool) throws(JSONReadError) {
         try reader.rejectUnknownMembers(Self.jsonMembers.union(ignoring))
         var timeZone = self.timeZone
         if let zone = try reader.optionalMember("timeZone") { timeZone = try zone.string() }
@@ -116,37 +116,5 @@ extension DeviceSettings {
             ("focus", .object(focusObject)),
             ("lockScreen", .string(lockScreen.rawValue)),
         ]))
-    }
-}
-
-extension DeviceSettings {
-    /// The settings as a store keeps them: their JSON text, or `nil` for an iPhone's defaults (every device
-    /// registered before settings existed has none).
-    public var storedText: String? {
-        self == .iPhoneDefaults ? nil : json.jsonText()
-    }
-
-    /// Settings read back from a store.
-    /// - Throws: ``StoreError`` `.corrupt` naming the device, for text that is not settings.
-    public static func stored(_ text: String?, device token: String) throws(StoreError) -> DeviceSettings {
-        guard let text else { return .iPhoneDefaults }
-        var settings = DeviceSettings.iPhoneDefaults
-        do {
-            try settings.update(json: JSONReader(try JSONParser.parse(text)), ignoring: [], droppingInvalidAllowedApps: true)
-        } catch {
-            throw StoreError(.corrupt, "the settings of device \(token) cannot be read: \(error)")
-        }
-        return settings
-    }
-}
-
-extension UpdateRefusal {
-    /// `update` run on a device's settings as stored, its error wrapped.
-    public static func check(_ update: DeviceSettingsUpdate, _ settings: DeviceSettings) throws -> DeviceSettings {
-        do {
-            return try update(settings)
-        } catch {
-            throw UpdateRefusal(error: error)
-        }
     }
 }
