@@ -93,20 +93,9 @@ public struct FolderLayering: Sendable {
         return (upward, unordered)
     }
 
-    /// What breaks `order`, as sentences a test reports: a folder it leaves out, a use of a folder above (but those
-    /// `known`, each `[folder, used folder]`), and a known one that is gone (so that the list only shrinks).
-    public func problems(in order: [String], known: Set<[String]> = []) throws -> [String] {
+    /// What breaks `order`, as sentences a test reports: a folder it leaves out, and a use of a folder above.
+    public func problems(in order: [String]) throws -> [String] {
         let (upward, unordered) = try upwardUses(in: order)
-        var problems = unordered.map { "\($0) is in no place of the order" }
-        problems += upward.filter { !known.contains([$0.folder, $0.uses]) }.map { "\($0): a folder above it" }
-        let gone = known.subtracting(upward.map { [$0.folder, $0.uses] })
-        problems += gone.sorted { $0.lexicographicallyPrecedes($1) }.map { "\($0.joined(separator: " no longer uses ")): take it off the known list" }
-        return problems
-    }
-
-    /// The pairs of folders that each use the other.
-    public func twoWayPairs() throws -> [(String, String)] {
-        let edges = Set(try uses().map { [$0.folder, $0.uses] })
-        return edges.filter { $0[0] < $0[1] && edges.contains([$0[1], $0[0]]) }.map { ($0[0], $0[1]) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        return unordered.map { "\($0) is in no place of the order" } + upward.map { "\($0): a folder above it" }
     }
 }
