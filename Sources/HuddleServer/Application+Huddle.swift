@@ -24,7 +24,7 @@ public func buildApplication(
     let centers = DeviceCenters(
         store: store, maximumSessions: configuration.maximumLoadedDevices, notificationsPerApp: configuration.limits.notificationsPerApp,
         writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), clock: configuration.clock, logger: logger)
-    let requestLog = ProviderRequestLog(configuration: configuration)
+    let requestLog = SenderRequestLog(configuration: configuration)
     let (router, provider) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
@@ -61,7 +61,7 @@ public func buildApplication(
     return application
 }
 
-extension ProviderRequestLog {
+extension SenderRequestLog {
     /// The history the server's limits allow.
     convenience init(configuration: ServerConfiguration) {
         self.init(configuration: .init(
@@ -76,12 +76,12 @@ public func buildRouter(
     buildRouter(
         configuration: configuration, store: store,
         centers: DeviceCenters(store: store, notificationsPerApp: configuration.limits.notificationsPerApp, clock: configuration.clock),
-        requestLog: ProviderRequestLog(configuration: configuration), metrics: metrics
+        requestLog: SenderRequestLog(configuration: configuration), metrics: metrics
     ).router
 }
 
 func buildRouter(
-    configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: ProviderRequestLog,
+    configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: SenderRequestLog,
     metrics: PrometheusCollectorRegistry
 ) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint) {
     let router = Router(context: HuddleRequestContext.self)
@@ -97,15 +97,20 @@ func buildRouter(
         requiresProviderToken: !configuration.developmentMode,
         uncheckedRequestHosts: AllowedHosts(publicHosts: configuration.publicHosts + appleHosts, listeningHost: configuration.host),
         servesCheckOnlyRoute: configuration.benchmarkRoutes,
-        requestLog: requestLog, faults: faults, tls: configuration.servesTLS,
-        certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
+        intake: SenderIntake(
+            sender: .apns, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_provider_requests_total",
+            refusalDimension: "reason", clock: configuration.clock),
+        faults: faults, certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     let serviceAccounts = ServiceAccountCache(store: store)
     router.add(middleware: FCMEndpoint(
         centers: centers, store: store,
         authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
-        requestLog: requestLog, faults: faults, tls: configuration.servesTLS, clock: configuration.clock))
+        intake: SenderIntake(
+            sender: .fcm, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_fcm_requests_total", refusalDimension: "error",
+            clock: configuration.clock),
+        faults: faults, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))

@@ -231,21 +231,6 @@ import Testing
         let body = Data(#"{"iss":"DEF123GHIJ","iat":\#(iat)}"#.utf8).base64URL
         #expect(throws: APNsReason.invalidProviderToken) { try ProviderToken(parsing: "\(header).\(body).AAAA") }
     }
-
-    @Test func theRecordOfATokenGivesItsAgeWhateverTheClockSays() throws {
-        let header = Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8).base64URL
-        let body = Data(#"{"iss":"DEF123GHIJ","iat":253402300799}"#.utf8).base64URL
-        var record = ProviderRequestRecord(
-            receivedAt: Self.start, httpVersion: "HTTP/2", tls: false, method: "POST", path: "/3/device/00", apnsHeaders: [])
-        record.noteProviderToken(try ProviderToken(parsing: "\(header).\(body).AAAA"))
-        for now in [Date(timeIntervalSince1970: .nan), .distantPast, Date(timeIntervalSince1970: -1e300), Self.start] {
-            let age = record.json(now: now)["providerToken"]?["ageSeconds"]
-            guard case .integer? = age else {
-                Issue.record("ageSeconds \(String(describing: age)) at \(now.timeIntervalSince1970)")
-                continue
-            }
-        }
-    }
 }
 
 extension Data {

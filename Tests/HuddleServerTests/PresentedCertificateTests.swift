@@ -20,8 +20,8 @@ struct PresentedCertificateTests {
             headers: topic.map { [(name: "apns-topic", value: $0)] } ?? [])
     }
 
-    static func record() -> ProviderRequestRecord {
-        ProviderRequestRecord(receivedAt: Date(), httpVersion: "HTTP/2", tls: true, method: "POST", path: "/3/device/x", apnsHeaders: [])
+    static func record() -> SenderRequestRecord {
+        SenderRequestRecord(receivedAt: Date(), httpVersion: "HTTP/2", tls: true, method: "POST", path: "/3/device/x", sender: .apns, headers: [])
     }
 
     @Test func aRequestWithoutATopicTakesTheCertificatesOnlyOne() {

@@ -5,6 +5,7 @@ to 1,000 activities, on one server and on two servers sharing PostgreSQL. Real c
 
 import concurrent.futures
 import json
+import re
 import time
 import uuid
 
@@ -123,6 +124,14 @@ def test_channels_are_created_read_listed_and_deleted_on_apple_s_paths(tmp_path)
         records = httpx.get(f"{server.url}/v1/admin/requests", headers=ADMIN, params={"limit": 200}).json()["requests"]
         paths = {(r["method"], r["path"], r["answer"]["status"]) for r in records}
         assert ("DELETE", f"/1/apps/{TOPIC}/channels", 204) in paths and ("POST", f"/1/apps/{TOPIC}/channels", 201) in paths
+        # Counted as every APNs request is, accepted or refused: 1 + 3 channels created, one deleted, one read, 7 + 1 full.
+        metrics = httpx.get(f"{server.url}/metrics").text
+        def counted(status, reason):
+            found = re.search(r'huddle_provider_requests_total\{(?:status="%s",reason="%s"|reason="%s",status="%s")\} (\d+)'
+                              % (status, reason, reason, status), metrics)
+            return int(found.group(1)) if found else 0
+        assert counted(201, "") == 4 and counted(204, "") == 1 and counted(200, "") >= 1, metrics
+        assert counted(400, "CannotCreateChannelConfig") == 8, metrics
     finally:
         server.stop()
 

@@ -51,7 +51,7 @@ extension DeviceSession {
     }
 }
 
-extension ProviderRequestRecord {
+extension SenderRequestRecord {
     /// What the request inspector shows of a stored push: the event the device recorded, or the notification's
     /// identifier and what the person's settings did to it.
     mutating func note(_ outcome: StoredPushOutcome) {

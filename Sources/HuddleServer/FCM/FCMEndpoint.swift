@@ -26,9 +26,9 @@ struct FCMEndpoint: RouterMiddleware {
     let authentication: FCMAuthentication
     /// Where each registration token seen was installed.
     let registrations = RegistrationTokens()
-    let requestLog: ProviderRequestLog
+    /// Every send's record, timing, history and count.
+    let intake: SenderIntake
     let faults: ProviderFaults
-    let tls: Bool
     let clock: @Sendable () -> Date
     /// The most topics one registration token is subscribed to (FCM's limit).
     static let maximumTopicsPerToken = 2_000
@@ -107,16 +107,15 @@ struct FCMEndpoint: RouterMiddleware {
     private func send(_ request: Request, context: Context, project: String) async -> Response {
         let started = ContinuousClock.now
         let messageID = FCMMessage.newMessageID(now: clock())
-        var record = ProviderRequestRecord(
-            receivedAt: clock(), client: ProviderExchange.client(of: context.connectionChannel), httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
-            tls: tls, method: request.method.rawValue, path: request.uri.path, apnsHeaders: [])
-        record.apnsID = messageID
+        var record = intake.begin(
+            client: ProviderExchange.client(of: context.connectionChannel), isHTTP2: context.isHTTP2, method: request.method.rawValue,
+            path: request.uri.path)
         let outcome: Result<Void, FCMError>
         do {
             try SiteGuard.checkSameOrigin(request)
             let account = try await authentication.account(of: request, project: project, now: clock())
             record.tokenKeyID = account?.keyID
-            record.tokenTeamID = project
+            record.tokenIssuer = project
             let body = try await collect(request)
             if body.readableBytes <= Self.longestBodyKept { record.payload = Array(body.readableBytesView) }
             let json: JSONValue
@@ -139,30 +138,18 @@ struct FCMEndpoint: RouterMiddleware {
             context.logger.error("FCM send failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
             outcome = .failure(FCMError(.internal, "Internal error encountered."))
         }
-        let elapsed = ContinuousClock.now - started
-        record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         switch outcome {
         case .success:
-            record.status = 200
-            requestLog.record(record)
-            Self.accepted.increment()
+            intake.finish(&record, messageID: messageID, answer: .accepted(status: 200), started: started)
             SenderAccepted.tell(context)
             return .json(["name": .string("projects/\(project)/messages/\(messageID)")])
         case .failure(let error):
-            record.status = error.httpStatus
-            record.reason = error.code?.rawValue ?? error.status
-            record.description = error.message
-            record.storedApp = nil
-            record.storedIdentifier = nil
-            record.eventAction = nil
-            requestLog.record(record)
-            Counter(label: "huddle_fcm_requests_total", dimensions: [("status", "\(error.httpStatus)"), ("error", record.reason ?? "")]).increment()
+            intake.finish(
+                &record, messageID: messageID, answer: .refused(status: error.httpStatus, reason: error.code?.rawValue ?? error.status, description: error.message),
+                started: started)
             return Self.answer(error)
         }
     }
-
-    /// The accepted sends' counter, made once (as the APNs endpoint's is).
-    private static let accepted = Counter(label: "huddle_fcm_requests_total", dimensions: [("status", "200"), ("error", "")])
 
     /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
     static let longestBodyKept = 16 * 1024
@@ -175,7 +162,7 @@ struct FCMEndpoint: RouterMiddleware {
         }
     }
 
-    private func deliver(_ send: FCMSendRequest, project: String, messageID: String, record: inout ProviderRequestRecord) async throws {
+    private func deliver(_ send: FCMSendRequest, project: String, messageID: String, record: inout SenderRequestRecord) async throws {
         let message = send.message
         switch message.target {
         case .token, .installation:
@@ -222,7 +209,7 @@ struct FCMEndpoint: RouterMiddleware {
 
     private static let logger = Logger(label: "huddle.fcm")
 
-    private func applyFault(device: String, app: String, record: inout ProviderRequestRecord) async throws {
+    private func applyFault(device: String, app: String, record: inout SenderRequestRecord) async throws {
         guard !faults.isEmpty, let effect = faults.take(device: device, topic: app, pushType: .alert, service: .fcm, now: clock()) else { return }
         record.fault = effect.summary
         if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }

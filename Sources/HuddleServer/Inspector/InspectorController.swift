@@ -12,7 +12,7 @@ import Synchronization
 /// It takes the admin token as a bearer token, or the home page's admin cookie (so the page and its live
 /// stream work in a browser).
 struct InspectorController {
-    let log: ProviderRequestLog
+    let log: SenderRequestLog
     let pages: WebPages
     let centers: DeviceCenters
     let access: AdminAccess
@@ -74,7 +74,7 @@ struct InspectorController {
     /// looked at once (from a position, as a live viewer reads), not the whole history at each wake-up.
     /// - Returns: how many matched when it stopped waiting (at most `count`).
     private func waitForRecords(
-        _ filter: ProviderRequestLog.Filter, count: Int, within limit: Duration, whileOpen channel: any Channel
+        _ filter: SenderRequestLog.Filter, count: Int, within limit: Duration, whileOpen channel: any Channel
     ) async -> Int {
         let found = Mutex(0)
         _ = await EventDeadline.happens(within: limit, whileOpen: channel) { [log] in
@@ -139,12 +139,12 @@ struct InspectorController {
     /// Where a live viewer of the inspector is in the history. The records its filter admits that it has not
     /// been sent yet are encoded when it is woken, on its own stream's task.
     private final class Cursor: Sendable {
-        private let log: ProviderRequestLog
-        private let filter: ProviderRequestLog.Filter
+        private let log: SenderRequestLog
+        private let filter: SenderRequestLog.Filter
         private let clock: @Sendable () -> Date
         private let position: Mutex<UInt64>
 
-        init(log: ProviderRequestLog, filter: ProviderRequestLog.Filter, position: UInt64, clock: @escaping @Sendable () -> Date) {
+        init(log: SenderRequestLog, filter: SenderRequestLog.Filter, position: UInt64, clock: @escaping @Sendable () -> Date) {
             self.log = log
             self.filter = filter
             self.clock = clock
@@ -166,7 +166,7 @@ struct InspectorController {
         }
     }
 
-    static func filter(_ request: Request) throws -> ProviderRequestLog.Filter {
+    static func filter(_ request: Request) throws -> SenderRequestLog.Filter {
         let query = request.uri.queryParameters
         func text(_ name: String) throws -> String? {
             guard let value = query[Substring(name)].map(String.init), !value.isEmpty else { return nil }
@@ -180,11 +180,11 @@ struct InspectorController {
             }
             return date
         }
-        return ProviderRequestLog.Filter(
+        return SenderRequestLog.Filter(
             device: try text("device")?.lowercased(), topic: try text("topic"), status: try request.number("status", in: 100...599),
             reason: try text("reason"), since: try date("since"), until: try date("until"),
             after: try request.number("after", in: 0...Int.max).map(UInt64.init), pushType: try text("push-type"),
-            apnsID: try text("apns-id")?.lowercased(), uniqueID: try text("unique-id")?.lowercased())
+            messageID: try text("apns-id")?.lowercased(), uniqueID: try text("unique-id")?.lowercased())
     }
 
 }

@@ -72,10 +72,10 @@ struct BroadcastEndpoint: RouterMiddleware {
         } catch {
             if !ProviderRefusal.isAnswer(error) { context.logger.error("broadcast request failed: \(error)") }
             let refusal = ProviderRefusal(error)
-            provider.finish(&record, outcome: .failure(refusal), apnsID: requestID, started: started)
+            provider.intake.finish(&record, messageID: requestID, answer: refusal.intakeAnswer, started: started)
             return refusal.response(headers: headers)
         }
-        provider.finish(&record, outcome: .success(()), apnsID: requestID, started: started, successStatus: Int(response.status.code))
+        provider.intake.finish(&record, messageID: requestID, answer: .accepted(status: Int(response.status.code)), started: started)
         return response
     }
 
@@ -84,7 +84,7 @@ struct BroadcastEndpoint: RouterMiddleware {
         "apns-request-id", "apns-channel-id", "apns-push-type", "apns-priority", "apns-expiration", "apns-id", "authorization",
     ]
 
-    private func answer(_ route: Route, _ incoming: Incoming, headers: HTTPFields, record: inout ProviderRequestRecord) async throws -> Response {
+    private func answer(_ route: Route, _ incoming: Incoming, headers: HTTPFields, record: inout SenderRequestRecord) async throws -> Response {
         let method = incoming.exchange.method
         switch route {
         case .channels(let app):
@@ -161,7 +161,7 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     // MARK: Broadcasts
 
-    private func broadcast(app: String, _ incoming: Incoming, headers: HTTPFields, record: inout ProviderRequestRecord) async throws -> Response {
+    private func broadcast(app: String, _ incoming: Incoming, headers: HTTPFields, record: inout SenderRequestRecord) async throws -> Response {
         let providerRequest = incoming.request
         guard providerRequest.first("apns-channel-id") != nil else { throw APNsReason.missingChannelId }
         guard let pushType = providerRequest.first("apns-push-type") else { throw APNsReason.missingPushType }

@@ -72,7 +72,7 @@ extension PresentedCertificate {
     }
 
     /// Notes the certificate in the inspector's record, whatever becomes of the request.
-    func note(in record: inout ProviderRequestRecord) {
+    func note(in record: inout SenderRequestRecord) {
         guard case .provider(let certificate) = self else { return }
         record.certificateSubject = certificate.subject
         record.certificateTopics = certificate.topics

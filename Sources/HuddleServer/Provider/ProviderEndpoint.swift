@@ -30,12 +30,10 @@ struct ProviderEndpoint: RouterMiddleware {
     /// (DNS rebinding) must send nothing.
     let uncheckedRequestHosts: AllowedHosts
     let servesCheckOnlyRoute: Bool
-    /// The request inspector's history, which every request to the endpoint is added to when answered.
-    let requestLog: ProviderRequestLog
+    /// Every request's record, timing, history and count.
+    let intake: SenderIntake
     /// Failures an admin asked for; none unless asked.
     let faults: ProviderFaults
-    /// Whether connections are TLS (the server's listener is either all TLS or none).
-    let tls: Bool
     /// The client certificates of TLS connections, when the server trusts an authority for them (`--client-ca`).
     let certificates: ConnectionCertificates?
     let clock: @Sendable () -> Date
@@ -96,7 +94,7 @@ struct ProviderEndpoint: RouterMiddleware {
         } catch let cut as FaultCutOff {
             // Nothing is answered. The inspector shows the request before its stream or connection goes, so a
             // client that looks at once finds it.
-            finish(&record, outcome: .success(()), apnsID: apnsID, started: started, answered: false)
+            intake.finish(&record, messageID: apnsID, answer: .cutOff, started: started)
             cut.stream.cutOff()
             return ProviderAnswer(status: .ok, headers: [:], answered: false)
         } catch {
@@ -106,7 +104,7 @@ struct ProviderEndpoint: RouterMiddleware {
         // Apple answers an accepted push with an apns-unique-id in its development environment; the request
         // inspector finds the request by it.
         if case .success = outcome, record.environment == .development { record.uniqueID = UUID.randomLowercasedString() }
-        finish(&record, outcome: outcome, apnsID: apnsID, started: started)
+        intake.finish(&record, messageID: apnsID, answer: outcome.answer, started: started)
         var answer = respond(outcome, apnsID: apnsID)
         if let uniqueID = record.uniqueID { answer.headers.appendUnindexed(Self.uniqueIDField, uniqueID) }
         if case .failure(let refusal) = outcome { answer.goesAway = refusal.goesAway }
@@ -115,7 +113,7 @@ struct ProviderEndpoint: RouterMiddleware {
 
     private func deliver(
         _ push: ProviderPush, certificate: PresentedCertificate, exchange: ProviderExchange, stores: Bool,
-        record: inout ProviderRequestRecord
+        record: inout SenderRequestRecord
     ) async throws {
         // Authentication first, as APNs does: a client without a valid token learns nothing about devices. A
         // connection's certificate authenticates all its requests; any token they carry is not looked at.
@@ -195,7 +193,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// push-to-start token or an activity's update token. Its payload is the activity's, which the device
     /// judges (an `aps` it cannot apply is dropped there, and the push answered 200, as APNs answers it).
     private func deliverToLiveActivity(
-        _ push: ProviderPush, exchange: ProviderExchange, stores: Bool, record: inout ProviderRequestRecord
+        _ push: ProviderPush, exchange: ProviderExchange, stores: Bool, record: inout SenderRequestRecord
     ) async throws {
         guard let device = LiveActivityTokens.device(of: push.deviceToken) else {
             guard try await centers.session(for: push.deviceToken) != nil else { throw try await refusalForUnknownDevice(push.deviceToken) }
@@ -230,7 +228,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// The device's session, once it is known to have the push's app, and the push's body (at most its push
     /// type's payload, which the inspector keeps).
     private func sessionAndBody(
-        of push: ProviderPush, device: String, exchange: ProviderExchange, record: inout ProviderRequestRecord
+        of push: ProviderPush, device: String, exchange: ProviderExchange, record: inout SenderRequestRecord
     ) async throws -> (DeviceSession, ByteBuffer) {
         guard let session = try await centers.session(for: device) else {
             throw try await refusalForUnknownDevice(device)
@@ -328,10 +326,10 @@ struct ProviderEndpoint: RouterMiddleware {
 
     /// The inspector's record of a request as it arrives: its connection, path, `apns-` headers, and its
     /// provider token's key, team and age (the token itself is not kept).
-    func startRecord(_ request: ProviderRequest, exchange: ProviderExchange) -> ProviderRequestRecord {
-        var record = ProviderRequestRecord(
-            receivedAt: clock(), client: exchange.client, httpVersion: exchange.isHTTP2 ? "HTTP/2" : "HTTP/1.1",
-            tls: tls, method: request.method, path: request.path, apnsHeaders: request.headers.filter { $0.name.utf8.starts(with: "apns-".utf8) })
+    func startRecord(_ request: ProviderRequest, exchange: ProviderExchange) -> SenderRequestRecord {
+        var record = intake.begin(
+            client: exchange.client, isHTTP2: exchange.isHTTP2, method: request.method, path: request.path,
+            headers: request.headers.filter { $0.name.utf8.starts(with: "apns-".utf8) })
         // The token as sent, also when the request is refused before it is checked.
         if let sent = ProviderRequestCheck.deviceToken(in: request) {
             record.deviceToken = String(sent.prefix(200)).lowercased()
@@ -343,30 +341,6 @@ struct ProviderEndpoint: RouterMiddleware {
             record.noteProviderToken(token)
         }
         return record
-    }
-
-    /// Completes the record and adds it to the history; `answered` is false for a request a fault cut off,
-    /// which has no status.
-    func finish(
-        _ record: inout ProviderRequestRecord, outcome: Result<Void, ProviderRefusal>, apnsID: String, started: ContinuousClock.Instant,
-        answered: Bool = true, successStatus: Int = 200
-    ) {
-        let elapsed = ContinuousClock.now - started
-        record.microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        record.apnsID = apnsID
-        switch outcome {
-        case .success:
-            record.status = successStatus
-        case .failure(let refusal):
-            record.status = Int(refusal.reason.status.code)
-            record.reason = refusal.reason.rawValue
-            record.description = refusal.description
-            record.storedApp = nil
-            record.storedIdentifier = nil
-            record.eventAction = nil
-        }
-        if !answered { record.status = 0 }
-        requestLog.record(record)
     }
 
     /// `Unregistered` (with when) for a deleted device, `BadDeviceToken` for one never registered.
@@ -381,16 +355,11 @@ struct ProviderEndpoint: RouterMiddleware {
         headers.appendUnindexed(.apnsID, apnsID)
         switch outcome {
         case .success:
-            Self.accepted.increment()
             return ProviderAnswer(status: .ok, headers: headers, acceptsSender: true)
         case .failure(let refusal):
             return refusal.answer(headers: headers)
         }
     }
-
-    /// The accepted pushes' counter, made once: making a counter looks its label and dimensions up in the
-    /// metrics registry, under its lock, every time.
-    private static let accepted = Counter(label: "huddle_provider_requests_total", dimensions: [("status", "200"), ("reason", "")])
 }
 
 extension ProviderRefusal {
@@ -405,6 +374,11 @@ extension ProviderRefusal {
         }
     }
 
+    /// What the request's record and counter say it was answered.
+    var intakeAnswer: SenderIntake.Answer {
+        .refused(status: Int(reason.status.code), reason: reason.rawValue, description: description)
+    }
+
     /// Whether `error` is an answer the request earned (a refusal or a reason) rather than a failure to log.
     static func isAnswer(_ error: any Error) -> Bool {
         error is ProviderRefusal || error is APNsReason
@@ -412,8 +386,6 @@ extension ProviderRefusal {
 
     /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
     func answer(headers: HTTPFields) -> ProviderAnswer {
-        Counter(label: "huddle_provider_requests_total", dimensions: [("status", "\(reason.status.code)"), ("reason", reason.rawValue)])
-            .increment()
         var body = JSONObject([("reason", .string(reason.rawValue))])
         if let timestamp {
             body["timestamp"] = .integer(timestamp.milliseconds)
@@ -448,4 +420,14 @@ struct ProviderRefusal: Error {
 /// A request a fault cuts off, nothing answered: what to cut off (its stream, resetting it, or its connection).
 struct FaultCutOff: Error {
     let stream: RequestStream
+}
+
+extension Result<Void, ProviderRefusal> {
+    /// What a push's record and counter say it was answered.
+    var answer: SenderIntake.Answer {
+        switch self {
+        case .success: .accepted(status: 200)
+        case .failure(let refusal): refusal.intakeAnswer
+        }
+    }
 }

@@ -9,13 +9,13 @@ import Testing
 
 /// The request inspector's history: numbered in order, bounded by count and by bytes (oldest out first),
 /// filtered, and waking its live viewers.
-@Suite struct ProviderRequestLogTests {
+@Suite struct SenderRequestLogTests {
     static func record(device: String = "ab", topic: String = "com.example.app", status: Int = 200, reason: String? = nil, payloadBytes: Int = 0)
-        -> ProviderRequestRecord
+        -> SenderRequestRecord
     {
-        var record = ProviderRequestRecord(
+        var record = SenderRequestRecord(
             receivedAt: Date(timeIntervalSince1970: 1_800_000_000), httpVersion: "HTTP/2", tls: false, method: "POST",
-            path: "/3/device/\(device)", apnsHeaders: [("apns-topic", topic)])
+            path: "/3/device/\(device)", sender: .apns, headers: [("apns-topic", topic)])
         record.deviceToken = device
         record.status = status
         record.reason = reason
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func keepsTheLastRequestsByCountNumberedInOrder() {
-        let log = ProviderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
+        let log = SenderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
         for _ in 0..<5 { log.record(Self.record()) }
         #expect(log.records(.init(), limit: 10).map(\.id) == [5, 4, 3])
         #expect(log.size.records == 3)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func keepsWithinItsBytesButAlwaysTheNewest() {
-        let log = ProviderRequestLog(configuration: .init(maximumRecords: 100, maximumBytes: 10_000))
+        let log = SenderRequestLog(configuration: .init(maximumRecords: 100, maximumBytes: 10_000))
         for _ in 0..<10 { log.record(Self.record(payloadBytes: 3_000)) }
         #expect(log.size.records == 3)  // about 3,300 bytes each
         #expect(log.size.bytes <= 10_000)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func filtersByDeviceTopicStatusReasonTimeAndNumber() {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         log.record(Self.record(device: "aa"))
         log.record(Self.record(device: "bb", status: 400, reason: "BadDeviceToken"))
         log.record(Self.record(device: "aa", topic: "com.example.other", status: 403, reason: "InvalidProviderToken"))
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aPollerWithLimitGetsTheRequestsJustAfterItsNumber() {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         for _ in 0..<7 { log.record(Self.record()) }
         // Newest first as every list, but the window next to `after`: polling on from 4 then loses nothing.
         #expect(log.records(.init(after: 1), limit: 3).map(\.id) == [4, 3, 2])
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aViewerReadsOnFromItsPositionOldestFirstAndSkipsNothing() {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         for _ in 0..<7 { log.record(Self.record()) }
         // More waiting than one take: the rest comes next time, none skipped.
         let first = log.records(after: 2, admittedBy: .init(), limit: 3)
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aViewerWhoseFilterAdmitsNothingStillMovesOn() {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         for _ in 0..<5 { log.record(Self.record(device: "aa")) }
         // Looked at once: the next read starts after them, instead of looking at them all again.
         let unmatched = log.records(after: 0, admittedBy: .init(device: "bb"), limit: 10)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aViewerBehindTheHistoryOrFromAnotherNumberingReadsWhatIsKept() {
-        let log = ProviderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
+        let log = SenderRequestLog(configuration: .init(maximumRecords: 3, maximumBytes: 1 << 20))
         for _ in 0..<5 { log.record(Self.record()) }
         #expect(log.records(after: 1, admittedBy: .init(), limit: 10).records.map(\.id) == [3, 4, 5])
         // A number this server has not reached yet: the viewer's last event came from before a restart.
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func wakesItsViewersAtOnceThenForEachRecordAndForgetsThemWhenTheyGo() async {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         var wakeUps: AsyncStream<Void>.Iterator? = log.wakeUps().makeAsyncIterator()
         #expect(log.viewerCount == 1)
         // The first comes before any request, so that a resuming viewer reads what waits for it.
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func wakesItsViewersForHeartbeatsWhileNothingHappens() async {
-        let log = ProviderRequestLog()
+        let log = SenderRequestLog()
         var wakeUps = log.wakeUps().makeAsyncIterator()
         #expect(await wakeUps.next() != nil)
         // No record: each heartbeat wakes it.
@@ -153,7 +153,7 @@ import Testing
     @Test func itsJSONNeverHoldsTheProviderToken() {
         var record = Self.record(payloadBytes: 0)
         record.tokenKeyID = "ABC123DEFG"
-        record.tokenTeamID = "DEF123GHIJ"
+        record.tokenIssuer = "DEF123GHIJ"
         record.tokenIssuedAt = Date(timeIntervalSince1970: 1_799_999_000)
         record.payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         let json = record.json(now: Date(timeIntervalSince1970: 1_800_000_000)).jsonText()

@@ -3,12 +3,12 @@ import HuddleAPNs
 import NIOCore
 import Synchronization
 
-/// The provider request inspector's history: the last requests to `/3/device/…`, oldest out first past a
+/// The request inspector's history: the last requests to the sender APIs, oldest out first past a
 /// count or a byte limit, and the live viewers to wake when one is added.
 ///
 /// Recording is an append under a lock and a wake-up per viewer: no encoding, no waiting, so that it stays
 /// off the push's path. Records are encoded when they are read.
-final class ProviderRequestLog: Sendable {
+final class SenderRequestLog: Sendable {
     struct Configuration: Sendable {
         /// The most requests kept.
         var maximumRecords = 10_000
@@ -29,20 +29,20 @@ final class ProviderRequestLog: Sendable {
         /// The `apns-push-type` sent (`alert` when none was: APNs takes a push without one as an alert).
         var pushType: String?
         /// Lowercase: ids are compared without regard to case.
-        var apnsID: String?
-        /// Lowercase, as ``apnsID``.
+        var messageID: String?
+        /// Lowercase, as ``messageID``.
         var uniqueID: String?
 
         private static func lowercased(_ byte: UInt8) -> UInt8 {
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
         }
 
-        func admits(_ record: ProviderRequestRecord) -> Bool {
+        func admits(_ record: SenderRequestRecord) -> Bool {
             if let device, record.deviceToken != device { return false }
             if let topic, record.topic != topic { return false }
-            if let pushType, (record.apnsHeaders.first { $0.name == "apns-push-type" }?.value ?? "alert") != pushType { return false }
-            // `apnsID` is lowercased where the filter is read; ids are ASCII, so this compares without copying.
-            if let apnsID, !record.apnsID.utf8.elementsEqual(apnsID.utf8, by: { Self.lowercased($0) == $1 }) { return false }
+            if let pushType, (record.headers.first { $0.name == "apns-push-type" }?.value ?? "alert") != pushType { return false }
+            // `messageID` is lowercased where the filter is read; ids are ASCII, so this compares without copying.
+            if let messageID, !record.messageID.utf8.elementsEqual(messageID.utf8, by: { Self.lowercased($0) == $1 }) { return false }
             // Unique ids are stored lowercase.
             if let uniqueID, record.uniqueID != uniqueID { return false }
             if let status, record.status != status { return false }
@@ -60,7 +60,7 @@ final class ProviderRequestLog: Sendable {
     private struct State {
         /// Oldest first, numbered consecutively. A ring, so that adding one and letting the oldest go moves no other
         /// record, and each record's size is kept beside it, so that letting it go does not read the record again.
-        var records = CircularBuffer<ProviderRequestRecord>()
+        var records = CircularBuffer<SenderRequestRecord>()
         var sizes = CircularBuffer<Int>()
         var bytes = 0
         var lastID: UInt64 = 0
@@ -83,7 +83,7 @@ final class ProviderRequestLog: Sendable {
     }
 
     /// Adds a finished request, numbering it, and wakes the live viewers.
-    func record(_ record: ProviderRequestRecord) {
+    func record(_ record: SenderRequestRecord) {
         var record = record
         let viewers = state.withLock { state in
             state.lastID += 1
@@ -105,14 +105,14 @@ final class ProviderRequestLog: Sendable {
     /// The records a filter admits, newest first, at most `limit`: the newest ones, or with the filter's
     /// `after` the ones just above that number, so that a client polling with the highest number it has
     /// loses none when more than `limit` came meanwhile.
-    func records(_ filter: Filter, limit: Int) -> [ProviderRequestRecord] {
+    func records(_ filter: Filter, limit: Int) -> [SenderRequestRecord] {
         if let after = filter.after {
             // Nothing of ours is numbered above our last number, or above one from before a restart.
             guard after < lastID else { return [] }
             return records(after: after, admittedBy: filter, limit: limit).records.reversed()
         }
         return state.withLock { state in
-            var found: [ProviderRequestRecord] = []
+            var found: [SenderRequestRecord] = []
             var offset = state.count - 1
             while offset >= 0, found.count < limit {
                 let record = state.records[offset: offset]
@@ -130,13 +130,13 @@ final class ProviderRequestLog: Sendable {
     /// the whole history.
     func records(
         after position: UInt64, admittedBy filter: Filter, limit: Int
-    ) -> (records: [ProviderRequestRecord], position: UInt64) {
+    ) -> (records: [SenderRequestRecord], position: UInt64) {
         state.withLock { state in
             let start = position > state.lastID ? 0 : position
             guard state.count > 0 else { return ([], start) }
             // Numbers are consecutive, so the record after `start` is found without a search.
             var offset = state.offset(of: start).map { $0 + 1 } ?? 0
-            var found: [ProviderRequestRecord] = []
+            var found: [SenderRequestRecord] = []
             var reached = start
             while offset < state.count, found.count < limit {
                 let record = state.records[offset: offset]
@@ -148,7 +148,7 @@ final class ProviderRequestLog: Sendable {
         }
     }
 
-    func record(id: UInt64) -> ProviderRequestRecord? {
+    func record(id: UInt64) -> SenderRequestRecord? {
         state.withLock { state in
             state.offset(of: id).map { state.records[offset: $0] }
         }

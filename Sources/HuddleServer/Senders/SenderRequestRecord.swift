@@ -1,53 +1,63 @@
-public import Foundation
-public import HuddleCore
+import Foundation
+import HuddleAPNs
+import HuddleCore
 
-/// What the request inspector keeps of one request to the provider endpoint: who sent what, and what it
-/// was answered. Never the provider token itself: its key, team and age only.
-public struct ProviderRequestRecord: Sendable {
+/// What the request inspector keeps of one request to a sender API (APNs' provider API, its broadcasts, FCM's
+/// `messages:send`): who sent what, through which, and what it was answered. Never a token itself: the key that signed
+/// it, its issuer (an APNs team, a Firebase project) and its age only.
+///
+/// Its JSON (``json(now:group:)``) keeps the names the inspector's clients read (`apnsID`, `providerToken.teamID`)
+/// whatever the sender: they are the admin API's, docs/inspector.md.
+struct SenderRequestRecord: Sendable {
     /// Numbers the server's requests from 1, in the order they were answered.
-    public var id: UInt64 = 0
-    public var receivedAt: Date
+    var id: UInt64 = 0
+    var receivedAt: Date
     /// How long the answer took, in microseconds.
-    public var microseconds: Int64 = 0
-    public var client: String?
-    public var httpVersion: String
-    public var tls: Bool
+    var microseconds: Int64 = 0
+    var client: String?
+    var httpVersion: String
+    var tls: Bool
+    /// The sender API the request came through.
+    var sender: Sender
     /// The environment the request went to (by its `:authority`).
-    public var environment: APNsEnvironment = .development
-    public var method: String
-    public var path: String
-    public var deviceToken: String?
-    /// Every `apns-` header, in the order sent.
-    public var apnsHeaders: [(name: String, value: String)]
-    public var tokenKeyID: String?
-    public var tokenTeamID: String?
-    public var tokenIssuedAt: Date?
+    var environment: APNsEnvironment = .development
+    var method: String
+    var path: String
+    var deviceToken: String?
+    /// The sender's own headers (APNs' `apns-` ones), in the order sent.
+    var headers: [(name: String, value: String)]
+    /// The key that signed the request's token (an APNs provider token, a Google access token's service account).
+    var tokenKeyID: String?
+    /// Who the token speaks for: an APNs team, a Firebase project.
+    var tokenIssuer: String?
+    var tokenIssuedAt: Date?
     /// For a request on a connection that presented a provider certificate: its subject and topics.
-    public var certificateSubject: String?
-    public var certificateTopics: [String]?
+    var certificateSubject: String?
+    var certificateTopics: [String]?
     /// The body as received, when it was read (at most the push type's payload limit).
-    public var payload: [UInt8]?
-    public var status: Int = 0
-    public var reason: String?
-    public var apnsID: String = ""
+    var payload: [UInt8]?
+    var status: Int = 0
+    var reason: String?
+    /// The id the sender answered the message with (`apns-id`, `apns-request-id`, FCM's message name).
+    var messageID: String = ""
     /// The `apns-unique-id` an accepted push was answered with (Apple answers one in development, for its
     /// Push Notifications Console's delivery log), lowercase.
-    public var uniqueID: String?
-    public var description: String?
+    var uniqueID: String?
+    var description: String?
     /// What a fault asked for by an admin did to the request (``apns.md``'s faults on demand), if one caught it.
-    public var fault: String?
+    var fault: String?
     /// The notification an accepted push stored: its app and identifier.
-    public var storedApp: String?
-    public var storedIdentifier: String?
+    var storedApp: String?
+    var storedIdentifier: String?
     /// For an accepted push with nothing to show: what the device did with it (``PushType/deviceAction(for:)``).
-    public var eventAction: String?
+    var eventAction: String?
     /// For a stored notification the person's settings touched: what the device did ("held for the 08:00 summary",
     /// "silenced by the Work Focus").
-    public var arrival: String?
+    var arrival: String?
 
-    public init(
-        receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
-        apnsHeaders: [(name: String, value: String)]
+    init(
+        receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String, sender: Sender,
+        headers: [(name: String, value: String)]
     ) {
         self.receivedAt = receivedAt
         self.client = client
@@ -55,29 +65,30 @@ public struct ProviderRequestRecord: Sendable {
         self.tls = tls
         self.method = method
         self.path = path
-        self.apnsHeaders = apnsHeaders
+        self.sender = sender
+        self.headers = headers
     }
 
     /// Keeps the key, team and age of the token a request presented, which may not have been verified: a
     /// stranger wrote it, so nothing in it is used beyond being shown.
-    public mutating func noteProviderToken(_ token: ProviderToken) {
+    mutating func noteProviderToken(_ token: ProviderToken) {
         tokenKeyID = token.keyID
-        tokenTeamID = token.teamID
+        tokenIssuer = token.teamID
         tokenIssuedAt = token.issuedAt
     }
 
     /// What the record holds in memory, roughly, for the history's byte limit.
-    public var byteCount: Int {
+    var byteCount: Int {
         256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0) + (fault?.utf8.count ?? 0)
             + (certificateSubject?.utf8.count ?? 0) + (certificateTopics?.reduce(0) { $0 + $1.utf8.count } ?? 0)
-            + apnsHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+            + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
-    public var topic: String? { apnsHeaders.first { $0.name == "apns-topic" }?.value }
+    var topic: String? { headers.first { $0.name == "apns-topic" }?.value }
 
     /// The record as the admin API and the inspector's stream show it; `group` is the group the stored
     /// notification is in now, when the caller looked it up.
-    public func json(now: Date, group: String? = nil) -> JSONValue {
+    func json(now: Date, group: String? = nil) -> JSONValue {
         var object = JSONObject([
             ("id", .integer(Int64(id))),
             ("receivedAt", .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(receivedAt))),
@@ -90,10 +101,10 @@ public struct ProviderRequestRecord: Sendable {
             ("path", .string(path)),
             ("deviceToken", deviceToken.map(JSONValue.string) ?? .null),
             ("topic", topic.map(JSONValue.string) ?? .null),
-            ("headers", .object(JSONObject(apnsHeaders.map { ($0.name, JSONValue.string($0.value)) }))),
+            ("headers", .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) }))),
         ])
-        if let tokenKeyID, let tokenTeamID {
-            var token = JSONObject([("keyID", .string(tokenKeyID)), ("teamID", .string(tokenTeamID))])
+        if let tokenKeyID, let tokenIssuer {
+            var token = JSONObject([("keyID", .string(tokenKeyID)), ("teamID", .string(tokenIssuer))])
             if let tokenIssuedAt { token["ageSeconds"] = .integer(Int64(saturating: now.timeIntervalSince(tokenIssuedAt).rounded(.down))) }
             object["providerToken"] = .object(token)
         }
@@ -109,7 +120,7 @@ public struct ProviderRequestRecord: Sendable {
             // Valid JSON is shown as JSON; anything else as text, as far as it is text.
             if let value = try? JSONParser.parse(payload) { object["payload"] = value } else { object["payloadText"] = .string(text) }
         }
-        var answer = JSONObject([("status", .integer(Int64(status))), ("apnsID", .string(apnsID))])
+        var answer = JSONObject([("status", .integer(Int64(status))), ("apnsID", .string(messageID))])
         if let uniqueID { answer["uniqueID"] = .string(uniqueID) }
         if let reason { answer["reason"] = .string(reason) }
         if let description { answer["description"] = .string(description) }

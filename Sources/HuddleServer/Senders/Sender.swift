@@ -1,0 +1,7 @@
+/// A sender API Huddle answers, as its requests' records and its faults name it.
+enum Sender: String, Sendable, CaseIterable {
+    /// APNs' provider API: pushes (`/3/device/…`) and broadcasts (`/1/`, `/4/`).
+    case apns
+    /// FCM's HTTP v1 API (`/v1/projects/{project}/messages:send`).
+    case fcm
+}
