@@ -88,7 +88,7 @@ func buildRouter(
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
-    let faults = ProviderFaults()
+    let faults = SenderFaults()
     // Also answers HTTP/2 pushes on their streams, without the router (ProviderHTTP2Connection).
     let siteHosts = AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host)
     let appleHosts = APNsEnvironment.allCases.flatMap { [$0.host, $0.channelHost] }

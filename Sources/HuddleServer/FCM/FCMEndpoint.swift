@@ -28,7 +28,7 @@ struct FCMEndpoint: RouterMiddleware {
     let registrations = RegistrationTokens()
     /// Every send's record, timing, history and count.
     let intake: SenderIntake
-    let faults: ProviderFaults
+    let faults: SenderFaults
     let clock: @Sendable () -> Date
     /// The most topics one registration token is subscribed to (FCM's limit).
     static let maximumTopicsPerToken = 2_000
@@ -210,10 +210,12 @@ struct FCMEndpoint: RouterMiddleware {
     private static let logger = Logger(label: "huddle.fcm")
 
     private func applyFault(device: String, app: String, record: inout SenderRequestRecord) async throws {
-        guard !faults.isEmpty, let effect = faults.take(device: device, topic: app, pushType: .alert, service: .fcm, now: clock()) else { return }
+        guard !faults.isEmpty,
+            let effect = faults.take(device: device, topic: app, pushType: .alert, sender: .fcm, rateLimited: .fcm(.quotaExceeded), now: clock())
+        else { return }
         record.fault = effect.summary
         if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
-        if let code = effect.fcmError { throw FCMError(code, Self.faultMessages[code] ?? "Internal error encountered.") }
+        if case .fcm(let code)? = effect.answer { throw FCMError(code, Self.faultMessages[code] ?? "Internal error encountered.") }
     }
 
     /// What FCM says with each error code, as seen in its answers (docs/fcm-research.md section 2.1).

@@ -6,7 +6,7 @@ import Hummingbird
 /// holds its own (they are test set-up, not stored data): with several servers behind one address, set them
 /// on each.
 struct FaultController {
-    let faults: ProviderFaults
+    let faults: SenderFaults
     let access: AdminAccess
     let clock: @Sendable () -> Date
 
@@ -18,12 +18,12 @@ struct FaultController {
         group.delete(":id", use: remove)
     }
 
-    /// Adds a fault (``ProviderFault/init(id:json:now:)``): 201 with the fault as it is kept.
+    /// Adds a fault (``SenderFault/init(id:json:now:)``): 201 with the fault as it is kept.
     @Sendable func add(_ request: Request, context: HuddleRequestContext) async throws -> Response {
         try await access.authorize(request, context: context, acceptingCookie: false)
         let body = try await request.jsonBody(limit: 4096)
         let now = clock()
-        let fault = try faults.add { id throws(JSONReadError) in try ProviderFault(id: id, json: body, now: now) }
+        let fault = try faults.add { id throws(JSONReadError) in try SenderFault(id: id, json: body, now: now) }
         return .json(fault.json, status: .created)
     }
 

@@ -33,7 +33,7 @@ struct ProviderEndpoint: RouterMiddleware {
     /// Every request's record, timing, history and count.
     let intake: SenderIntake
     /// Failures an admin asked for; none unless asked.
-    let faults: ProviderFaults
+    let faults: SenderFaults
     /// The client certificates of TLS connections, when the server trusts an authority for them (`--client-ca`).
     let certificates: ConnectionCertificates?
     let clock: @Sendable () -> Date
@@ -124,7 +124,7 @@ struct ProviderEndpoint: RouterMiddleware {
         if !faults.isEmpty,
             let effect = faults.take(
                 device: LiveActivityTokens.device(of: push.deviceToken) ?? push.deviceToken, topic: push.bundleIdentifier,
-                pushType: push.pushType, now: clock())
+                pushType: push.pushType, sender: .apns, rateLimited: .apns(.tooManyRequests), now: clock())
         {
             record.fault = effect.summary
             try await apply(effect, exchange: exchange)
@@ -286,7 +286,7 @@ struct ProviderEndpoint: RouterMiddleware {
         case .close:
             throw FaultCutOff(stream: .channel(exchange.connectionChannel))
         case .goAway where exchange.isHTTP2:
-            let reason = effect.reason ?? .shutdown
+            let reason = effect.apnsRefusal?.reason ?? .shutdown
             let connection = exchange.connectionChannel
             // APNs names its reason in the GOAWAY's debug data. It goes once the stream that asked has its
             // answer (many clients fail whatever is unanswered when a GOAWAY comes), as the one GOAWAY of a
@@ -298,8 +298,9 @@ struct ProviderEndpoint: RouterMiddleware {
         case .goAway, nil:
             break
         }
-        if let reason = effect.reason {
-            throw ProviderRefusal(reason: reason, timestamp: effect.timestamp, goesAway: effect.connection == .goAway)
+        if var refusal = effect.apnsRefusal {
+            refusal.goesAway = effect.connection == .goAway
+            throw refusal
         }
     }
 
@@ -429,5 +430,13 @@ extension Result<Void, ProviderRefusal> {
         case .success: .accepted(status: 200)
         case .failure(let refusal): refusal.intakeAnswer
         }
+    }
+}
+
+extension FaultEffect {
+    /// The APNs answer a fault gives instead of the push's own; `nil` for none, or another sender's.
+    var apnsRefusal: ProviderRefusal? {
+        guard case .apns(let reason, let timestamp)? = answer else { return nil }
+        return ProviderRefusal(reason: reason, timestamp: timestamp)
     }
 }

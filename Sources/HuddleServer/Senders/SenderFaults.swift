@@ -5,27 +5,22 @@ import HuddleCore
 import HuddleFCM
 import Synchronization
 
-/// A failure an admin asked the provider endpoint for (`POST /v1/admin/faults`): which pushes it catches,
-/// and what they get instead of the answer they would have had. Retry and back-off code can only be tested
-/// against a server that fails when told to.
-struct ProviderFault: Sendable {
-    /// The API a request came through.
-    enum Service: String, Sendable, Hashable {
-        case apns, fcm
-    }
-
+/// A failure an admin asked a sender API for (`POST /v1/admin/faults`): which pushes it catches, and what they get
+/// instead of the answer they would have had. Retry and back-off code can only be tested against a server that fails
+/// when told to.
+struct SenderFault: Sendable {
     /// Which pushes a fault catches; a `nil` part catches any.
     struct Match: Sendable, Hashable {
         var device: String?
         var topic: String?
         var pushType: PushType?
-        /// APNs pushes only for a fault with an APNs reason or a connection action, FCM messages only for one with an
-        /// FCM error; a delay or a rate catches both.
-        var service: Service?
+        /// The sender whose answer or connection the fault names (APNs for a reason or a connection action, FCM for
+        /// an FCM error); a delay or a rate catches every sender's.
+        var sender: Sender?
 
-        func catches(device: String, topic: String, pushType: PushType, service: Service) -> Bool {
+        func catches(device: String, topic: String, pushType: PushType, sender: Sender) -> Bool {
             (self.device.map { $0 == device } ?? true) && (self.topic.map { $0 == topic } ?? true)
-                && (self.pushType.map { $0 == pushType } ?? true) && (self.service.map { $0 == service } ?? true)
+                && (self.pushType.map { $0 == pushType } ?? true) && (self.sender.map { $0 == sender } ?? true)
         }
     }
 
@@ -49,12 +44,8 @@ struct ProviderFault: Sendable {
 
     let id: Int
     let match: Match
-    /// The reason answered instead of the push's own answer; `nil` keeps the push's own.
-    let reason: APNsReason?
-    /// For FCM messages: the error code answered instead (`UNAVAILABLE`, `QUOTA_EXCEEDED`…).
-    let fcmError: FCMError.Code?
-    /// For `Unregistered` and `ExpiredToken`: the date answered (when the token stopped being valid).
-    let timestamp: Date?
+    /// What is answered instead of the push's own answer, in its sender's terms; `nil` keeps the push's own.
+    let answer: FaultAnswer?
     /// How long the answer waits, in milliseconds.
     let delayMilliseconds: Int?
     let connection: ConnectionAction?
@@ -138,10 +129,10 @@ struct ProviderFault: Sendable {
         guard reason != nil || fcmError != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
             throw body.failure("say what the fault does: reason, fcmError, connection, delayMilliseconds or pushesPerSecond")
         }
-        let service: Service? = fcmError != nil ? .fcm : (reason != nil || connection != nil) ? .apns : nil
+        let sender: Sender? = fcmError != nil ? .fcm : (reason != nil || connection != nil) ? .apns : nil
         match = Match(
             device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType,
-            service: service)
+            sender: sender)
         var timestamp: Date?
         if let member = try body.optionalMember("timestamp") {
             guard reason == .unregistered || reason == .expiredToken else {
@@ -155,9 +146,7 @@ struct ProviderFault: Sendable {
             timestamp = now
         }
         self.id = id
-        self.reason = reason
-        self.fcmError = fcmError
-        self.timestamp = timestamp
+        answer = reason.map { .apns($0, timestamp: timestamp) } ?? fcmError.map(FaultAnswer.fcm)
         delayMilliseconds = delay
         self.connection = connection
         self.pushesPerSecond = pushesPerSecond
@@ -170,15 +159,17 @@ struct ProviderFault: Sendable {
         if let device = match.device { object["device"] = .string(device) }
         if let topic = match.topic { object["topic"] = .string(topic) }
         if let pushType = match.pushType { object["pushType"] = .string(pushType.rawValue) }
-        if let reason {
+        switch answer {
+        case .apns(let reason, let timestamp):
             object["status"] = .integer(Int64(reason.status.code))
             object["reason"] = .string(reason.rawValue)
+            if let timestamp { object["timestamp"] = .integer(timestamp.milliseconds) }
+        case .fcm(let code):
+            object["status"] = .integer(Int64(code.httpStatus))
+            object["fcmError"] = .string(code.rawValue)
+        case nil:
+            break
         }
-        if let fcmError {
-            object["status"] = .integer(Int64(fcmError.httpStatus))
-            object["fcmError"] = .string(fcmError.rawValue)
-        }
-        if let timestamp { object["timestamp"] = .integer(timestamp.milliseconds) }
         if let delayMilliseconds { object["delayMilliseconds"] = .integer(Int64(delayMilliseconds)) }
         if let connection { object["connection"] = .string(connection.rawValue) }
         if let pushesPerSecond { object["pushesPerSecond"] = .integer(Int64(pushesPerSecond)) }
@@ -189,21 +180,34 @@ struct ProviderFault: Sendable {
     }
 }
 
+/// What a fault answers instead of a request's own answer, in the terms of the sender it names.
+enum FaultAnswer: Sendable, Hashable {
+    /// An APNs reason; for `Unregistered` and `ExpiredToken`, with the date answered (when the token stopped being valid).
+    case apns(APNsReason, timestamp: Date? = nil)
+    /// An FCM error code (`UNAVAILABLE`, `QUOTA_EXCEEDED`…).
+    case fcm(FCMError.Code)
+
+    /// `answered 410 Unregistered`, as the inspector shows it.
+    var summary: String {
+        switch self {
+        case .apns(let reason, _): "answered \(reason.status.code) \(reason.rawValue)"
+        case .fcm(let code): "answered \(code.httpStatus) \(code.rawValue)"
+        }
+    }
+}
+
 /// What a fault does to the push it caught.
-struct FaultEffect: Sendable {
+struct FaultEffect: Sendable, Equatable {
     let faultID: Int
-    let reason: APNsReason?
-    let fcmError: FCMError.Code?
-    let timestamp: Date?
+    let answer: FaultAnswer?
     let delayMilliseconds: Int?
-    let connection: ProviderFault.ConnectionAction?
+    let connection: SenderFault.ConnectionAction?
 
     /// How the inspector shows it.
     var summary: String {
         var parts: [String] = []
         if let delayMilliseconds { parts.append("delayed \(delayMilliseconds) ms") }
-        if let reason { parts.append("answered \(reason.status.code) \(reason.rawValue)") }
-        if let fcmError { parts.append("answered \(fcmError.httpStatus) \(fcmError.rawValue)") }
+        if let answer { parts.append(answer.summary) }
         switch connection {
         case .resetStream: parts.append("stream reset, no answer")
         case .close: parts.append("connection closed, no answer")
@@ -216,9 +220,9 @@ struct FaultEffect: Sendable {
 
 /// The faults a server holds, off until an admin adds one. Taking a fault for a push and counting it down
 /// is one step under one lock, so racing pushes never catch a fault more times than it was asked for.
-final class ProviderFaults: Sendable {
+final class SenderFaults: Sendable {
     private struct State {
-        var faults: [ProviderFault] = []
+        var faults: [SenderFault] = []
         var nextID = 1
         /// The second the rate faults count pushes in, and per fault and device the pushes in it.
         var windowSecond: Int64 = 0
@@ -240,10 +244,10 @@ final class ProviderFaults: Sendable {
 
     /// Adds the fault `make` reads, numbered here.
     /// - Throws: ``APIError`` `conflict` when the server holds its most faults already; what `make` throws.
-    func add(_ make: (Int) throws(JSONReadError) -> ProviderFault) throws -> ProviderFault {
+    func add(_ make: (Int) throws(JSONReadError) -> SenderFault) throws -> SenderFault {
         try state.withLock { state in
-            guard state.faults.count < ProviderFault.maximumCount else {
-                throw APIError(.conflict, "the server holds \(ProviderFault.maximumCount) faults, its most; remove some first")
+            guard state.faults.count < SenderFault.maximumCount else {
+                throw APIError(.conflict, "the server holds \(SenderFault.maximumCount) faults, its most; remove some first")
             }
             let fault = try make(state.nextID)
             state.nextID += 1
@@ -252,7 +256,7 @@ final class ProviderFaults: Sendable {
         }
     }
 
-    var all: [ProviderFault] { state.withLock { $0.faults } }
+    var all: [SenderFault] { state.withLock { $0.faults } }
 
     /// Removes one fault.
     /// - Returns: whether there was one with this id.
@@ -279,10 +283,14 @@ final class ProviderFaults: Sendable {
 
     /// The effect of the first fault that catches this push, counted against the fault; a fault whose count
     /// is spent is removed.
-    func take(device: String, topic: String, pushType: PushType, service: ProviderFault.Service = .apns, now: Date) -> FaultEffect? {
+    /// - Parameters:
+    ///   - sender: the sender API the push came through.
+    ///   - rateLimited: what the sender answers a push beyond a rate fault's (APNs' `429 TooManyRequests`, FCM's
+    ///     `429 QUOTA_EXCEEDED`).
+    func take(device: String, topic: String, pushType: PushType, sender: Sender, rateLimited: FaultAnswer, now: Date) -> FaultEffect? {
         state.withLock { state in
             for index in state.faults.indices
-            where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType, service: service) {
+            where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType, sender: sender) {
                 let fault = state.faults[index]
                 if let limit = fault.pushesPerSecond, !Self.exceeds(limit, faultID: fault.id, device: device, now: now, &state) {
                     continue
@@ -291,10 +299,8 @@ final class ProviderFaults: Sendable {
                 if let remaining = fault.remaining {
                     if remaining <= 1 { state.faults.remove(at: index) } else { state.faults[index].remaining = remaining - 1 }
                 }
-                let rated = fault.pushesPerSecond != nil
                 return FaultEffect(
-                    faultID: fault.id, reason: rated ? (service == .apns ? .tooManyRequests : nil) : fault.reason,
-                    fcmError: rated ? (service == .fcm ? .quotaExceeded : nil) : fault.fcmError, timestamp: fault.timestamp,
+                    faultID: fault.id, answer: fault.pushesPerSecond != nil ? rateLimited : fault.answer,
                     delayMilliseconds: fault.delayMilliseconds, connection: fault.connection)
             }
             return nil

@@ -5,61 +5,64 @@ import HuddleFCM
 @testable import HuddleServer
 import Testing
 
-@Suite struct ProviderFaultsTests {
+@Suite struct SenderFaultsTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let device = String(repeating: "ab", count: 32)
 
-    func add(_ faults: ProviderFaults, _ json: String) throws -> ProviderFault {
+    func add(_ faults: SenderFaults, _ json: String) throws -> SenderFault {
         let body = JSONReader(try JSONParser.parse(Array(json.utf8)))
-        return try faults.add { id throws(JSONReadError) in try ProviderFault(id: id, json: body, now: now) }
+        return try faults.add { id throws(JSONReadError) in try SenderFault(id: id, json: body, now: now) }
     }
 
-    func take(_ faults: ProviderFaults, device: String? = nil, topic: String = "com.example.app", type: PushType = .alert, at date: Date? = nil)
+    func take(_ faults: SenderFaults, device: String? = nil, topic: String = "com.example.app", type: PushType = .alert, at date: Date? = nil)
         -> FaultEffect?
     {
-        faults.take(device: device ?? self.device, topic: topic, pushType: type, now: date ?? now)
+        faults.take(device: device ?? self.device, topic: topic, pushType: type, sender: .apns, rateLimited: .apns(.tooManyRequests), now: date ?? now)
+    }
+
+    /// A push through `sender`, answered in its words beyond a rate.
+    func take(_ faults: SenderFaults, sender: Sender) -> FaultEffect? {
+        let rateLimited: FaultAnswer = sender == .apns ? .apns(.tooManyRequests) : .fcm(.quotaExceeded)
+        return faults.take(device: device, topic: "com.example.app", pushType: .alert, sender: sender, rateLimited: rateLimited, now: now)
     }
 
     @Test func theFirstFaultThatMatchesCatchesThePushAndASpentOneIsRemoved() throws {
-        let faults = ProviderFaults()
+        let faults = SenderFaults()
         #expect(faults.isEmpty)
         _ = try add(faults, #"{"pushType": "voip", "reason": "InternalServerError"}"#)
         _ = try add(faults, #"{"topic": "com.example.app", "reason": "Unregistered", "count": 1}"#)
         #expect(take(faults, topic: "com.example.other") == nil)
         let unregistered = try #require(take(faults))
-        #expect(unregistered.reason == .unregistered)
         // Without a timestamp of its own, an Unregistered answer says the token stopped being valid when the fault was made.
-        #expect(unregistered.timestamp == now)
+        #expect(unregistered.answer == .apns(.unregistered, timestamp: now))
         #expect(take(faults) == nil)
-        #expect(take(faults, type: .voip)?.reason == .internalServerError)
+        #expect(take(faults, type: .voip)?.answer == .apns(.internalServerError))
         #expect(faults.all.map(\.caught) == [1])
     }
 
     /// An FCM error catches FCM messages only and an APNs reason APNs pushes only; a rate answers each API's own
     /// refusal (429 TooManyRequests, 429 QUOTA_EXCEEDED); a delay catches both.
     @Test func eachAPIHasItsOwnFaultsAndARateAnswersInItsWords() throws {
-        let faults = ProviderFaults()
+        let faults = SenderFaults()
         _ = try add(faults, #"{"fcmError": "UNAVAILABLE", "count": 1}"#)
         _ = try add(faults, #"{"reason": "Unregistered", "count": 1}"#)
-        #expect(faults.take(device: device, topic: "com.example.app", pushType: .alert, service: .apns, now: now)?.reason == .unregistered)
-        let fcm = try #require(faults.take(device: device, topic: "com.example.app", pushType: .alert, service: .fcm, now: now))
-        #expect(fcm.fcmError == .unavailable && fcm.reason == nil)
+        #expect(take(faults, sender: .apns)?.answer == .apns(.unregistered, timestamp: now))
+        #expect(take(faults, sender: .fcm)?.answer == .fcm(.unavailable))
         #expect(faults.isEmpty)
         _ = try add(faults, #"{"pushesPerSecond": 1}"#)
-        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now) == nil)
-        let limited = try #require(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now))
-        #expect(limited.fcmError == .quotaExceeded && limited.reason == nil)
+        #expect(take(faults, sender: .fcm) == nil)
+        #expect(take(faults, sender: .fcm)?.answer == .fcm(.quotaExceeded))
         _ = faults.removeAll()
         _ = try add(faults, #"{"delayMilliseconds": 5, "count": 2}"#)
-        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .fcm, now: now)?.delayMilliseconds == 5)
-        #expect(faults.take(device: device, topic: "a", pushType: .alert, service: .apns, now: now)?.delayMilliseconds == 5)
-        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "UNAVAILABLE", "reason": "Unregistered"}"#) }
-        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "UNAVAILABLE", "connection": "close"}"#) }
-        #expect(throws: JSONReadError.self) { try add(ProviderFaults(), #"{"fcmError": "NOPE"}"#) }
+        #expect(take(faults, sender: .fcm)?.delayMilliseconds == 5)
+        #expect(take(faults, sender: .apns)?.delayMilliseconds == 5)
+        #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "UNAVAILABLE", "reason": "Unregistered"}"#) }
+        #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "UNAVAILABLE", "connection": "close"}"#) }
+        #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "NOPE"}"#) }
     }
 
     @Test func racingPushesCatchACountedFaultExactlyThatOften() async throws {
-        let faults = ProviderFaults()
+        let faults = SenderFaults()
         _ = try add(faults, #"{"reason": "ServiceUnavailable", "count": 25}"#)
         let caught = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 { group.addTask { take(faults) != nil } }
@@ -70,10 +73,10 @@ import Testing
     }
 
     @Test func aRateCountsEachDeviceInItsOwnSecond() throws {
-        let faults = ProviderFaults()
+        let faults = SenderFaults()
         _ = try add(faults, #"{"pushesPerSecond": 2}"#)
         let other = String(repeating: "cd", count: 32)
-        #expect([take(faults), take(faults), take(faults)].map { $0?.reason } == [nil, nil, .tooManyRequests])
+        #expect([take(faults), take(faults), take(faults)].map { $0?.answer } == [nil, nil, .apns(.tooManyRequests)])
         #expect(take(faults, device: other) == nil)
         // The next second starts again.
         #expect(take(faults, at: now.addingTimeInterval(1)) == nil)
@@ -81,16 +84,16 @@ import Testing
     }
 
     @Test func aGoAwayAnswersShutdownUnlessToldAnotherReason() throws {
-        let faults = ProviderFaults()
-        #expect(try add(faults, #"{"connection": "goaway"}"#).reason == .shutdown)
-        #expect(try add(faults, #"{"connection": "goaway", "reason": "ServiceUnavailable"}"#).reason == .serviceUnavailable)
+        let faults = SenderFaults()
+        #expect(try add(faults, #"{"connection": "goaway"}"#).answer == .apns(.shutdown))
+        #expect(try add(faults, #"{"connection": "goaway", "reason": "ServiceUnavailable"}"#).answer == .apns(.serviceUnavailable))
     }
 
     @Test func aServerHoldsAtMostItsBoundOfFaults() throws {
-        let faults = ProviderFaults()
-        for _ in 0..<ProviderFault.maximumCount { _ = try add(faults, #"{"reason": "Shutdown"}"#) }
+        let faults = SenderFaults()
+        for _ in 0..<SenderFault.maximumCount { _ = try add(faults, #"{"reason": "Shutdown"}"#) }
         #expect(throws: APIError.self) { try add(faults, #"{"reason": "Shutdown"}"#) }
-        #expect(faults.removeAll() == ProviderFault.maximumCount)
+        #expect(faults.removeAll() == SenderFault.maximumCount)
         #expect(faults.isEmpty)
     }
 }
