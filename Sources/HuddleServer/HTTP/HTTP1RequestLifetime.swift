@@ -62,7 +62,7 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
         switch unwrapInboundIn(data) {
         case .head:
             isReadingRequest = true
-            turnBegan = requestsEnded == answersEnded ? .now() : nil
+            turnBegan = requestsEnded == answersEnded ? context.eventLoop.now : nil
         case .body:
             break
         case .end:
@@ -121,7 +121,7 @@ final class HTTP1RequestLifetime: ChannelDuplexHandler, RemovableChannelHandler 
             answersEnded += 1
             if isReadingRequest, turnBegan == nil {
                 // The request pipelined behind this answer has its turn now.
-                turnBegan = .now()
+                turnBegan = context.eventLoop.now
                 scheduleRequestDeadline()
             }
             if closesAfterAnswer {

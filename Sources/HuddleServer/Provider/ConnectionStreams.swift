@@ -73,7 +73,7 @@ final class ConnectionStreams {
 
     func watch(_ stream: any HeldAnswers) {
         waiting[ObjectIdentifier(stream)] = stream
-        if writeDeadline == nil { scheduleWriteDeadline(at: .now() + writeTimeout) }
+        if writeDeadline == nil { scheduleWriteDeadline(at: eventLoop.now + writeTimeout) }
     }
 
     func stopWatching(_ stream: any HeldAnswers) {
@@ -95,7 +95,7 @@ final class ConnectionStreams {
     /// Resets the streams whose oldest write has waited `writeTimeout`; looks again when the next one is due.
     private func checkWrites() {
         writeDeadline = nil
-        let now = NIODeadline.now()
+        let now = eventLoop.now
         var next: NIODeadline?
         for stream in waiting.values {
             if stream.untaken.hasWaited(writeTimeout, at: now) {

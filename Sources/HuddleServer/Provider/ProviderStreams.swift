@@ -9,12 +9,9 @@ import NIOHTTP2
 ///
 /// A stream whose first HEADERS ask for a push (``ProviderRequestReading``) is read and answered here
 /// (``PushStream``); every other stream's frames, and the connection's, go on to the multiplexer, which gives the
-/// stream a channel that Hummingbird answers. A push's stream keeps the deadlines every stream of the port has
-/// (``StreamLifetime`` has them for the others):
-/// - the request must arrive whole within `--request-timeout` of the stream's opening, else the stream is reset;
-/// - the answer's body must be taken by the client within `--write-timeout` (``ConnectionStreams``), and counts
-///   toward what the connection may hold for a client that does not read;
-/// - an answer that ends before its request did is followed by RST_STREAM `NO_ERROR` (RFC 9113 §8.1).
+/// stream a channel that Hummingbird answers. A push's stream lives the port's one stream life (``StreamLife``, which
+/// ``StreamLifetime`` lives for the others), in frames: past the request's deadline or the write deadline the stream is
+/// reset, and an answer that ends before its request did is followed by RST_STREAM `NO_ERROR` (RFC 9113 §8.1).
 final class ProviderStreams: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
@@ -64,9 +61,8 @@ final class ProviderStreams: ChannelDuplexHandler {
             context.fireChannelRead(data)
             return
         }
-        let stream = PushStream(id: frame.streamID, reading: reading, owner: self)
+        let stream = PushStream(id: frame.streamID, reading: reading, owner: self, eventLoop: context.eventLoop)
         streams[frame.streamID] = stream
-        connection.streamBusy()
         if headers.endStream {
             stream.receive(frame.payload)
         } else {
@@ -76,7 +72,7 @@ final class ProviderStreams: ChannelDuplexHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         isReading = false
-        for stream in unfinished { stream.startRequestDeadline(at: stream.opened + requestTimeout) }
+        for stream in unfinished { stream.startRequestDeadline(requestTimeout) }
         unfinished.removeAll(keepingCapacity: true)
         if flushPending {
             flushPending = false
@@ -131,18 +127,14 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     private static let windowStep = 32_768
 
     let id: HTTP2StreamID
-    let opened = NIODeadline.now()
+    private let life: StreamLife
     /// Held strongly: a push's task may hold its stream past the connection's close, and its answer then finds the
     /// stream closed, its connection's bookkeeping still there.
     private let owner: ProviderStreams
     /// The request being read; `nil` once its answer is under way.
     private var reading: ProviderRequestReading?
-    private var requestEnded = false
-    private var answerEnded = false
     private var isOpen = true
     private var resetSent = false
-    private var isBusy = true
-    private var requestTimer: Scheduled<Void>?
     /// Body bytes read since the client was last given window for them.
     private var unacknowledged = 0
     /// Window given back to the client so far.
@@ -150,12 +142,14 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     /// What a fault's GOAWAY waits for: the stream's close.
     private var closeWaiters: [@Sendable () -> Void] = []
     /// The answer's writes that the client has not taken yet.
-    private(set) var untaken = UntakenWrites()
+    var untaken: UntakenWrites { life.untaken }
 
-    init(id: HTTP2StreamID, reading: ProviderRequestReading, owner: ProviderStreams) {
+    /// A push's stream opening now.
+    init(id: HTTP2StreamID, reading: ProviderRequestReading, owner: ProviderStreams, eventLoop: any EventLoop) {
         self.id = id
         self.reading = reading
         self.owner = owner
+        life = StreamLife(connection: owner.connection, eventLoop: eventLoop)
     }
 
     // MARK: The request
@@ -166,10 +160,10 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
             // The request's first HEADERS that end it, or its trailers. A second head is no request's (as a stream
             // channel's codec takes it): the stream is reset.
             guard headers.endStream else { return reset(.cancel) }
-            endRequest()
+            life.requestDidEnd()
             if let reading = reading.take() { owner.answer(reading, stream: self) }
         case .data(let frame):
-            if frame.endStream { endRequest() }
+            if frame.endStream { life.requestDidEnd() }
             // Once the answer is under way, what comes of the request is nobody's: dropped.
             guard var reading = reading.take() else { return }
             if case .byteBuffer(var bytes) = frame.data {
@@ -188,12 +182,6 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         }
     }
 
-    private func endRequest() {
-        requestEnded = true
-        requestTimer?.cancel()
-        requestTimer = nil
-    }
-
     private func grantWindowIfNeeded() {
         // Window is given back up to about the longest body read (padding counts against the window, not the body):
         // a client that pads its frames cannot draw more than that, and what it holds back the request deadline ends.
@@ -204,14 +192,10 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         owner.flush()
     }
 
-    func startRequestDeadline(at deadline: NIODeadline) {
-        guard !requestEnded, isOpen, requestTimer == nil, let eventLoop = owner.context?.eventLoop else { return }
-        let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        requestTimer = eventLoop.scheduleTask(deadline: deadline) {
-            let stream = bound.value
-            stream.requestTimer = nil
-            if !stream.requestEnded { stream.reset(.cancel) }
-        }
+    /// Sets the request's deadline, `timeout` after the stream opened: past it, the stream is reset.
+    func startRequestDeadline(_ timeout: TimeAmount) {
+        guard isOpen else { return }
+        life.startRequestDeadline(timeout) { [weak self] in self?.reset(.cancel) }
     }
 
     /// Calls `body` once the stream has closed, at once if it has.
@@ -224,46 +208,33 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
     func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
         // A stream reset meanwhile takes no answer: frames after its RST_STREAM would be a stream error, which closes
         // the connection.
-        guard isOpen, !answerEnded, !resetSent else { return }
-        if owner.connection.isWaitingForAPush, answer.acceptsSender { owner.connection.pushAccepted() }
+        guard isOpen, !life.answerEnded, !resetSent else { return }
+        if answer.acceptsSender { life.senderAccepted() }
         let headers = HPACKHeaders(answer: answer)
-        answerEnded = true
+        life.answerDidEnd()
         // When the answer's end has gone out: needed for a body the client must take, or a request to stop after it.
         var written: EventLoopPromise<Void>?
         if let body = answer.body {
             owner.write(.headers(.init(headers: headers)), on: id)
             let bytes = body.readableBytes
-            guard owner.connection.mayHold(bytes, besides: untaken.bytes) else {
+            guard life.mayHold(bytes) else {
                 // The connection holds as much as it may for a client that does not read: this answer is dropped.
                 return reset(.cancel)
             }
             let taken = context.eventLoop.makePromise(of: Void.self)
-            hold(bytes, until: taken.futureResult)
+            life.hold(bytes, until: taken.futureResult, for: self)
             owner.write(.data(.init(data: .byteBuffer(body), endStream: true)), on: id, promise: taken)
             written = taken
         } else {
-            if !requestEnded { written = context.eventLoop.makePromise() }
+            if !life.requestEnded { written = context.eventLoop.makePromise() }
             owner.write(.headers(.init(headers: headers, endStream: true)), on: id, promise: written)
         }
-        becomeIdle()
-        if let written, !requestEnded {
+        if let written, life.answerStopsRequest {
             // The reset goes once the answer's end has gone out: sent before it, it would drop the answer's frames still
             // waiting for the client's window.
-            written.futureResult.assumeIsolated().whenSuccess { [self] in if !requestEnded { reset(.noError) } }
+            written.futureResult.assumeIsolated().whenSuccess { [self] in if life.answerStopsRequest { reset(.noError) } }
         }
         owner.flush()
-    }
-
-    private func hold(_ bytes: Int, until taken: EventLoopFuture<Void>) {
-        let wasEmpty = untaken.isEmpty
-        untaken.add(bytes: bytes, at: .now())
-        owner.connection.held(bytes)
-        if wasEmpty { owner.connection.watch(self) }
-        taken.assumeIsolated().whenComplete { [self] _ in
-            untaken.take(bytes: bytes)
-            owner.connection.released(bytes)
-            if untaken.isEmpty { owner.connection.stopWatching(self) }
-        }
     }
 
     /// Resets the stream (RST_STREAM `CANCEL`): its client did not take its answer in time.
@@ -277,9 +248,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         reading = nil
         owner.write(.rstStream(code), on: id)
         owner.flush()
-        // Nothing more happens on it: its connection's deadlines apply again at once, not only once the reset has left
-        // (a client that does not read its socket leaves the reset waiting in the HTTP/2 handler's buffer).
-        becomeIdle()
+        life.becomeIdle()
     }
 
     /// The stream has closed (both ends, or a reset either way), or its connection has.
@@ -287,19 +256,10 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers {
         guard isOpen else { return }
         isOpen = false
         reading = nil
-        requestTimer?.cancel()
-        requestTimer = nil
-        becomeIdle()
-        owner.connection.stopWatching(self)
+        life.closed(self)
         let waiters = closeWaiters
         closeWaiters = []
         for waiter in waiters { waiter() }
-    }
-
-    private func becomeIdle() {
-        guard isBusy else { return }
-        isBusy = false
-        owner.connection.streamIdle()
     }
 }
 
