@@ -2,11 +2,12 @@ import Foundation
 import HuddleAPNs
 import HuddleCore
 
-/// The request inspector's record of a provider request, as a stranger can fill it before anything is
-/// verified: every line of the input is read as a provider token (its key, team and `iat` are recorded
-/// unverified), the whole input is the payload, and the first eight bytes are the reading clock's time as
-/// a raw `Double` (any bit pattern: NaN, infinities, huge values). The record's JSON must never trap, must
-/// be valid JSON, and may give a token's age only as a whole number.
+/// What the request inspector records of a provider token as a stranger sends it, before anything is verified: every
+/// line of the input is read as a provider token, and its age is taken at a clock whose time is the first eight bytes
+/// as a raw `Double` (any bit pattern: NaN, infinities, huge values), as the inspector's record shows it
+/// (`SenderRequestRecord.json(now:)` in HuddleServer, which takes its age from `ProviderToken.ageSeconds`). Nothing
+/// may trap, a token may not be read with an `iat` that is no time, and the token's part of the record, with the whole
+/// input as its payload (JSON when it parses, text otherwise), must be valid JSON.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)
@@ -15,20 +16,20 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let now = Date(timeIntervalSince1970: Double(bitPattern: clockBits))
     let text = String(decoding: bytes, as: UTF8.self)
 
-    var record = ProviderRequestRecord(
-        receivedAt: Date(timeIntervalSince1970: 1_800_000_000), httpVersion: "HTTP/2", tls: false, method: "POST",
-        path: "/3/device/00", apnsHeaders: [("apns-topic", String(text.prefix(64)))])
-    record.payload = Array(bytes)
+    var record = JSONObject()
     for line in text.split(separator: "\n") {
         guard let token = try? ProviderToken(parsing: String(line)) else { continue }
         guard token.issuedAt.timeIntervalSince1970.isFinite, token.issuedAt.timeIntervalSince1970 >= 0 else {
             fatalError("a token read with an iat that is no time: \(token.issuedAt.timeIntervalSince1970)")
         }
-        record.noteProviderToken(token)
+        record["providerToken"] = .object(JSONObject([
+            ("keyID", .string(token.keyID)), ("teamID", .string(token.teamID)),
+            ("ageSeconds", .integer(ProviderToken.ageSeconds(issuedAt: token.issuedAt, now: now))),
+        ]))
     }
+    if let value = try? JSONParser.parse(Array(bytes)) { record["payload"] = value } else { record["payloadText"] = .string(text) }
 
-    let json = record.json(now: now)
-    guard let parsed = try? JSONParser.parse(json.jsonUTF8()) else { fatalError("the record's JSON does not parse") }
+    guard let parsed = try? JSONParser.parse(JSONValue.object(record).jsonUTF8()) else { fatalError("the record's JSON does not parse") }
     if let age = parsed["providerToken"]?["ageSeconds"] {
         guard case .integer = age else { fatalError("a token's age that is not a whole number: \(age)") }
     }

@@ -67,3 +67,11 @@ public struct ProviderToken: Sendable, Hashable {
         return seconds
     }
 }
+
+extension ProviderToken {
+    /// A token's age at `now` in whole seconds, as the request inspector shows it: a stranger's `iat` and any clock
+    /// (NaN, infinities, far years) give a number, never a trap.
+    public static func ageSeconds(issuedAt: Date, now: Date) -> Int64 {
+        Int64(saturating: now.timeIntervalSince(issuedAt).rounded(.down))
+    }
+}

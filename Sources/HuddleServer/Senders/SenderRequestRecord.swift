@@ -105,7 +105,7 @@ struct SenderRequestRecord: Sendable {
         ])
         if let tokenKeyID, let tokenIssuer {
             var token = JSONObject([("keyID", .string(tokenKeyID)), ("teamID", .string(tokenIssuer))])
-            if let tokenIssuedAt { token["ageSeconds"] = .integer(Int64(saturating: now.timeIntervalSince(tokenIssuedAt).rounded(.down))) }
+            if let tokenIssuedAt { token["ageSeconds"] = .integer(ProviderToken.ageSeconds(issuedAt: tokenIssuedAt, now: now)) }
             object["providerToken"] = .object(token)
         }
         if let certificateSubject, let certificateTopics {
