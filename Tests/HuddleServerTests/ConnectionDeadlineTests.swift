@@ -213,14 +213,14 @@ import Testing
     /// A fault's GOAWAY goes at once, with APNs' reason as its debug data.
     @Test func aGoAwayAtOnceCarriesItsDebugData() throws {
         let channel = try Self.http2()
-        channel.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: ByteBuffer(string: #"{"reason":"Shutdown"}"#)))
+        channel.pipeline.fireUserInboundEventTriggered(GoAwayNow(debugData: ByteBuffer(string: #"{"reason":"Shutdown"}"#)))
         guard case .goAway(_, .noError, let data?)? = try Self.frames(channel).first else {
             Issue.record("no GOAWAY")
             return
         }
         #expect(String(buffer: data) == #"{"reason":"Shutdown"}"#)
         // Only one: a second asks for nothing more.
-        channel.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: ByteBuffer(string: "again")))
+        channel.pipeline.fireUserInboundEventTriggered(GoAwayNow(debugData: ByteBuffer(string: "again")))
         #expect(try Self.frames(channel).isEmpty)
     }
 }

@@ -92,7 +92,7 @@ final class ProviderStreams: ChannelDuplexHandler {
     func answer(_ reading: ProviderRequestReading, stream: PushStream) {
         guard let context else { return }
         pushes.answer(
-            reading, target: stream, context: context, stream: .push(NIOLoopBound(stream, eventLoop: context.eventLoop)),
+            reading, target: stream, context: context, stream: .push(NIOLoopBound(stream as any ConnectionServedStream, eventLoop: context.eventLoop)),
             connectionChannel: context.channel)
     }
 
@@ -120,7 +120,7 @@ final class ProviderStreams: ChannelDuplexHandler {
 
 /// One push on an HTTP/2 connection (``ProviderStreams``), from its HEADERS to its stream's close, on the
 /// connection's event loop.
-final class PushStream: ProviderAnswerTarget, HeldAnswers {
+final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStream {
     /// Stream window granted back to a client still sending a push's body, in steps this big, so that a body too long
     /// to keep is read on (and dropped) up to ``ProviderRequestReading/longestDropped``: a push's body, far shorter,
     /// never costs a WINDOW_UPDATE.

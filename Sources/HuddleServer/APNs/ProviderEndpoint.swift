@@ -293,7 +293,7 @@ struct ProviderEndpoint: RouterMiddleware {
             // graceful close that lets the connection's other open streams finish (HTTP2ConnectionManager).
             let debugData = connection.allocator.buffer(string: JSONValue.object(JSONObject([("reason", .string(reason.rawValue))])).jsonText())
             exchange.stream.whenClosed {
-                connection.pipeline.fireUserInboundEventTriggered(HTTP2ConnectionManager.GoAway(debugData: debugData))
+                connection.pipeline.fireUserInboundEventTriggered(GoAwayNow(debugData: debugData))
             }
         case .goAway, nil:
             break

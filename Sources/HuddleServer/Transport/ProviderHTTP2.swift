@@ -146,7 +146,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
 /// client's window is idle, ``StreamLifetime``), and closes gracefully when told to quiesce (a server shutting
 /// down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible stream and a PING, then, once
 /// the PING comes back, a GOAWAY naming the last stream opened; the connection closes when its open streams are
-/// done, or after `gracefulCloseTimeout` (also when the PING does not come back in that time). A fault's ``GoAway``
+/// done, or after `gracefulCloseTimeout` (also when the PING does not come back in that time). A fault's ``GoAwayNow``
 /// is one GOAWAY with its debug data, naming the last stream opened, and nothing after it (clients such as
 /// Python's h2 drop a read in which a frame follows a GOAWAY, the answer before it included); the client
 /// closes the connection then, or `gracefulCloseTimeout` does.
@@ -164,11 +164,6 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
         /// once could reset the connection under data the client has not read yet: the answer and the GOAWAY).
         case wentAway
         case closed
-    }
-
-    /// Sent up the connection's pipeline: go away at once, naming the reason in the GOAWAY's debug data.
-    struct GoAway: Sendable {
-        var debugData: ByteBuffer
     }
 
     private let eventLoop: any EventLoop
@@ -238,7 +233,7 @@ final class HTTP2ConnectionManager: ChannelDuplexHandler {
             streamClosed()
         } else if event is ChannelShouldQuiesceEvent {
             closeGracefully(context: context)
-        } else if let goAway = event as? GoAway {
+        } else if let goAway = event as? GoAwayNow {
             goAwayAtOnce(debugData: goAway.debugData, context: context)
         } else if let event = event as? ChannelEvent, event == .inputClosed {
             // The client sends no more: nothing more can be asked on this connection.

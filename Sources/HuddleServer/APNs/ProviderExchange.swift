@@ -56,7 +56,7 @@ extension ProviderExchange {
 /// it: most pushes meet no fault.
 enum RequestStream: Sendable {
     case channel(any Channel)
-    case push(NIOLoopBound<PushStream>)
+    case push(NIOLoopBound<any ConnectionServedStream>)
 
     /// Cuts the request off unanswered, from any thread: an HTTP/2 stream is reset (RST_STREAM `CANCEL`), an HTTP/1.1
     /// connection closed.
@@ -74,6 +74,15 @@ enum RequestStream: Sendable {
         case .push(let stream): stream.eventLoop.execute { stream.value.whenClosed(body) }
         }
     }
+}
+
+/// An HTTP/2 stream the transport serves on its connection's own pipeline (a push's, ``PushStream``), as a fault reaches
+/// it, on the connection's event loop.
+protocol ConnectionServedStream: AnyObject {
+    /// Resets the stream (RST_STREAM `CANCEL`).
+    func reset()
+    /// Calls `body` once the stream has closed, at once if it has.
+    func whenClosed(_ body: @escaping @Sendable () -> Void)
 }
 
 /// A request's body, read when the endpoint asks for it: after the checks that need no body, so that a refused
