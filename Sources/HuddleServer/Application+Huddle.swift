@@ -93,14 +93,14 @@ func buildRouter(
     let siteHosts = AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host)
     let appleHosts = APNsEnvironment.allCases.flatMap { [$0.host, $0.channelHost] }
     let provider = ProviderEndpoint(
-        centers: centers, store: store, connections: ProviderConnections(), keys: keys,
+        centers: centers, store: store, keys: keys,
         requiresProviderToken: !configuration.developmentMode,
         uncheckedRequestHosts: AllowedHosts(publicHosts: configuration.publicHosts + appleHosts, listeningHost: configuration.host),
         servesCheckOnlyRoute: configuration.benchmarkRoutes,
         intake: SenderIntake(
             sender: .apns, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_provider_requests_total",
             refusalDimension: "reason", clock: configuration.clock),
-        faults: faults, certificates: configuration.clientCertificateAuthorityPath == nil ? nil : ConnectionCertificates(), clock: configuration.clock)
+        faults: faults, readsClientCertificates: configuration.clientCertificateAuthorityPath != nil, clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     let serviceAccounts = ServiceAccountCache(store: store)

@@ -48,10 +48,10 @@ struct BroadcastEndpoint: RouterMiddleware {
         let path = request.uri.path
         guard path.hasPrefix("/1/") || path.hasPrefix("/4/") else { return try await next(request, context) }
         let started = ContinuousClock.now
-        let exchange = ProviderExchange(request, path: path, context: context)
+        let exchange = ProviderExchange(request, path: path, context: context, clientConnection: await ClientConnection.of(context.connectionChannel))
         let incoming = Incoming(
             request: ProviderRequest(method: exchange.method, path: path, headers: exchange.headers), exchange: exchange,
-            certificate: await provider.certificates?.certificate(of: context.connectionChannel) ?? .none)
+            certificate: await provider.certificate(of: exchange))
         var record = provider.startRecord(incoming.request, exchange: exchange)
         incoming.certificate.note(in: &record)
         record.environment = ProviderEndpoint.environment(of: exchange.authority)

@@ -21,7 +21,6 @@ struct ProviderEndpoint: RouterMiddleware {
 
     let centers: DeviceCenters
     let store: any NotificationStore
-    let connections: ProviderConnections
     let keys: SigningKeyCache
     let verifiedSignatures = VerifiedSignatures()
     let requiresProviderToken: Bool
@@ -34,8 +33,9 @@ struct ProviderEndpoint: RouterMiddleware {
     let intake: SenderIntake
     /// Failures an admin asked for; none unless asked.
     let faults: SenderFaults
-    /// The client certificates of TLS connections, when the server trusts an authority for them (`--client-ca`).
-    let certificates: ConnectionCertificates?
+    /// Whether the server trusts an authority for client certificates (`--client-ca`): then a connection's certificate
+    /// is read at its first request.
+    let readsClientCertificates: Bool
     let clock: @Sendable () -> Date
 
     /// What the endpoint answers at a path, if anything (the rest goes to the router).
@@ -62,7 +62,7 @@ struct ProviderEndpoint: RouterMiddleware {
         guard case .provider(let path, let stores) = route(request.uri.path) else {
             return try await next(request, context)
         }
-        let exchange = ProviderExchange(request, path: path, context: context)
+        let exchange = ProviderExchange(request, path: path, context: context, clientConnection: await ClientConnection.of(context.connectionChannel))
         let answer = await answer(exchange, stores: stores)
         if answer.acceptsSender { exchange.tellSenderAccepted() }
         var response = Response(
@@ -82,7 +82,7 @@ struct ProviderEndpoint: RouterMiddleware {
     func answer(_ exchange: ProviderExchange, stores: Bool) async -> ProviderAnswer {
         let started = ContinuousClock.now
         let providerRequest = ProviderRequest(method: exchange.method, path: exchange.path, headers: exchange.headers)
-        let certificate = await certificates?.certificate(of: exchange.connectionChannel) ?? .none
+        let certificate = await certificate(of: exchange)
         let (apnsID, checked) = ProviderRequestCheck.check(certificate.defaultingTopic(of: providerRequest), now: clock())
         var record = startRecord(providerRequest, exchange: exchange)
         record.environment = Self.environment(of: exchange.authority)
@@ -169,11 +169,10 @@ struct ProviderEndpoint: RouterMiddleware {
             return
         }
         let now = clock()
-        let state = connections.state(of: exchange.connection, closed: exchange.connectionChannel.closeFuture)
         let (token, key) = try await ProviderAuthentication.verify(
-            providerToken, connection: state, now: now, verifiedSignatures: verifiedSignatures, lookUpKey: { try await keys.key(id: $0) })
+            providerToken, connection: exchange.clientConnection.tokenState, now: now, verifiedSignatures: verifiedSignatures, lookUpKey: { try await keys.key(id: $0) })
         do {
-            try connections.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now, on: exchange.connection)
+            try exchange.clientConnection.admit(token, key: key, bundleIdentifier: bundleIdentifier, now: now)
         } catch {
             guard error == .invalidProviderToken, !key.allows(bundleIdentifier) else { throw error }
             // APNs says no more; the reason a key is refused for an app is worth saying where a developer looks.
@@ -337,11 +336,17 @@ struct ProviderEndpoint: RouterMiddleware {
         }
         // Most pushes present the token their connection already had admitted: it is read once per connection.
         if let text = try? ProviderRequestCheck.providerToken(of: request),
-            let token = connections.token(of: exchange.connection).flatMap({ $0.text == text ? $0 : nil }) ?? (try? ProviderToken(parsing: text))
+            let token = exchange.clientConnection.token.flatMap({ $0.text == text ? $0 : nil }) ?? (try? ProviderToken(parsing: text))
         {
             record.noteProviderToken(token)
         }
         return record
+    }
+
+    /// The client certificate of the request's connection; none unless the server trusts an authority for them.
+    func certificate(of exchange: ProviderExchange) async -> PresentedCertificate {
+        guard readsClientCertificates else { return .none }
+        return await exchange.clientConnection.presentedCertificate(on: exchange.connectionChannel)
     }
 
     /// `Unregistered` (with when) for a deleted device, `BadDeviceToken` for one never registered.

@@ -23,6 +23,8 @@ struct ProviderExchange: Sendable {
     var logger: Logger
     /// The client's address and port (``client(of:)``), which the inspector shows.
     var client: String?
+    /// What the server knows of the client's connection: its provider token's state, its certificate.
+    var clientConnection: ClientConnection
 
     /// Tells the request's transport that the endpoint accepted a sender's message (``SenderAccepted``): an HTTP/2
     /// stream with a channel of its own hears it on that channel; a push that ``ProviderStreams`` serves learns it from
@@ -30,9 +32,6 @@ struct ProviderExchange: Sendable {
     func tellSenderAccepted() {
         if isHTTP2, case .channel(let channel) = stream { SenderAccepted.tell(channel) }
     }
-
-    /// Identifies the client connection, which provider authentication binds to.
-    var connection: ObjectIdentifier { ObjectIdentifier(connectionChannel) }
 
     /// A connection's client as the inspector shows it, `address:port`: formatted once per connection by the
     /// handlers that answer pushes, not for every push.
@@ -43,11 +42,11 @@ struct ProviderExchange: Sendable {
 
 extension ProviderExchange {
     /// A request that Hummingbird's router carried, with the stream and connection of `context`.
-    init(_ request: Request, path: String, context: HuddleRequestContext) {
+    init(_ request: Request, path: String, context: HuddleRequestContext, clientConnection: ClientConnection) {
         self.init(
             method: request.method.rawValue, path: path, headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) },
             authority: request.head.authority, body: .request(request), stream: .channel(context.channel), connectionChannel: context.connectionChannel,
-            isHTTP2: context.isHTTP2, logger: context.logger, client: Self.client(of: context.connectionChannel))
+            isHTTP2: context.isHTTP2, logger: context.logger, client: Self.client(of: context.connectionChannel), clientConnection: clientConnection)
     }
 }
 

@@ -91,9 +91,13 @@ struct ProviderChannel: HTTPChannelHandler {
                     let operations = channel.pipeline.syncOperations
                     let state = try operations.handler(type: HTTPConnectionStateHandler.self)
                     let answers = AnswerWriter(eventLoop: channel.eventLoop)
+                    let clientConnection = ClientConnection()
                     try operations.addHandler(
-                        ProviderHTTP1Handler(endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers, logger: logger),
+                        ProviderHTTP1Handler(
+                            endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
+                            clientConnection: clientConnection, logger: logger),
                         position: .after(state))
+                    try operations.addHandler(ClientConnection.Holder(clientConnection), position: .after(state))
                     try operations.addHandler(answers, position: .after(state))
                     try operations.addHandler(HTTP1RequestLifetime(requestTimeout: requestTimeout, writeTimeout: writeTimeout), position: .after(state))
                     return .http1(connection)

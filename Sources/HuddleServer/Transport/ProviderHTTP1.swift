@@ -30,8 +30,10 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
     /// A read asked for while a push was being answered, to ask for once it is.
     private var readWaiting = false
 
-    init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, logger: Logger) {
-        pushes = PushAnswering(endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger)
+    init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection, logger: Logger) {
+        pushes = PushAnswering(
+            endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
+            clientConnection: clientConnection)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

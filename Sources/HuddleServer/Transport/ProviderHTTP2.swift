@@ -54,9 +54,11 @@ struct ProviderHTTP2Connection: Sendable {
             maximumHeldBytes: configuration.maximumHeldBytes)
         let shared = NIOLoopBound(streams, eventLoop: channel.eventLoop)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
+        let clientConnection = ClientConnection()
+        try operations.addHandler(ClientConnection.Holder(clientConnection))
         let pushes = PushAnswering(
             endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
-            logger: logger, client: ProviderExchange.client(of: channel))
+            logger: logger, client: ProviderExchange.client(of: channel), clientConnection: clientConnection)
         let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { stream in
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations

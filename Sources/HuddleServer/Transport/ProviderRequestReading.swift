@@ -71,7 +71,8 @@ struct ProviderRequestReading {
     /// with the other answers ready by then.
     func answer(
         endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
-        connectionChannel: any Channel, client: String?, isHTTP2: Bool, answers: AnswerWriter, logger: Logger
+        connectionChannel: any Channel, client: String?, clientConnection: ClientConnection, isHTTP2: Bool, answers: AnswerWriter,
+        logger: Logger
     ) {
         switch route {
         case .accept:
@@ -82,7 +83,7 @@ struct ProviderRequestReading {
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
                 authority: head.authority, body: .collected(tooLarge ? nil : body ?? ByteBuffer()), stream: stream,
-                connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client)
+                connectionChannel: connectionChannel, isHTTP2: isHTTP2, logger: logger, client: client, clientConnection: clientConnection)
             let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
             Task(executorPreference: answers.pushExecutor) {
@@ -105,6 +106,8 @@ struct PushAnswering {
     let logger: Logger
     /// The connection's client (``ProviderExchange/client(of:)``).
     var client: String?
+    /// What the server knows of the connection (its provider token, its certificate).
+    let clientConnection: ClientConnection
 
     /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
     func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
@@ -144,6 +147,7 @@ struct PushAnswering {
     ) {
         reading.answer(
             endpoint: endpoint, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
+            clientConnection: clientConnection,
             isHTTP2: isHTTP2, answers: answers, logger: logger)
     }
 }

@@ -17,43 +17,15 @@ enum PresentedCertificate: Sendable {
     case unusable(String)
 }
 
-/// The certificate of each open TLS connection, read from its TLS handler once, on the connection's first request,
-/// and forgotten when it closes.
-///
-/// The handshake already verified it against the authority `--client-ca` names (NIOSSL's optional verification:
-/// a connection without a certificate is let in for token authentication, one with a certificate that does not
-/// verify is refused in the handshake).
-final class ConnectionCertificates: Sendable {
-    private let certificates = Mutex<[ObjectIdentifier: PresentedCertificate]>([:])
-
-    /// - Parameter connectionChannel: the client's connection (an HTTP/2 stream's parent).
-    func certificate(of connectionChannel: any Channel) async -> PresentedCertificate {
-        let connection = ObjectIdentifier(connectionChannel)
-        if let known = certificates.withLock({ $0[connection] }) { return known }
-        let presented: PresentedCertificate
+extension PresentedCertificate {
+    /// What a certificate a TLS handshake verified is, for provider requests.
+    init(reading certificate: NIOSSLCertificate) {
         do {
-            presented = try await connectionChannel.nioSSL_peerCertificate().get().map(Self.read) ?? .none
-        } catch {
-            // No TLS handler: not a TLS connection, so no certificate.
-            presented = .none
-        }
-        let isNew = certificates.withLock { certificates in
-            guard certificates[connection] == nil else { return false }
-            certificates[connection] = presented
-            return true
-        }
-        // Outside the lock: a connection that closed already runs the callback at once, and it takes the lock.
-        if isNew { connectionChannel.closeFuture.whenComplete { [weak self] _ in _ = self?.certificates.withLock { $0.removeValue(forKey: connection) } } }
-        return presented
-    }
-
-    private static func read(_ certificate: NIOSSLCertificate) -> PresentedCertificate {
-        do {
-            return .provider(try ProviderCertificate(derEncoded: try certificate.toDERBytes()))
+            self = .provider(try ProviderCertificate(derEncoded: try certificate.toDERBytes()))
         } catch let error as ProviderCertificateError {
-            return .unusable(error.description)
+            self = .unusable(error.description)
         } catch {
-            return .unusable("the certificate cannot be read: \(error)")
+            self = .unusable("the certificate cannot be read: \(error)")
         }
     }
 }
