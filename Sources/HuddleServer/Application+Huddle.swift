@@ -25,7 +25,7 @@ public func buildApplication(
         store: store, maximumSessions: configuration.maximumLoadedDevices, notificationsPerApp: configuration.limits.notificationsPerApp,
         writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), clock: configuration.clock, logger: logger)
     let requestLog = SenderRequestLog(configuration: configuration)
-    let (router, provider) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
+    let (router, provider, fcm) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
@@ -45,7 +45,7 @@ public func buildApplication(
     let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
     let server = HTTPServerBuilder { [tls] responder in
         try ProviderChannel(
-            responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider,
+            responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider, fcm: fcm,
             servesAcceptRoute: configuration.benchmarkRoutes)
     }
     var application = Application(
@@ -83,7 +83,7 @@ public func buildRouter(
 func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: SenderRequestLog,
     metrics: PrometheusCollectorRegistry
-) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint) {
+) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint, fcm: FCMEndpoint) {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
@@ -104,13 +104,14 @@ func buildRouter(
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     let serviceAccounts = ServiceAccountCache(store: store)
-    router.add(middleware: FCMEndpoint(
+    let fcm = FCMEndpoint(
         centers: centers, store: store,
         authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
         intake: SenderIntake(
             sender: .fcm, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_fcm_requests_total", refusalDimension: "error",
             clock: configuration.clock),
-        faults: faults, clock: configuration.clock))
+        faults: faults, clock: configuration.clock)
+    router.add(middleware: fcm)
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))
@@ -162,5 +163,5 @@ func buildRouter(
             return Response(status: .ok, headers: [.apnsID: UUID.timeOrderedLowercasedString(at: Date())])
         }
     }
-    return (router, provider)
+    return (router, provider, fcm)
 }

@@ -148,6 +148,33 @@ def register_device(server, topic=TOPIC, categories=None):
         return device
 
 
+ANDROID_PACKAGE = "com.example.android.chat"
+CHATS_CHANNEL = {"id": "chats", "name": "Chats", "importance": "high"}
+
+
+def register_android_phone(server, apps=None, name="Pixel"):
+    """An Android 15 phone and its apps, each package with the body it is installed with (by default ANDROID_PACKAGE,
+    named Chat, with one channel of high importance): the device, its Authorization header, and each app as its
+    installation answered it (its fcmToken, its fid)."""
+    with httpx.Client(verify=verification(server)) as client:
+        device = client.post(f"{server.url}/v1/devices", json={"name": name, "platform": "android", "androidVersion": 15}).json()
+        assert device["platform"] == "android" and device["androidVersion"] == 15, device
+        auth = {"authorization": f"Bearer {device['secret']}"}
+        installed = {}
+        for package, body in (apps or {ANDROID_PACKAGE: {"name": "Chat", "channels": [CHATS_CHANNEL]}}).items():
+            response = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{package}", headers=auth, json=body)
+            assert response.status_code == 200, response.text
+            installed[package] = response.json()
+        return device, auth, installed
+
+
+def installed_app(server, device, topic=TOPIC):
+    """An app of a device as the device API lists it (its fcmToken, its fid, …)."""
+    with httpx.Client(verify=verification(server)) as client:
+        apps = client.get(f"{server.url}/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
+        return next(app for app in apps if app["topic"] == topic)
+
+
 def read_center(server, device, **query):
     with httpx.Client(verify=verification(server)) as client:
         response = client.get(f"{server.url}/v1/devices/{device['token']}/center", params=query,

@@ -12,33 +12,25 @@ import httpx
 import pytest
 from firebase_admin import exceptions, messaging
 
-from conftest import ADMIN_TOKEN, FCM_PROJECT, HUDDLE, TOPIC, read_center, register_device
+from conftest import ANDROID_PACKAGE, ADMIN_TOKEN, CHATS_CHANNEL, FCM_PROJECT, HUDDLE, TOPIC, installed_app, read_center, register_android_phone, register_device
 
 PROJECT = FCM_PROJECT
-PACKAGE = "com.example.android.chat"
+PACKAGE = ANDROID_PACKAGE
 # A token of FCM's shape (an installation ID, a colon, more) that no app has: unregistered, where a token without the
 # shape is malformed (test_fcm_2026.py).
 UNKNOWN_TOKEN = "U" * 22 + ":APA91b-no-app-has-this-token"
 
 
-def android_device(server, channels=None, firebase_project=None):
-    """An Android phone with one app and its channels; returns the device and the app's registration token."""
-    with httpx.Client() as client:
-        device = client.post(f"{server.url}/v1/devices", json={"name": "Pixel", "platform": "android", "androidVersion": 15}).json()
-        assert device["platform"] == "android" and device["androidVersion"] == 15
-        body = {"name": "Chat", "channels": channels or [{"id": "chats", "name": "Chats", "importance": "high"}]}
-        if firebase_project:
-            body["firebaseProject"] = firebase_project
-        app = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{PACKAGE}", headers={"authorization": f"Bearer {device['secret']}"},
-                         json=body)
-        assert app.status_code == 200, app.text
-        return device, app.json()["fcmToken"]
+def android_device(server, firebase_project=None):
+    """An Android phone with Chat and its channel (registered with `firebase_project`, if given); returns the device
+    and Chat's registration token."""
+    body = {"name": "Chat", "channels": [CHATS_CHANNEL]} | ({"firebaseProject": firebase_project} if firebase_project else {})
+    device, _, apps = register_android_phone(server, {PACKAGE: body})
+    return device, apps[PACKAGE]["fcmToken"]
 
 
 def iphone_token(server, device):
-    with httpx.Client() as client:
-        apps = client.get(f"{server.url}/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
-        return next(app["fcmToken"] for app in apps if app["topic"] == TOPIC)
+    return installed_app(server, device)["fcmToken"]
 
 
 def add_fault(server, **fault):

@@ -9,20 +9,16 @@ import httpx
 import pytest
 from firebase_admin import exceptions, messaging
 
-from conftest import ADMIN_TOKEN, FCM_PROJECT, TOPIC, read_center, register_device
+from conftest import ANDROID_PACKAGE, ADMIN_TOKEN, CHATS_CHANNEL, FCM_PROJECT, TOPIC, installed_app, read_center, register_android_phone, register_device
 
-PACKAGE = "com.example.android.chat"
+PACKAGE = ANDROID_PACKAGE
 REFERENCE_DATE = 978_307_200  # ActivityKit's dates count from 2001-01-01
 DECLARATION = {"types": [{"name": "DeliveryAttributes", "attributes": {"order": "string"}, "contentState": {"eta": "date"}}]}
 
 
 def android_app(server):
-    with httpx.Client(base_url=server.url) as client:
-        device = client.post("/v1/devices", json={"name": "Pixel", "platform": "android", "androidVersion": 15}).json()
-        auth = {"authorization": f"Bearer {device['secret']}"}
-        app = client.put(f"/v1/devices/{device['token']}/apps/{PACKAGE}", headers=auth,
-                         json={"channels": [{"id": "chats", "name": "Chats", "importance": "high"}]}).json()
-        return device, auth, app
+    device, auth, apps = register_android_phone(server, {PACKAGE: {"channels": [CHATS_CHANNEL]}})
+    return device, auth, apps[PACKAGE]
 
 
 def iphone_app(server, body=None):
@@ -30,8 +26,7 @@ def iphone_app(server, body=None):
     auth = {"authorization": f"Bearer {device['secret']}"}
     if body:
         assert httpx.put(f"{server.url}/v1/devices/{device['token']}/apps/{TOPIC}", headers=auth, json=body).status_code == 200
-    apps = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers=auth).json()
-    return device, auth, next(app for app in apps if app["topic"] == TOPIC)
+    return device, auth, installed_app(server, device)
 
 
 def last_event(server, device, auth):

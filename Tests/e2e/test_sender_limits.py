@@ -12,24 +12,15 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 
 import sse
-from conftest import ADMIN_TOKEN, FCM_PROJECT, TOPIC, Server, read_center, register_device
+from conftest import ADMIN_TOKEN, ANDROID_PACKAGE, FCM_PROJECT, TOPIC, Server, installed_app, read_center, register_android_phone, register_device
 
-PACKAGE = "com.example.android.chat"
-
-
-def android_phone(client, name="Pixel"):
-    """An Android phone with one app and a channel; returns the device, its Authorization header and the app's token."""
-    device = client.post("/v1/devices", json={"name": name, "platform": "android", "androidVersion": 15}).json()
-    auth = {"authorization": f"Bearer {device['secret']}"}
-    app = client.put(f"/v1/devices/{device['token']}/apps/{PACKAGE}", headers=auth,
-                     json={"name": "Chat", "channels": [{"id": "chats", "name": "Chats", "importance": "high"}]})
-    assert app.status_code == 200, app.text
-    return device, auth, app.json()["fcmToken"]
+PACKAGE = ANDROID_PACKAGE
 
 
-def fcm_token_of(client, device, topic):
-    apps = client.get(f"/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
-    return next(app["fcmToken"] for app in apps if app["topic"] == topic)
+def android_phone(server):
+    """An Android phone with Chat and its channel; returns the device, its Authorization header and Chat's token."""
+    device, auth, apps = register_android_phone(server)
+    return device, auth, apps[PACKAGE]["fcmToken"]
 
 
 def refusal(response):
@@ -56,13 +47,13 @@ def test_text_no_store_keeps_is_refused_before_the_commit_on_every_store(tmp_pat
             assert client.put(app, headers=auth, json={"name": "Chat"}).status_code == 200
             local = client.post(f"{app}/notifications", headers=auth, json={"id": "a\u0000b", "content": {"title": "Hi"}})
             assert local.status_code == 400 and "id" in local.text and "NUL" in local.text
-            pixel, _, android_token = android_phone(client)
+            pixel, _, android_token = android_phone(server)
             send = f"/v1/projects/{FCM_PROJECT}/messages:send"
             tagged = client.post(send, json={"message": {"token": android_token, "android": {
                 "notification": {"title": "Hi", "tag": "a\u0000b", "channel_id": "chats"}}}})
             assert tagged.status_code == 400, tagged.text
             assert refusal(tagged)[0] == "INVALID_ARGUMENT" and "tag" in refusal(tagged)[1]
-            collapsing = client.post(send, json={"message": {"token": fcm_token_of(client, iphone, TOPIC), "notification": {"title": "Hi"},
+            collapsing = client.post(send, json={"message": {"token": installed_app(server, iphone)["fcmToken"], "notification": {"title": "Hi"},
                                                             "apns": {"headers": {"apns-collapse-id": "a\u0000b"}}}})
             assert collapsing.status_code == 400 and "apns-collapse-id" in refusal(collapsing)[1]
             # Nothing refused was stored; what comes next is.
@@ -84,8 +75,8 @@ def test_fcm_messages_meet_the_limits_an_apns_push_meets(plain_server, fcm_app):
     send = f"{plain_server.url}/v1/projects/{FCM_PROJECT}/messages:send"
     with httpx.Client(base_url=plain_server.url) as client:
         iphone = register_device(plain_server)
-        iphone_token = fcm_token_of(client, iphone, TOPIC)
-        _, _, android_token = android_phone(client)
+        iphone_token = installed_app(plain_server, iphone)["fcmToken"]
+        _, _, android_token = android_phone(plain_server)
 
     def to_iphone(apns_headers):
         return httpx.post(send, headers=headers, json={"message": {
@@ -130,7 +121,7 @@ def test_an_access_token_carries_only_what_the_grant_checked(plain_server, fcm_a
     audience, an issue time a year ahead are each refused by /token and by messages:send alike."""
     account = json.loads(fcm_account_file.read_text())
     with httpx.Client(base_url=plain_server.url) as client:
-        _, _, token = android_phone(client)
+        _, _, token = android_phone(plain_server)
     now = int(time.time())
     body = {"message": {"token": token, "data": {"a": "b"}}}
     send = f"{plain_server.url}/v1/projects/{FCM_PROJECT}/messages:send"
@@ -154,7 +145,7 @@ def test_an_android_phones_locked_stream_hides_what_its_lock_screen_hides(plain_
     from firebase_admin import messaging
 
     with httpx.Client(base_url=plain_server.url) as client:
-        pixel, auth, token = android_phone(client)
+        pixel, auth, token = android_phone(plain_server)
     for title, tag, visibility in (("Score", "public-tag", "public"), ("Bank", "secret-tag", "secret")):
         messaging.send(messaging.Message(token=token, data={"account": f"{tag}-data"}, android=messaging.AndroidConfig(
             notification=messaging.AndroidNotification(title=title, body="…", tag=tag, channel_id="chats", visibility=visibility))),
@@ -180,7 +171,7 @@ def test_a_development_server_answers_requests_without_credentials_under_its_own
     server = Server(str(tmp_path), tls=False, extra=("--development",))
     try:
         with httpx.Client(base_url=server.url) as client:
-            _, _, token = android_phone(client)
+            _, _, token = android_phone(server)
             iphone = register_device(server)
             send = f"/v1/projects/{FCM_PROJECT}/messages:send"
             body = {"message": {"topic": "news", "data": {"a": "b"}}}

@@ -9,27 +9,18 @@ import pytest
 from firebase_admin import messaging
 from playwright.sync_api import expect
 
-from conftest import FCM_PROJECT, TOPIC, register_device
+from conftest import ANDROID_PACKAGE, CHATS_CHANNEL, FCM_PROJECT, TOPIC, installed_app, register_android_phone, register_device
 
 PROJECT = FCM_PROJECT
-CHAT = "com.example.android.chat"
+CHAT = ANDROID_PACKAGE
 NEWS = "com.example.android.news"
 
 
 def android_phone(server):
     """An Android phone with Chat, whose channel is of high importance, and News, which created none (its messages
     post to the Firebase SDK's fallback channel); returns the device and each app's registration token."""
-    with httpx.Client() as client:
-        device = client.post(f"{server.url}/v1/devices", json={"name": "Pixel", "platform": "android", "androidVersion": 15}).json()
-        assert device["platform"] == "android"
-        tokens = {}
-        for package, body in [(CHAT, {"name": "Chat", "channels": [{"id": "chats", "name": "Chats", "importance": "high"}]}),
-                              (NEWS, {"name": "News"})]:
-            app = client.put(f"{server.url}/v1/devices/{device['token']}/apps/{package}",
-                             headers={"authorization": f"Bearer {device['secret']}"}, json=body)
-            assert app.status_code == 200, app.text
-            tokens[package] = app.json()["fcmToken"]
-        return device, tokens
+    device, _, apps = register_android_phone(server, {CHAT: {"name": "Chat", "channels": [CHATS_CHANNEL]}, NEWS: {"name": "News"}})
+    return device, {package: app["fcmToken"] for package, app in apps.items()}
 
 
 def send(app, token, title, body, visibility=None):
@@ -186,8 +177,7 @@ def test_the_shade_alone_is_the_pages_and_refused_without_the_secret(plain_serve
 def iphone_with_chat(server):
     """An iPhone with the example chat app, and that app's registration token (every app has one, for FCM)."""
     device = register_device(server)
-    apps = httpx.get(f"{server.url}/v1/devices/{device['token']}/apps", headers={"authorization": f"Bearer {device['secret']}"}).json()
-    return device, next(app["fcmToken"] for app in apps if app["topic"] == TOPIC)
+    return device, installed_app(server, device)["fcmToken"]
 
 
 def test_an_iphone_and_an_android_phone_side_by_side_show_one_message_live(plain_server, browser, fcm_app):

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HuddleAPNs
+import HuddleCore
 import Logging
 import NIOCore
 
@@ -127,6 +128,22 @@ struct ProviderAnswer: Sendable {
     /// HTTP/1.1 connection reads nothing more (and ends with this answer). An HTTP/2 stream needs no word of it:
     /// an answer that ends before its request is reset after the answer (``StreamLifetime``, ``PushStream``).
     var bodyCutShort = false
+}
+
+extension ProviderAnswer {
+    /// `value` as a JSON answer, as the router's JSON answers are written (``Response/json(_:status:headers:)``).
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> ProviderAnswer {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        var bytes = value.jsonUTF8()
+        bytes.append(UInt8(ascii: "\n"))
+        return ProviderAnswer(status: status, headers: headers, body: ByteBuffer(bytes: bytes))
+    }
+
+    /// The answer as the router writes it.
+    var routerResponse: Response {
+        Response(status: status, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? .init())
+    }
 }
 
 extension HTTPFields {

@@ -29,13 +29,18 @@ struct FCMAuthentication: Sendable {
     /// and this one has none.
     /// - Throws: ``FCMError`` as Google's front end answers: 401 `UNAUTHENTICATED`, 403 `PERMISSION_DENIED`.
     func account(of request: Request, project: String?, now: Date) async throws -> ServiceAccountRecord? {
-        guard let header = request.headers[.authorization] else {
+        try await account(headers: request.headers, authority: request.head.authority, project: project, now: now)
+    }
+
+    /// ``account(of:project:now:)`` of a request's fields and the authority it addresses, whatever carried it.
+    func account(headers: HTTPFields, authority: String?, project: String?, now: Date) async throws -> ServiceAccountRecord? {
+        guard let header = headers[.authorization] else {
             guard requiresToken else {
-                guard hosts.allows(request.head.authority) else {
+                guard hosts.allows(authority) else {
                     throw FCMError(
                         httpStatus: 421, status: "PERMISSION_DENIED",
                         message: "This server takes requests without a token only under its own host names, not \""
-                            + String((request.head.authority ?? "").prefix(100)) + "\" (start huddle serve with --public-host NAME to add a name).")
+                            + String((authority ?? "").prefix(100)) + "\" (start huddle serve with --public-host NAME to add a name).")
                 }
                 return nil
             }

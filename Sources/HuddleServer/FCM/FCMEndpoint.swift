@@ -105,18 +105,30 @@ struct FCMEndpoint: RouterMiddleware {
     // MARK: Sending
 
     private func send(_ request: Request, context: Context, project: String) async -> Response {
+        let answer = await send(
+            project: project, method: request.method.rawValue, path: request.uri.path, headers: request.headers, authority: request.head.authority,
+            body: .request(request), client: ProviderExchange.client(of: context.connectionChannel), isHTTP2: context.isHTTP2,
+            logger: context.logger)
+        if answer.acceptsSender { SenderAccepted.tell(context) }
+        return answer.routerResponse
+    }
+
+    /// A `messages:send` to `project`, as FCM answers it, whatever carried it: the router (``handle(_:context:next:)``)
+    /// or the port's transport, which reads it on its connection's event loop as it reads a push.
+    func send(
+        project: String, method: String, path: String, headers: HTTPFields, authority: String?, body: ProviderBody, client: String?,
+        isHTTP2: Bool, logger: Logger
+    ) async -> ProviderAnswer {
         let started = ContinuousClock.now
         let messageID = FCMMessage.newMessageID(now: clock())
-        var record = intake.begin(
-            client: ProviderExchange.client(of: context.connectionChannel), isHTTP2: context.isHTTP2, method: request.method.rawValue,
-            path: request.uri.path)
+        var record = intake.begin(client: client, isHTTP2: isHTTP2, method: method, path: path)
         let outcome: Result<Void, FCMError>
         do {
-            try SiteGuard.checkSameOrigin(request)
-            let account = try await authentication.account(of: request, project: project, now: clock())
+            try SiteGuard.checkSameOrigin(headers: headers, authority: authority)
+            let account = try await authentication.account(headers: headers, authority: authority, project: project, now: clock())
             record.tokenKeyID = account?.keyID
             record.tokenIssuer = project
-            let body = try await collect(request)
+            let body = try await collect(body)
             if body.readableBytes <= Self.longestBodyKept { record.payload = Array(body.readableBytesView) }
             let json: JSONValue
             do {
@@ -135,29 +147,45 @@ struct FCMEndpoint: RouterMiddleware {
             // The site's origin rule: a page of another site may not send.
             outcome = .failure(FCMError(httpStatus: 403, status: "PERMISSION_DENIED", message: error.message))
         } catch {
-            context.logger.error("FCM send failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
+            logger.error("FCM send failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
             outcome = .failure(FCMError(.internal, "Internal error encountered."))
         }
         switch outcome {
         case .success:
             intake.finish(&record, messageID: messageID, answer: .accepted(status: 200), started: started)
-            SenderAccepted.tell(context)
-            return .json(["name": .string("projects/\(project)/messages/\(messageID)")])
+            var answer = ProviderAnswer.json(["name": .string("projects/\(project)/messages/\(messageID)")])
+            answer.acceptsSender = true
+            return answer
         case .failure(let error):
             intake.finish(
                 &record, messageID: messageID, answer: .refused(status: error.httpStatus, reason: error.code?.rawValue ?? error.status, description: error.message),
                 started: started)
-            return Self.answer(error)
+            return Self.answerValue(error)
         }
+    }
+
+    /// The project of a plain `POST /v1/projects/{project}/messages:send`, which the port's transport answers itself
+    /// (``send(project:method:path:headers:authority:body:client:isHTTP2:logger:)``); `nil` for any other request,
+    /// which the router brings to ``handle(_:context:next:)`` (an escaped or odd path included).
+    static func sendProject(method: HTTPRequest.Method, path: String) -> String? {
+        guard method == .post, path.utf8.starts(with: "/v1/projects/".utf8), path.utf8.reversed().starts(with: "/messages:send".utf8.reversed())
+        else { return nil }
+        let start = path.utf8.index(path.startIndex, offsetBy: 13)
+        let end = path.utf8.index(path.endIndex, offsetBy: -14)
+        guard start < end else { return nil }
+        let project = path[start..<end]
+        guard !project.utf8.contains(UInt8(ascii: "/")), !project.utf8.contains(UInt8(ascii: "%")), FirebaseInstallation.isValidProjectID(project)
+        else { return nil }
+        return String(project)
     }
 
     /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
     static let longestBodyKept = 16 * 1024
 
-    private func collect(_ request: Request) async throws -> ByteBuffer {
+    private func collect(_ body: ProviderBody) async throws -> ByteBuffer {
         do {
-            return try await request.collectBody(limit: FCMSendRequest.maximumBodySize)
-        } catch is APIError {
+            return try await body.collect(limit: FCMSendRequest.maximumBodySize)
+        } catch APNsReason.payloadTooLarge {
             throw FCMError.invalid(field: "message", "Request payload size exceeds the limit: \(FCMSendRequest.maximumBodySize) bytes.")
         }
     }
@@ -484,6 +512,11 @@ struct FCMEndpoint: RouterMiddleware {
     }
 
     static func answer(_ error: FCMError) -> Response {
+        answerValue(error).routerResponse
+    }
+
+    /// An error as FCM answers it.
+    static func answerValue(_ error: FCMError) -> ProviderAnswer {
         var headers = HTTPFields()
         // FCM's error page asks senders to honour Retry-After on UNAVAILABLE, and the SDKs do. (Not on a 429: an HTTP
         // client that honours it retries a 429 with one, which the SDK would then never raise as QuotaExceededError.)

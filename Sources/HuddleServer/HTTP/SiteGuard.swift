@@ -80,15 +80,20 @@ struct SiteGuard: RouterMiddleware {
 
     /// Refuses a request that a browser says comes from another origin than the one it addresses.
     static func checkSameOrigin(_ request: Request) throws {
-        if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
+        try checkSameOrigin(headers: request.headers, authority: request.head.authority)
+    }
+
+    /// ``checkSameOrigin(_:)`` of a request's fields and the authority it addresses, whatever carried it.
+    static func checkSameOrigin(headers: HTTPFields, authority requested: String?) throws {
+        if let site = headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
             throw APIError(.forbidden, "refused: a request from another site (Sec-Fetch-Site: \(site.prefix(20))) may not change anything here")
         }
-        guard let origin = request.headers[.origin]?.lowercased() else { return }
+        guard let origin = headers[.origin]?.lowercased() else { return }
         // The host and port must be the ones the request addresses. The scheme is not compared (only
         // required to be a web one): behind a proxy that ends TLS the page is https and this server plain,
         // and no other site's page can be served from this host and port.
         let authority = ["http://", "https://"].first(where: origin.hasPrefix).map { origin.dropFirst($0.count) }
-        guard let authority, let own = request.head.authority?.lowercased(), authority == own else {
+        guard let authority, let own = requested?.lowercased(), authority == own else {
             throw APIError(.forbidden, "refused: a request from the origin \"\(origin.prefix(100))\" may not change anything here")
         }
     }

@@ -41,9 +41,10 @@ struct ProviderChannel: HTTPChannelHandler {
     ///   - connections: the count of open connections, shared by the whole server.
     ///   - provider: the provider endpoint, which answers pushes on the connection's event loop, before the router
     ///     (``ProviderHTTP2Connection``, ``ProviderHTTP1Handler``).
+    ///   - fcm: FCM's endpoint, whose sends are answered there too.
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
-        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, servesAcceptRoute: Bool
+        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, fcm: FCMEndpoint?, servesAcceptRoute: Bool
     ) throws {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
@@ -58,7 +59,7 @@ struct ProviderChannel: HTTPChannelHandler {
         writeTimeout = TimeAmount(limits.writeTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
         pushes = .init(
-            endpoint: provider, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
+            endpoint: provider, fcm: fcm, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
             requestTimeout: limits.requestTimeout, writeTimeout: limits.writeTimeout, maximumHeldBytes: limits.heldAnswerBytesPerConnection)
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
@@ -94,7 +95,7 @@ struct ProviderChannel: HTTPChannelHandler {
                     let clientConnection = ClientConnection()
                     try operations.addHandler(
                         ProviderHTTP1Handler(
-                            endpoint: pushes.endpoint, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
+                            endpoint: pushes.endpoint, fcm: pushes.fcm, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
                             clientConnection: clientConnection, logger: logger),
                         position: .after(state))
                     try operations.addHandler(ClientConnection.Holder(clientConnection), position: .after(state))

@@ -30,9 +30,12 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
     /// A read asked for while a push was being answered, to ask for once it is.
     private var readWaiting = false
 
-    init(endpoint: ProviderEndpoint, servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection, logger: Logger) {
+    init(
+        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection,
+        logger: Logger
+    ) {
         pushes = PushAnswering(
-            endpoint: endpoint, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
+            endpoint: endpoint, fcm: fcm, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
             clientConnection: clientConnection)
     }
 

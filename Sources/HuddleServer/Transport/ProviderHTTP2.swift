@@ -27,6 +27,7 @@ struct ProviderHTTP2Connection: Sendable {
 
     struct Configuration: Sendable {
         var endpoint: ProviderEndpoint
+        var fcm: FCMEndpoint?
         var servesAcceptRoute: Bool
         var connectionIdleTimeout: Duration?
         var requestTimeout: Duration
@@ -57,7 +58,8 @@ struct ProviderHTTP2Connection: Sendable {
         let clientConnection = ClientConnection()
         try operations.addHandler(ClientConnection.Holder(clientConnection))
         let pushes = PushAnswering(
-            endpoint: configuration.endpoint, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers, isHTTP2: true,
+            endpoint: configuration.endpoint, fcm: configuration.fcm, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
+            isHTTP2: true,
             logger: logger, client: ProviderExchange.client(of: channel), clientConnection: clientConnection)
         let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { stream in
             stream.eventLoop.makeCompletedFuture {

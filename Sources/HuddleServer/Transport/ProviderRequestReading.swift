@@ -1,13 +1,15 @@
 import Foundation
 import HTTPTypes
 import HuddleCore
+import HuddleFCM
 import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// A push read on its connection's event loop, for the handlers that answer pushes without Hummingbird's
-/// router (``ProviderStreams`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the provider API
-/// (`/3/…`) and, with the benchmark routes, `/bench/check/3/…` and `/bench/accept`.
+/// A sender's message read on its connection's event loop, for the handlers that answer them without Hummingbird's
+/// router (``ProviderStreams`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the port's one table of the routes
+/// its transport answers itself, every sender's message route: APNs' provider API (`/3/…`), FCM's
+/// `POST /v1/projects/{project}/messages:send`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`.
 ///
 /// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry;
 /// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks. A request
@@ -24,6 +26,7 @@ struct ProviderRequestReading {
 
     private enum Route {
         case provider(path: String, stores: Bool)
+        case fcmSend(project: String, path: String)
         case accept
     }
 
@@ -34,16 +37,23 @@ struct ProviderRequestReading {
     /// The bytes of body received, kept or dropped.
     private var received = 0
 
-    /// Whether the body has gone past ``longestDropped``: nothing more of it is read.
-    var isCutShort: Bool { received > Self.longestDropped }
+    /// The most body bytes kept: the largest push, or the largest FCM message.
+    private var longestKept: Int {
+        if case .fcmSend = route { FCMSendRequest.maximumBodySize } else { ProviderBody.largestPayload }
+    }
 
-    /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
-    init?(_ head: HTTPRequest, endpoint: ProviderEndpoint, servesAcceptRoute: Bool) {
+    /// Whether the body has gone past ``longestDropped`` (and what is kept): nothing more of it is read.
+    var isCutShort: Bool { received > max(Self.longestDropped, longestKept) }
+
+    /// The reading of a sender's message; `nil` for a request that is not one (Hummingbird answers it).
+    init?(_ head: HTTPRequest, routes: PushAnswering) {
         let full = head.path ?? ""
         let path = full.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(full[..<$0]) } ?? full
-        if case .provider(let path, let stores) = endpoint.route(path) {
+        if case .provider(let path, let stores) = routes.endpoint.route(path) {
             route = .provider(path: path, stores: stores)
-        } else if servesAcceptRoute, path == "/bench/accept", head.method == .post {
+        } else if routes.fcm != nil, let project = FCMEndpoint.sendProject(method: head.method, path: path) {
+            route = .fcmSend(project: project, path: path)
+        } else if routes.servesAcceptRoute, path == "/bench/accept", head.method == .post {
             route = .accept
         } else {
             return nil
@@ -54,7 +64,7 @@ struct ProviderRequestReading {
     mutating func append(_ chunk: inout ByteBuffer) {
         received += chunk.readableBytes
         guard !tooLarge else { return }
-        if (body?.readableBytes ?? 0) + chunk.readableBytes > ProviderBody.largestPayload {
+        if (body?.readableBytes ?? 0) + chunk.readableBytes > longestKept {
             body = nil
             tooLarge = true
         } else if body == nil {
@@ -70,7 +80,7 @@ struct ProviderRequestReading {
     /// connection's event loop (``EventLoopTaskExecutor``) and hands the answer to `answers`, which writes it
     /// with the other answers ready by then.
     func answer(
-        endpoint: ProviderEndpoint, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
         connectionChannel: any Channel, client: String?, clientConnection: ClientConnection, isHTTP2: Bool, answers: AnswerWriter,
         logger: Logger
     ) {
@@ -92,13 +102,28 @@ struct ProviderRequestReading {
                 answer.bodyCutShort = cutShort
                 answers.write(answer, on: stream)
             }
+        case .fcmSend(let project, let path):
+            guard let fcm else { return }
+            let (head, body) = (head, ProviderBody.collected(tooLarge ? nil : body ?? ByteBuffer()))
+            let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
+            let cutShort = isCutShort
+            Task(executorPreference: answers.pushExecutor) {
+                var answer = await fcm.send(
+                    project: project, method: head.method.rawValue, path: path, headers: head.headerFields, authority: head.authority,
+                    body: body, client: client, isHTTP2: isHTTP2, logger: logger)
+                answer.bodyCutShort = cutShort
+                answers.write(answer, on: stream)
+            }
         }
     }
 }
 
-/// What the handlers that answer pushes share: the endpoint, and how a push is read and answered.
+/// What the handlers that answer sender's messages share: the endpoints of the port's route table, and how a message is
+/// read and answered.
 struct PushAnswering {
     let endpoint: ProviderEndpoint
+    /// FCM's endpoint, whose sends the transport answers as it answers pushes.
+    let fcm: FCMEndpoint?
     let servesAcceptRoute: Bool
     /// The connection's writer of answers.
     let answers: AnswerWriter
@@ -109,9 +134,9 @@ struct PushAnswering {
     /// What the server knows of the connection (its provider token, its certificate).
     let clientConnection: ClientConnection
 
-    /// The reading of a push; `nil` for a request that is not one (Hummingbird answers it).
+    /// The reading of a sender's message; `nil` for a request that is not one (Hummingbird answers it).
     func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
-        ProviderRequestReading(head, endpoint: endpoint, servesAcceptRoute: servesAcceptRoute)
+        ProviderRequestReading(head, routes: self)
     }
 
     /// Takes the next part of a push on an HTTP/1.1 connection; once the push has ended, or its body is cut short,
@@ -146,7 +171,7 @@ struct PushAnswering {
         connectionChannel: any Channel
     ) {
         reading.answer(
-            endpoint: endpoint, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
+            endpoint: endpoint, fcm: fcm, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
             clientConnection: clientConnection,
             isHTTP2: isHTTP2, answers: answers, logger: logger)
     }
