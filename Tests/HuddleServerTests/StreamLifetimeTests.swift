@@ -20,7 +20,7 @@ import Testing
         let channel: EmbeddedChannel
         let idle: IdleDeadline
         let streams: ConnectionStreams
-        let events = EventRecorder()
+        let events = ConnectionDeadlineTests.EventRecorder()
 
         init(maximumHeldBytes: Int = 1_000) throws {
             channel = EmbeddedChannel(loop: loop)
@@ -49,17 +49,6 @@ import Testing
 
         /// Whether the connection still waits for a push to be accepted (its ``IdleDeadline`` is in the pipeline).
         var waitsForAPush: Bool { (try? channel.pipeline.syncOperations.handler(type: IdleDeadline.self)) != nil }
-    }
-
-    /// Records the connection's inbound user events.
-    final class EventRecorder: ChannelInboundHandler {
-        typealias InboundIn = Any
-        var quiesced = 0
-
-        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if event is ChannelShouldQuiesceEvent { quiesced += 1 }
-            context.fireUserInboundEventTriggered(event)
-        }
     }
 
     /// The client's flow-control window, as the stream's answer meets it: while closed, a write is not taken (its

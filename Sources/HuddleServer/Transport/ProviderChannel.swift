@@ -98,7 +98,8 @@ struct ProviderChannel: HTTPChannelHandler {
                             endpoint: pushes.endpoint, fcm: pushes.fcm, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
                             clientConnection: clientConnection, logger: logger),
                         position: .after(state))
-                    try operations.addHandler(ClientConnection.Holder(clientConnection), position: .after(state))
+                    // Last, where no request passes: it is only looked up.
+                    try operations.addHandler(ClientConnection.Holder(clientConnection))
                     try operations.addHandler(answers, position: .after(state))
                     try operations.addHandler(HTTP1RequestLifetime(requestTimeout: requestTimeout, writeTimeout: writeTimeout), position: .after(state))
                     return .http1(connection)

@@ -56,7 +56,6 @@ struct ProviderHTTP2Connection: Sendable {
         let shared = NIOLoopBound(streams, eventLoop: channel.eventLoop)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
         let clientConnection = ClientConnection()
-        try operations.addHandler(ClientConnection.Holder(clientConnection))
         let pushes = PushAnswering(
             endpoint: configuration.endpoint, fcm: configuration.fcm, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
             isHTTP2: true,
@@ -75,6 +74,8 @@ struct ProviderHTTP2Connection: Sendable {
         try operations.addHandler(ProviderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
         try operations.addHandler(multiplexer)
         try operations.addHandler(manager)
+        // Last, where no frame passes: it is only looked up.
+        try operations.addHandler(ClientConnection.Holder(clientConnection))
         channel.closeFuture.whenComplete { _ in
             continuation.finish()
             shared.value.connectionClosed()
