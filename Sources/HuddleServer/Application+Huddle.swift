@@ -44,7 +44,7 @@ public func buildApplication(
     let limits = configuration.limits
     let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
     let server = HTTPServerBuilder { [tls] responder in
-        try ProviderChannel(
+        try PortChannel(
             responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider, fcm: fcm,
             servesAcceptRoute: configuration.benchmarkRoutes)
     }
@@ -89,7 +89,7 @@ func buildRouter(
     let keys = SigningKeyCache(store: store)
     let streamSlots = StreamSlots(maximumPerDevice: configuration.limits.streamsPerDevice, maximum: configuration.limits.streams)
     let faults = SenderFaults()
-    // Also answers HTTP/2 pushes on their streams, without the router (ProviderHTTP2Connection).
+    // Also answers HTTP/2 pushes on their streams, without the router (PortHTTP2Connection).
     let siteHosts = AllowedHosts(publicHosts: configuration.publicHosts, listeningHost: configuration.host)
     let appleHosts = APNsEnvironment.allCases.flatMap { [$0.host, $0.channelHost] }
     let provider = ProviderEndpoint(
@@ -156,7 +156,7 @@ func buildRouter(
         return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
     }
     if configuration.benchmarkRoutes {
-        // Over HTTP/1.1; ProviderStreams answers it over HTTP/2.
+        // Over HTTP/1.1; SenderStreams answers it over HTTP/2.
         router.post("/bench/accept") { request, context in
             _ = try await request.collectBody(limit: 5120)
             SenderAccepted.tell(context)

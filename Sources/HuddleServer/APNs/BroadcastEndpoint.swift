@@ -113,7 +113,7 @@ struct BroadcastEndpoint: RouterMiddleware {
 
     // MARK: Channels
 
-    private func createChannel(app: String, body: ProviderBody, environment: APNsEnvironment, headers: HTTPFields) async throws -> Response {
+    private func createChannel(app: String, body: SenderRequestBody, environment: APNsEnvironment, headers: HTTPFields) async throws -> Response {
         let body = try await body.collect(limit: Self.maximumChannelRequestSize)
         let policy: BroadcastChannel.StoragePolicy
         do {

@@ -76,10 +76,10 @@ struct ProviderEndpoint: RouterMiddleware {
     }
 
     /// Answers a request to the provider API, whatever carried it: Hummingbird's router (``handle(_:context:next:)``)
-    /// or an HTTP/2 connection's own handler (``ProviderStreams``). Every check, the inspector's record, the
+    /// or an HTTP/2 connection's own handler (``SenderStreams``). Every check, the inspector's record, the
     /// faults' effects on the stream or connection, and the store's commit happen here; the transport writes
-    /// the answer (unless ``ProviderAnswer/answered`` is false: a fault cut the request off).
-    func answer(_ exchange: ProviderExchange, stores: Bool) async -> ProviderAnswer {
+    /// the answer (unless ``SenderAnswer/answered`` is false: a fault cut the request off).
+    func answer(_ exchange: ProviderExchange, stores: Bool) async -> SenderAnswer {
         let started = ContinuousClock.now
         let providerRequest = ProviderRequest(method: exchange.method, path: exchange.path, headers: exchange.headers)
         let certificate = await certificate(of: exchange)
@@ -96,7 +96,7 @@ struct ProviderEndpoint: RouterMiddleware {
             // client that looks at once finds it.
             intake.finish(&record, messageID: apnsID, answer: .cutOff, started: started)
             cut.stream.cutOff()
-            return ProviderAnswer(status: .ok, headers: [:], answered: false)
+            return SenderAnswer(status: .ok, headers: [:], answered: false)
         } catch {
             if !ProviderRefusal.isAnswer(error) { exchange.logger.error("push failed", metadata: ["apns-id": "\(apnsID)", "error": "\(error)"]) }
             outcome = .failure(ProviderRefusal(error))
@@ -356,12 +356,12 @@ struct ProviderEndpoint: RouterMiddleware {
     }
 
 
-    private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> ProviderAnswer {
+    private func respond(_ outcome: Result<Void, ProviderRefusal>, apnsID: String) -> SenderAnswer {
         var headers = HTTPFields()
         headers.appendUnindexed(.apnsID, apnsID)
         switch outcome {
         case .success:
-            return ProviderAnswer(status: .ok, headers: headers, acceptsSender: true)
+            return SenderAnswer(status: .ok, headers: headers, acceptsSender: true)
         case .failure(let refusal):
             return refusal.answer(headers: headers)
         }
@@ -391,7 +391,7 @@ extension ProviderRefusal {
     }
 
     /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
-    func answer(headers: HTTPFields) -> ProviderAnswer {
+    func answer(headers: HTTPFields) -> SenderAnswer {
         var body = JSONObject([("reason", .string(reason.rawValue))])
         if let timestamp {
             body["timestamp"] = .integer(timestamp.milliseconds)
@@ -402,7 +402,7 @@ extension ProviderRefusal {
         headers[.contentType] = "application/json; charset=utf-8"
         var bytes = JSONValue.object(body).jsonUTF8()
         bytes.append(UInt8(ascii: "\n"))
-        return ProviderAnswer(status: reason.status, headers: headers, body: ByteBuffer(bytes: bytes))
+        return SenderAnswer(status: reason.status, headers: headers, body: ByteBuffer(bytes: bytes))
     }
 
     /// The same answer as the router writes it.

@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 
 /// A request to the provider API as ``ProviderEndpoint/answer(_:stores:)`` takes it, whatever carried it
-/// (Hummingbird's router, or an HTTP/2 connection's ``ProviderStreams``): the request, and the stream and
+/// (Hummingbird's router, or an HTTP/2 connection's ``SenderStreams``): the request, and the stream and
 /// connection it came on, which authentication binds to and faults act on.
 struct ProviderExchange: Sendable {
     var method: String
@@ -15,7 +15,7 @@ struct ProviderExchange: Sendable {
     /// Names lowercased, repeats kept.
     var headers: [(name: String, value: String)]
     var authority: String?
-    var body: ProviderBody
+    var body: SenderRequestBody
     /// The request's own stream (an HTTP/2 stream, or the HTTP/1.1 connection), which faults cut off.
     var stream: RequestStream
     /// The client's connection: the request's channel, or for an HTTP/2 stream the connection it is on.
@@ -28,7 +28,7 @@ struct ProviderExchange: Sendable {
     var clientConnection: ClientConnection
 
     /// Tells the request's transport that the endpoint accepted a sender's message (``SenderAccepted``): an HTTP/2
-    /// stream with a channel of its own hears it on that channel; a push that ``ProviderStreams`` serves learns it from
+    /// stream with a channel of its own hears it on that channel; a push that ``SenderStreams`` serves learns it from
     /// its answer; an HTTP/1.1 connection has no deadline that it changes.
     func tellSenderAccepted() {
         if isHTTP2, case .channel(let channel) = stream { SenderAccepted.tell(channel) }
@@ -52,7 +52,7 @@ extension ProviderExchange {
 }
 
 /// What a push came on, as a fault acts on it: a channel of its own (an HTTP/2 stream's child channel, or an HTTP/1.1
-/// connection), or an HTTP/2 stream that ``ProviderStreams`` serves on the connection itself. Nothing is allocated for
+/// connection), or an HTTP/2 stream that ``SenderStreams`` serves on the connection itself. Nothing is allocated for
 /// it: most pushes meet no fault.
 enum RequestStream: Sendable {
     case channel(any Channel)
@@ -76,7 +76,7 @@ enum RequestStream: Sendable {
     }
 }
 
-/// An HTTP/2 stream the transport serves on its connection's own pipeline (a push's, ``PushStream``), as a fault reaches
+/// An HTTP/2 stream the transport serves on its connection's own pipeline (a push's, ``SenderStream``), as a fault reaches
 /// it, on the connection's event loop.
 protocol ConnectionServedStream: AnyObject {
     /// Resets the stream (RST_STREAM `CANCEL`).
@@ -87,7 +87,7 @@ protocol ConnectionServedStream: AnyObject {
 
 /// A request's body, read when the endpoint asks for it: after the checks that need no body, so that a refused
 /// request's body is never read.
-enum ProviderBody: Sendable {
+enum SenderRequestBody: Sendable {
     /// Hummingbird's request, whose body is read then.
     case request(Request)
     /// Read already by the transport, up to ``largestPayload`` bytes; `nil` when the body was longer (the
@@ -116,7 +116,7 @@ enum ProviderBody: Sendable {
 /// What the provider endpoint answers: the transport writes it (the status, the headers, the JSON body of a
 /// refusal), and for an HTTP/1.1 request whose refusal `goesAway`, closes the connection after it. A request
 /// that a fault cut off is not `answered`: its stream or connection is closed already.
-struct ProviderAnswer: Sendable {
+struct SenderAnswer: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: ByteBuffer?
@@ -124,20 +124,20 @@ struct ProviderAnswer: Sendable {
     var goesAway = false
     /// The request was a sender's message, accepted (``SenderAccepted``): what the transport learns it from.
     var acceptsSender = false
-    /// The request's body was too long to be read to its end (``ProviderRequestReading/longestDropped``): an
+    /// The request's body was too long to be read to its end (``SenderRequestReading/longestDropped``): an
     /// HTTP/1.1 connection reads nothing more (and ends with this answer). An HTTP/2 stream needs no word of it:
-    /// an answer that ends before its request is reset after the answer (``StreamLifetime``, ``PushStream``).
+    /// an answer that ends before its request is reset after the answer (``StreamLifetime``, ``SenderStream``).
     var bodyCutShort = false
 }
 
-extension ProviderAnswer {
+extension SenderAnswer {
     /// `value` as a JSON answer, as the router's JSON answers are written (``Response/json(_:status:headers:)``).
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> ProviderAnswer {
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> SenderAnswer {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         var bytes = value.jsonUTF8()
         bytes.append(UInt8(ascii: "\n"))
-        return ProviderAnswer(status: status, headers: headers, body: ByteBuffer(bytes: bytes))
+        return SenderAnswer(status: status, headers: headers, body: ByteBuffer(bytes: bytes))
     }
 
     /// The answer as the router writes it.

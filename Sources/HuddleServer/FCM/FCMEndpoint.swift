@@ -116,9 +116,9 @@ struct FCMEndpoint: RouterMiddleware {
     /// A `messages:send` to `project`, as FCM answers it, whatever carried it: the router (``handle(_:context:next:)``)
     /// or the port's transport, which reads it on its connection's event loop as it reads a push.
     func send(
-        project: String, method: String, path: String, headers: HTTPFields, authority: String?, body: ProviderBody, client: String?,
+        project: String, method: String, path: String, headers: HTTPFields, authority: String?, body: SenderRequestBody, client: String?,
         isHTTP2: Bool, logger: Logger
-    ) async -> ProviderAnswer {
+    ) async -> SenderAnswer {
         let started = ContinuousClock.now
         let messageID = FCMMessage.newMessageID(now: clock())
         var record = intake.begin(client: client, isHTTP2: isHTTP2, method: method, path: path)
@@ -153,7 +153,7 @@ struct FCMEndpoint: RouterMiddleware {
         switch outcome {
         case .success:
             intake.finish(&record, messageID: messageID, answer: .accepted(status: 200), started: started)
-            var answer = ProviderAnswer.json(["name": .string("projects/\(project)/messages/\(messageID)")])
+            var answer = SenderAnswer.json(["name": .string("projects/\(project)/messages/\(messageID)")])
             answer.acceptsSender = true
             return answer
         case .failure(let error):
@@ -182,7 +182,7 @@ struct FCMEndpoint: RouterMiddleware {
     /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
     static let longestBodyKept = 16 * 1024
 
-    private func collect(_ body: ProviderBody) async throws -> ByteBuffer {
+    private func collect(_ body: SenderRequestBody) async throws -> ByteBuffer {
         do {
             return try await body.collect(limit: FCMSendRequest.maximumBodySize)
         } catch APNsReason.payloadTooLarge {
@@ -516,7 +516,7 @@ struct FCMEndpoint: RouterMiddleware {
     }
 
     /// An error as FCM answers it.
-    static func answerValue(_ error: FCMError) -> ProviderAnswer {
+    static func answerValue(_ error: FCMError) -> SenderAnswer {
         var headers = HTTPFields()
         // FCM's error page asks senders to honour Retry-After on UNAVAILABLE, and the SDKs do. (Not on a 429: an HTTP
         // client that honours it retries a 429 with one, which the SDK would then never raise as QuotaExceededError.)

@@ -8,7 +8,7 @@ protocol HeldAnswers: AnyObject {
     func reset()
 }
 
-/// What the streams of one HTTP/2 connection share, on its event loop (``StreamLifetime`` and ``PushStream`` tell it):
+/// What the streams of one HTTP/2 connection share, on its event loop (``StreamLifetime`` and ``SenderStream`` tell it):
 /// - which streams are busy, for the connection's idle deadlines (``IdleDeadline`` before a push is accepted,
 ///   then ``HTTP2ConnectionManager``'s idle timeout): a stream whose answer is written and waits only for the
 ///   client's window is not busy;

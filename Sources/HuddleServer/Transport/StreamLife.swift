@@ -1,7 +1,7 @@
 import NIOCore
 
 /// The life of one HTTP/2 stream of the provider port as every stream lives it, whoever reads and answers it: a push
-/// read on its connection's own pipeline (``PushStream``) or any other request on a channel of its own
+/// read on its connection's own pipeline (``SenderStream``) or any other request on a channel of its own
 /// (``StreamLifetime``). The rules are written here once:
 /// - the stream is busy for its connection's idle deadlines from its opening until its answer's end is written, or
 ///   until it is reset or closed: a stream whose answer waits only for the client's window is idle;

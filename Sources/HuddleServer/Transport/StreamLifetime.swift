@@ -4,7 +4,7 @@ import NIOHTTP2
 import NIOHTTPTypes
 
 /// One HTTP/2 stream with a channel of its own (a stream handed to the router), between the HTTP codec and whatever
-/// answers the request: it lives the port's one stream life (``StreamLife``, which ``PushStream`` lives too), in
+/// answers the request: it lives the port's one stream life (``StreamLife``, which ``SenderStream`` lives too), in
 /// `HTTPRequestPart`s and `HTTPResponsePart`s:
 /// - past the request's deadline the stream is reset;
 /// - past the write deadline (the client took nothing of a write for `--write-timeout`) the stream is reset, which

@@ -3,32 +3,33 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 
-/// Serves the pushes of an HTTP/2 connection on the connection's own pipeline, frame by frame, between the HTTP/2
-/// handler and the stream multiplexer: a push's stream gets no child channel, no pipeline and no handlers, which
-/// cost a third of the server's CPU per push (`perf record` of the check-only route, a child channel per stream).
+/// Serves the senders' messages of an HTTP/2 connection (APNs pushes, FCM sends: ``SenderRoutes``) on the connection's
+/// own pipeline, frame by frame, between the HTTP/2 handler and the stream multiplexer: a message's stream gets no child
+/// channel, no pipeline and no handlers, which cost a third of the server's CPU per push (`perf record` of the
+/// check-only route, a child channel per stream).
 ///
-/// A stream whose first HEADERS ask for a push (``ProviderRequestReading``) is read and answered here
-/// (``PushStream``); every other stream's frames, and the connection's, go on to the multiplexer, which gives the
+/// A stream whose first HEADERS ask for a push (``SenderRequestReading``) is read and answered here
+/// (``SenderStream``); every other stream's frames, and the connection's, go on to the multiplexer, which gives the
 /// stream a channel that Hummingbird answers. A push's stream lives the port's one stream life (``StreamLife``, which
 /// ``StreamLifetime`` lives for the others), in frames: past the request's deadline or the write deadline the stream is
 /// reset, and an answer that ends before its request did is followed by RST_STREAM `NO_ERROR` (RFC 9113 §8.1).
-final class ProviderStreams: ChannelDuplexHandler {
+final class SenderStreams: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
     typealias OutboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
 
-    private let pushes: PushAnswering
+    private let pushes: SenderRoutes
     let connection: ConnectionStreams
     private let requestTimeout: TimeAmount
-    private var streams: [HTTP2StreamID: PushStream] = [:]
+    private var streams: [HTTP2StreamID: SenderStream] = [:]
     /// Streams this read opened whose requests have not ended: their deadlines are set when the read completes.
-    private var unfinished: [PushStream] = []
+    private var unfinished: [SenderStream] = []
     private(set) var context: ChannelHandlerContext?
     private var isReading = false
     private var flushPending = false
 
-    init(pushes: PushAnswering, connection: ConnectionStreams, requestTimeout: TimeAmount) {
+    init(pushes: SenderRoutes, connection: ConnectionStreams, requestTimeout: TimeAmount) {
         self.pushes = pushes
         self.connection = connection
         self.requestTimeout = requestTimeout
@@ -61,7 +62,7 @@ final class ProviderStreams: ChannelDuplexHandler {
             context.fireChannelRead(data)
             return
         }
-        let stream = PushStream(id: frame.streamID, reading: reading, owner: self, eventLoop: context.eventLoop)
+        let stream = SenderStream(id: frame.streamID, reading: reading, owner: self, eventLoop: context.eventLoop)
         streams[frame.streamID] = stream
         if headers.endStream {
             stream.receive(frame.payload)
@@ -89,7 +90,7 @@ final class ProviderStreams: ChannelDuplexHandler {
     }
 
     /// Starts a push's answer, for `stream` to write.
-    func answer(_ reading: ProviderRequestReading, stream: PushStream) {
+    func answer(_ reading: SenderRequestReading, stream: SenderStream) {
         guard let context else { return }
         pushes.answer(
             reading, target: stream, context: context, stream: .push(NIOLoopBound(stream as any ConnectionServedStream, eventLoop: context.eventLoop)),
@@ -118,11 +119,11 @@ final class ProviderStreams: ChannelDuplexHandler {
     }
 }
 
-/// One push on an HTTP/2 connection (``ProviderStreams``), from its HEADERS to its stream's close, on the
+/// One sender's message on an HTTP/2 connection (``SenderStreams``), from its HEADERS to its stream's close, on the
 /// connection's event loop.
-final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStream {
+final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStream {
     /// Stream window granted back to a client still sending a push's body, in steps this big, so that a body too long
-    /// to keep is read on (and dropped) up to ``ProviderRequestReading/longestDropped``: a push's body, far shorter,
+    /// to keep is read on (and dropped) up to ``SenderRequestReading/longestDropped``: a push's body, far shorter,
     /// never costs a WINDOW_UPDATE.
     private static let windowStep = 32_768
 
@@ -130,9 +131,9 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStrea
     private let life: StreamLife
     /// Held strongly: a push's task may hold its stream past the connection's close, and its answer then finds the
     /// stream closed, its connection's bookkeeping still there.
-    private let owner: ProviderStreams
+    private let owner: SenderStreams
     /// The request being read; `nil` once its answer is under way.
-    private var reading: ProviderRequestReading?
+    private var reading: SenderRequestReading?
     private var isOpen = true
     private var resetSent = false
     /// Body bytes read since the client was last given window for them.
@@ -145,7 +146,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStrea
     var untaken: UntakenWrites { life.untaken }
 
     /// A push's stream opening now.
-    init(id: HTTP2StreamID, reading: ProviderRequestReading, owner: ProviderStreams, eventLoop: any EventLoop) {
+    init(id: HTTP2StreamID, reading: SenderRequestReading, owner: SenderStreams, eventLoop: any EventLoop) {
         self.id = id
         self.reading = reading
         self.owner = owner
@@ -185,7 +186,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStrea
     private func grantWindowIfNeeded() {
         // Window is given back up to about the longest body read (padding counts against the window, not the body):
         // a client that pads its frames cannot draw more than that, and what it holds back the request deadline ends.
-        guard unacknowledged >= Self.windowStep, granted < ProviderRequestReading.longestDropped else { return }
+        guard unacknowledged >= Self.windowStep, granted < SenderRequestReading.longestDropped else { return }
         owner.write(.windowUpdate(windowSizeIncrement: unacknowledged), on: id)
         granted += unacknowledged
         unacknowledged = 0
@@ -205,7 +206,7 @@ final class PushStream: ProviderAnswerTarget, HeldAnswers, ConnectionServedStrea
 
     // MARK: The answer
 
-    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+    func write(_ answer: SenderAnswer, context: ChannelHandlerContext) {
         // A stream reset meanwhile takes no answer: frames after its RST_STREAM would be a stream error, which closes
         // the connection.
         guard isOpen, !life.answerEnded, !resetSent else { return }
@@ -294,8 +295,8 @@ extension HTTPRequest {
 }
 
 extension HPACKHeaders {
-    /// A push's answer as HTTP/2 HEADERS, with what every answer carries (``ProviderAnswer/response``).
-    init(answer: ProviderAnswer) {
+    /// A push's answer as HTTP/2 HEADERS, with what every answer carries (``SenderAnswer/response``).
+    init(answer: SenderAnswer) {
         let response = answer.response
         self.init()
         reserveCapacity(response.headerFields.count + 1)

@@ -3,13 +3,13 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers the pushes of an HTTP/1.1 connection on its event loop (``ProviderRequestReading``), in front of
+/// Answers the pushes of an HTTP/1.1 connection on its event loop (``SenderRequestReading``), in front of
 /// Hummingbird's async channel, which gets every other request.
 ///
 /// Answers go out in the order of the requests, pipelined ones included: while a request handed to
 /// Hummingbird is unanswered, every request that follows goes to Hummingbird too; while a push is being
 /// answered, what follows it waits here and is read again once the push's answer is written.
-final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
+final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
@@ -17,11 +17,11 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
 
     private enum State {
         case idle
-        case reading(ProviderRequestReading)
+        case reading(SenderRequestReading)
         case answering
     }
 
-    private var pushes: PushAnswering
+    private var pushes: SenderRoutes
     private var state = State.idle
     /// Requests handed to Hummingbird whose answers have not ended yet.
     private var handedOff = 0
@@ -34,7 +34,7 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         endpoint: ProviderEndpoint, fcm: FCMEndpoint?, servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection,
         logger: Logger
     ) {
-        pushes = PushAnswering(
+        pushes = SenderRoutes(
             endpoint: endpoint, fcm: fcm, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
             clientConnection: clientConnection)
     }
@@ -83,7 +83,7 @@ final class ProviderHTTP1Handler: ChannelDuplexHandler, ProviderAnswerTarget {
         context.write(data, promise: promise)
     }
 
-    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext) {
+    func write(_ answer: SenderAnswer, context: ChannelHandlerContext) {
         // A channel closed meanwhile (its handlers are removed once it is inactive): nothing to answer.
         guard context.channel.isActive else { return }
         var answer = answer

@@ -14,10 +14,10 @@ import Synchronization
 /// offers no ALPN and sends the HTTP/2 preface straight after the handshake, and local tools use h2c
 /// with prior knowledge on a plain port. Looking at the first bytes (the preface
 /// `PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`, or an HTTP/1 request line) serves them all.
-struct ProviderChannel: HTTPChannelHandler {
+struct PortChannel: HTTPChannelHandler {
     enum Negotiated: Sendable {
         case http1(HTTP1Channel.Value)
-        case http2(ProviderHTTP2Connection)
+        case http2(PortHTTP2Connection)
     }
 
     struct Value: ServerChildChannelValue {
@@ -27,7 +27,7 @@ struct ProviderChannel: HTTPChannelHandler {
 
     private let http1: HTTP1Channel
     /// What answers pushes without Hummingbird, over either version.
-    private let pushes: ProviderHTTP2Connection.Configuration
+    private let pushes: PortHTTP2Connection.Configuration
     private let tls: NIOSSLContext?
     private let connections: ConnectionLimit
     private let firstBytesTimeout: TimeAmount
@@ -40,7 +40,7 @@ struct ProviderChannel: HTTPChannelHandler {
     ///   - tlsConfiguration: TLS for the port, or `nil` for cleartext.
     ///   - connections: the count of open connections, shared by the whole server.
     ///   - provider: the provider endpoint, which answers pushes on the connection's event loop, before the router
-    ///     (``ProviderHTTP2Connection``, ``ProviderHTTP1Handler``).
+    ///     (``PortHTTP2Connection``, ``SenderHTTP1Handler``).
     ///   - fcm: FCM's endpoint, whose sends are answered there too.
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
@@ -81,7 +81,7 @@ struct ProviderChannel: HTTPChannelHandler {
                 if isHTTP2 {
                     return channel.eventLoop.makeCompletedFuture { [pushes, requestTimeout] in
                         let deadline = IdleDeadline(timeout: requestTimeout)
-                        let connection = try ProviderHTTP2Connection.setup(channel: channel, configuration: pushes, deadline: deadline, logger: logger)
+                        let connection = try PortHTTP2Connection.setup(channel: channel, configuration: pushes, deadline: deadline, logger: logger)
                         try channel.pipeline.syncOperations.addHandler(deadline)
                         return .http2(connection)
                     }
@@ -94,7 +94,7 @@ struct ProviderChannel: HTTPChannelHandler {
                     let answers = AnswerWriter(eventLoop: channel.eventLoop)
                     let clientConnection = ClientConnection()
                     try operations.addHandler(
-                        ProviderHTTP1Handler(
+                        SenderHTTP1Handler(
                             endpoint: pushes.endpoint, fcm: pushes.fcm, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
                             clientConnection: clientConnection, logger: logger),
                         position: .after(state))
@@ -149,8 +149,8 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
 
     /// A connection that has not shown its protocol by then is closed: nothing else would time it out.
     private let firstBytesTimeout: TimeAmount
-    private let configure: (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>
-    private let completion: (Result<ProviderChannel.Negotiated, any Error>) -> Void
+    private let configure: (_ isHTTP2: Bool) -> EventLoopFuture<PortChannel.Negotiated>
+    private let completion: (Result<PortChannel.Negotiated, any Error>) -> Void
     private var buffered: ByteBuffer?
     private var configuring = false
     private var completed = false
@@ -158,8 +158,8 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
 
     init(
         firstBytesTimeout: TimeAmount,
-        configure: @escaping (_ isHTTP2: Bool) -> EventLoopFuture<ProviderChannel.Negotiated>,
-        completion: @escaping (Result<ProviderChannel.Negotiated, any Error>) -> Void
+        configure: @escaping (_ isHTTP2: Bool) -> EventLoopFuture<PortChannel.Negotiated>,
+        completion: @escaping (Result<PortChannel.Negotiated, any Error>) -> Void
     ) {
         self.firstBytesTimeout = firstBytesTimeout
         self.configure = configure
@@ -233,7 +233,7 @@ final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func finish(_ result: Result<ProviderChannel.Negotiated, any Error>) {
+    private func finish(_ result: Result<PortChannel.Negotiated, any Error>) {
         guard !completed else { return }
         completed = true
         completion(result)

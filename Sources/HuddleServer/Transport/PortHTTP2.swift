@@ -12,12 +12,12 @@ import Synchronization
 /// An HTTP/2 connection of the provider port, served by NIO channel handlers on its event loop.
 ///
 /// A push (`/3/…`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`) is read and answered on the
-/// connection's own pipeline by ``ProviderStreams``, frame by frame, with no channel of its own: one task runs
+/// connection's own pipeline by ``SenderStreams``, frame by frame, with no channel of its own: one task runs
 /// ``ProviderEndpoint/answer(_:stores:)``; no async channel and no router per stream. Any other stream (the device
 /// API, the pages, the admin API) goes on to NIO's stream multiplexer, which gives it a channel that is wrapped in a
 /// `NIOAsyncChannel` and answered by Hummingbird's router. ``HTTP2ConnectionManager`` does what Hummingbird's
 /// HTTP/2 channel did for the connection (idle timeout, graceful close).
-struct ProviderHTTP2Connection: Sendable {
+struct PortHTTP2Connection: Sendable {
     /// A stream that Hummingbird answers (any but a push), as NIO's multiplexer gives it.
     typealias HandedOffStream = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -40,7 +40,7 @@ struct ProviderHTTP2Connection: Sendable {
     /// adds to the pipeline) when it is busy, when it is not, and when a push on it is accepted.
     static func setup(
         channel: any Channel, configuration: Configuration, deadline: IdleDeadline, logger: Logger
-    ) throws -> ProviderHTTP2Connection {
+    ) throws -> PortHTTP2Connection {
         let (handedOff, continuation) = AsyncStream.makeStream(of: HandedOffStream.self)
         // Between the socket and HTTP/2: the answers that come back together are written with one flush.
         let answers = AnswerWriter(eventLoop: channel.eventLoop)
@@ -56,7 +56,7 @@ struct ProviderHTTP2Connection: Sendable {
         let shared = NIOLoopBound(streams, eventLoop: channel.eventLoop)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
         let clientConnection = ClientConnection()
-        let pushes = PushAnswering(
+        let pushes = SenderRoutes(
             endpoint: configuration.endpoint, fcm: configuration.fcm, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
             isHTTP2: true,
             logger: logger, client: ProviderExchange.client(of: channel), clientConnection: clientConnection)
@@ -71,7 +71,7 @@ struct ProviderHTTP2Connection: Sendable {
             }
         }
         try operations.addHandler(NIOHTTP2Handler(mode: .server))
-        try operations.addHandler(ProviderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
+        try operations.addHandler(SenderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
         try operations.addHandler(multiplexer)
         try operations.addHandler(manager)
         // Last, where no frame passes: it is only looked up.
@@ -80,7 +80,7 @@ struct ProviderHTTP2Connection: Sendable {
             continuation.finish()
             shared.value.connectionClosed()
         }
-        return ProviderHTTP2Connection(handedOff: handedOff, channel: channel)
+        return PortHTTP2Connection(handedOff: handedOff, channel: channel)
     }
 }
 
@@ -94,13 +94,13 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = Any
 
     /// Where an answer goes: the handler of the push's stream, on its connection's event loop.
-    typealias Target = NIOLoopBound<(handler: any ProviderAnswerTarget, context: ChannelHandlerContext)>
+    typealias Target = NIOLoopBound<(handler: any SenderAnswerTarget, context: ChannelHandlerContext)>
 
     private let eventLoop: any EventLoop
     /// Where the connection's pushes run: on its event loop.
     let pushExecutor: EventLoopTaskExecutor
     /// The answers waiting for the event loop; a hop is under way while there are some.
-    private let waiting = Mutex<[(ProviderAnswer, Target)]>([])
+    private let waiting = Mutex<[(SenderAnswer, Target)]>([])
     private var context: ChannelHandlerContext?
     private var isHolding = false
     private var flushAsked = false
@@ -123,7 +123,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     }
 
     /// From any thread.
-    func write(_ answer: ProviderAnswer, on stream: Target) {
+    func write(_ answer: SenderAnswer, on stream: Target) {
         let first = waiting.withLock { waiting in
             waiting.append((answer, stream))
             return waiting.count == 1
@@ -146,7 +146,7 @@ final class AnswerWriter: ChannelOutboundHandler, @unchecked Sendable {
     }
 }
 
-/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose pushes ``ProviderStreams`` serves:
+/// What Hummingbird's HTTP/2 channel did for a connection, for connections whose pushes ``SenderStreams`` serves:
 /// closes a connection idle for `idleTimeout` (no stream busy: a stream whose answer waits only for the
 /// client's window is idle, ``StreamLifetime``), and closes gracefully when told to quiesce (a server shutting
 /// down, a fault's GOAWAY, ``IdleDeadline``): a GOAWAY naming the last possible stream and a PING, then, once

@@ -7,7 +7,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// A sender's message read on its connection's event loop, for the handlers that answer them without Hummingbird's
-/// router (``ProviderStreams`` for HTTP/2, ``ProviderHTTP1Handler`` for HTTP/1.1): the port's one table of the routes
+/// router (``SenderStreams`` for HTTP/2, ``SenderHTTP1Handler`` for HTTP/1.1): the port's one table of the routes
 /// its transport answers itself, every sender's message route: APNs' provider API (`/3/…`), FCM's
 /// `POST /v1/projects/{project}/messages:send`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`.
 ///
@@ -16,9 +16,9 @@ import NIOHTTPTypes
 /// that is refused before its body is needed is therefore answered once its body has come (Hummingbird's
 /// route answered at once and read the body after); one whose body never ends is closed by the request
 /// timeout. A body longer than ``longestDropped`` is not read to its end: the request is answered then, and
-/// its stream reset or its connection closed after the answer (``ProviderAnswer/bodyCutShort``), so that a
+/// its stream reset or its connection closed after the answer (``SenderAnswer/bodyCutShort``), so that a
 /// client cannot keep one request going by sending without end.
-struct ProviderRequestReading {
+struct SenderRequestReading {
     /// How much of a too-long body is read and dropped so that the client, which is still sending it, gets its
     /// answer on a stream or connection that stays usable: HTTP/2's initial stream window, all that a client
     /// may send before the server reads.
@@ -39,14 +39,14 @@ struct ProviderRequestReading {
 
     /// The most body bytes kept: the largest push, or the largest FCM message.
     private var longestKept: Int {
-        if case .fcmSend = route { FCMSendRequest.maximumBodySize } else { ProviderBody.largestPayload }
+        if case .fcmSend = route { FCMSendRequest.maximumBodySize } else { SenderRequestBody.largestPayload }
     }
 
     /// Whether the body has gone past ``longestDropped`` (and what is kept): nothing more of it is read.
     var isCutShort: Bool { received > max(Self.longestDropped, longestKept) }
 
     /// The reading of a sender's message; `nil` for a request that is not one (Hummingbird answers it).
-    init?(_ head: HTTPRequest, routes: PushAnswering) {
+    init?(_ head: HTTPRequest, routes: SenderRoutes) {
         let full = head.path ?? ""
         let path = full.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(full[..<$0]) } ?? full
         if case .provider(let path, let stores) = routes.endpoint.route(path) {
@@ -80,7 +80,7 @@ struct ProviderRequestReading {
     /// connection's event loop (``EventLoopTaskExecutor``) and hands the answer to `answers`, which writes it
     /// with the other answers ready by then.
     func answer(
-        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, target: some SenderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
         connectionChannel: any Channel, client: String?, clientConnection: ClientConnection, isHTTP2: Bool, answers: AnswerWriter,
         logger: Logger
     ) {
@@ -88,7 +88,7 @@ struct ProviderRequestReading {
         case .accept:
             var fields = HTTPFields()
             fields.appendUnindexed(.apnsID, UUID.timeOrderedLowercasedString(at: Date()))
-            target.write(ProviderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
+            target.write(SenderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
         case .provider(let path, let stores):
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
@@ -104,7 +104,7 @@ struct ProviderRequestReading {
             }
         case .fcmSend(let project, let path):
             guard let fcm else { return }
-            let (head, body) = (head, ProviderBody.collected(tooLarge ? nil : body ?? ByteBuffer()))
+            let (head, body) = (head, SenderRequestBody.collected(tooLarge ? nil : body ?? ByteBuffer()))
             let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
             Task(executorPreference: answers.pushExecutor) {
@@ -120,7 +120,7 @@ struct ProviderRequestReading {
 
 /// What the handlers that answer sender's messages share: the endpoints of the port's route table, and how a message is
 /// read and answered.
-struct PushAnswering {
+struct SenderRoutes {
     let endpoint: ProviderEndpoint
     /// FCM's endpoint, whose sends the transport answers as it answers pushes.
     let fcm: FCMEndpoint?
@@ -135,15 +135,15 @@ struct PushAnswering {
     let clientConnection: ClientConnection
 
     /// The reading of a sender's message; `nil` for a request that is not one (Hummingbird answers it).
-    func reading(_ head: HTTPRequest) -> ProviderRequestReading? {
-        ProviderRequestReading(head, routes: self)
+    func reading(_ head: HTTPRequest) -> SenderRequestReading? {
+        SenderRequestReading(head, routes: self)
     }
 
     /// Takes the next part of a push on an HTTP/1.1 connection; once the push has ended, or its body is cut short,
     /// starts its answer (for `target` to write) and returns true. A second head closes the channel (and returns true:
     /// nothing more is read of it).
     func read(
-        _ part: HTTPRequestPart, into reading: inout ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext
+        _ part: HTTPRequestPart, into reading: inout SenderRequestReading, target: some SenderAnswerTarget, context: ChannelHandlerContext
     ) -> Bool {
         switch part {
         case .head:
@@ -160,14 +160,14 @@ struct PushAnswering {
         }
     }
 
-    private func answer(_ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext) {
+    private func answer(_ reading: SenderRequestReading, target: some SenderAnswerTarget, context: ChannelHandlerContext) {
         answer(reading, target: target, context: context, stream: .channel(context.channel), connectionChannel: context.channel)
     }
 
     /// Starts a push's answer, for `target` to write with `context`; `stream` is what it came on, on the client's
     /// `connectionChannel`.
     func answer(
-        _ reading: ProviderRequestReading, target: some ProviderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        _ reading: SenderRequestReading, target: some SenderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
         connectionChannel: any Channel
     ) {
         reading.answer(
@@ -178,11 +178,11 @@ struct PushAnswering {
 }
 
 /// A handler that writes a push's answer on its event loop, given the context it read the push with.
-protocol ProviderAnswerTarget: AnyObject {
-    func write(_ answer: ProviderAnswer, context: ChannelHandlerContext)
+protocol SenderAnswerTarget: AnyObject {
+    func write(_ answer: SenderAnswer, context: ChannelHandlerContext)
 }
 
-extension ProviderAnswer {
+extension SenderAnswer {
     /// The answer's head as Hummingbird would write it: with its `Date` and `Server`, and the body's length.
     var response: HTTPResponse {
         var response = HTTPResponse(status: status, headerFields: headers)

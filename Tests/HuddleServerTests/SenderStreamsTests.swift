@@ -8,10 +8,10 @@ import NIOHPACK
 import NIOHTTP2
 import Testing
 
-/// The pushes an HTTP/2 connection serves on its own pipeline (``ProviderStreams``, a ``PushStream`` per push), frame
+/// The pushes an HTTP/2 connection serves on its own pipeline (``SenderStreams``, a ``SenderStream`` per push), frame
 /// by frame on an `EmbeddedChannel` whose loop's clock the tests move, as swift-nio-http2 tests its handlers. The
 /// benchmark route `/bench/accept` is the push: answered at once, as soon as its request has ended.
-@Suite struct ProviderStreamsTests {
+@Suite struct SenderStreamsTests {
     static let requestTimeout = TimeAmount.seconds(2)
 
     /// A connection's channel with the push handler, and what it passes on to the stream multiplexer.
@@ -24,14 +24,14 @@ import Testing
             servesCheckOnlyRoute: false,
             intake: SenderIntake(sender: .apns, log: SenderRequestLog(), tls: false, counterLabel: "test_requests", refusalDimension: "reason", clock: { Date() }),
             faults: SenderFaults(), readsClientCertificates: false, clock: { Date() })
-        let pushes = PushAnswering(
+        let pushes = SenderRoutes(
             endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: AnswerWriter(eventLoop: channel.eventLoop), isHTTP2: true,
             logger: Logger(label: "test"), clientConnection: ClientConnection())
         let idle = IdleDeadline(timeout: .seconds(30))
         let manager = HTTP2ConnectionManager(eventLoop: channel.eventLoop, idleTimeout: nil, gracefulCloseTimeout: .seconds(1))
         let streams = ConnectionStreams(
             eventLoop: channel.eventLoop, idleDeadline: idle, manager: manager, writeTimeout: .seconds(3), maximumHeldBytes: 1 << 20)
-        try channel.pipeline.syncOperations.addHandler(ProviderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
+        try channel.pipeline.syncOperations.addHandler(SenderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
         try channel.connect(to: .init(unixDomainSocketPath: "/h2")).wait()
         return channel
     }
