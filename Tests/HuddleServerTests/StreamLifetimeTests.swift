@@ -38,7 +38,7 @@ import Testing
             let window = ClientWindow(open: windowOpen)
             let channel = EmbeddedChannel(loop: loop)
             try channel.pipeline.syncOperations.addHandlers([
-                EndStreamCoalescer(), window, StreamLifetime(connection: streams, requestTimeout: StreamLifetimeTests.requestTimeout),
+                EndStreamCoalescer(), window, StreamLifetime(connection: streams, requestTimeout: StreamLifetimeTests.requestTimeout, eventLoop: loop),
             ])
             try channel.connect(to: .init(unixDomainSocketPath: "/stream")).wait()
             return (channel, window)

@@ -66,7 +66,7 @@ struct PortHTTP2Connection: Sendable {
                 // Next to the frames: an answer's body and its end go out as one DATA frame.
                 try operations.addHandler(EndStreamCoalescer())
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
-                try operations.addHandler(StreamLifetime(connection: shared.value, requestTimeout: requestTimeout))
+                try operations.addHandler(StreamLifetime(connection: shared.value, requestTimeout: requestTimeout, eventLoop: stream.eventLoop))
                 continuation.yield(try HandedOffStream(wrappingChannelSynchronously: stream))
             }
         }

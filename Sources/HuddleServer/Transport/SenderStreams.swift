@@ -121,14 +121,14 @@ final class SenderStreams: ChannelDuplexHandler {
 
 /// One sender's message on an HTTP/2 connection (``SenderStreams``), from its HEADERS to its stream's close, on the
 /// connection's event loop.
-final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStream {
+final class SenderStream: SenderAnswerTarget, LivesStreamLife, ConnectionServedStream {
     /// Stream window granted back to a client still sending a push's body, in steps this big, so that a body too long
     /// to keep is read on (and dropped) up to ``SenderRequestReading/longestDropped``: a push's body, far shorter,
     /// never costs a WINDOW_UPDATE.
     private static let windowStep = 32_768
 
     let id: HTTP2StreamID
-    private let life: StreamLife
+    var life: StreamLife
     /// Held strongly: a push's task may hold its stream past the connection's close, and its answer then finds the
     /// stream closed, its connection's bookkeeping still there.
     private let owner: SenderStreams
@@ -142,9 +142,6 @@ final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStrea
     private var granted = 0
     /// What a fault's GOAWAY waits for: the stream's close.
     private var closeWaiters: [@Sendable () -> Void] = []
-    /// The answer's writes that the client has not taken yet.
-    var untaken: UntakenWrites { life.untaken }
-
     /// A push's stream opening now.
     init(id: HTTP2StreamID, reading: SenderRequestReading, owner: SenderStreams, eventLoop: any EventLoop) {
         self.id = id
@@ -196,7 +193,11 @@ final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStrea
     /// Sets the request's deadline, `timeout` after the stream opened: past it, the stream is reset.
     func startRequestDeadline(_ timeout: TimeAmount) {
         guard isOpen else { return }
-        life.startRequestDeadline(timeout) { [weak self] in self?.reset(.cancel) }
+        scheduleRequestDeadline(timeout)
+    }
+
+    func requestDeadlinePassed() {
+        reset(.cancel)
     }
 
     /// Calls `body` once the stream has closed, at once if it has.
@@ -223,7 +224,7 @@ final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStrea
                 return reset(.cancel)
             }
             let taken = context.eventLoop.makePromise(of: Void.self)
-            life.hold(bytes, until: taken.futureResult, for: self)
+            holdAnswer(bytes, until: taken.futureResult)
             owner.write(.data(.init(data: .byteBuffer(body), endStream: true)), on: id, promise: taken)
             written = taken
         } else {
@@ -257,7 +258,7 @@ final class SenderStream: SenderAnswerTarget, HeldAnswers, ConnectionServedStrea
         guard isOpen else { return }
         isOpen = false
         reading = nil
-        life.closed(self)
+        lifeEnded()
         let waiters = closeWaiters
         closeWaiters = []
         for waiter in waiters { waiter() }

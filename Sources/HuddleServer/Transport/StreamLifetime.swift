@@ -12,39 +12,34 @@ import NIOHTTPTypes
 /// - an answer that ends before its request did ends the request: nothing more of the body is read, and once the
 ///   answer's end has gone out the stream is reset with `NO_ERROR`, so that the client keeps the answer and stops
 ///   sending.
-final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldAnswers {
+final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, LivesStreamLife {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let connection: ConnectionStreams
     private let requestTimeout: TimeAmount
-    private var life: StreamLife?
+    var life: StreamLife
     private var context: ChannelHandlerContext?
 
-    /// The answer's writes that the client has not taken yet.
-    var untaken: UntakenWrites { life?.untaken ?? UntakenWrites() }
-
-    init(connection: ConnectionStreams, requestTimeout: TimeAmount) {
-        self.connection = connection
+    /// A stream opening now, on `eventLoop`.
+    init(connection: ConnectionStreams, requestTimeout: TimeAmount, eventLoop: any EventLoop) {
         self.requestTimeout = requestTimeout
+        life = StreamLife(connection: connection, eventLoop: eventLoop)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        life = StreamLife(connection: connection, eventLoop: context.eventLoop)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        life?.closed(self)
+        lifeEnded()
         self.context = nil
     }
 
     // MARK: The request
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let life else { return context.fireChannelRead(data) }
         if case .end = unwrapInboundIn(data) { life.requestDidEnd() }
         // What comes of a request after its answer is nobody's: dropped, until the reset reaches the client.
         guard !life.answerEnded else { return }
@@ -52,12 +47,14 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        life?.startRequestDeadline(requestTimeout) { [weak self] in
-            self?.context?.close(promise: nil)
-            // As for a reset (below): idle at once, not only once the close has reached the client.
-            self?.life?.becomeIdle()
-        }
+        scheduleRequestDeadline(requestTimeout)
         context.fireChannelReadComplete()
+    }
+
+    func requestDeadlinePassed() {
+        context?.close(promise: nil)
+        // As for a reset (below): idle at once, not only once the close has reached the client.
+        life.becomeIdle()
     }
 
     // MARK: The answer
@@ -65,12 +62,11 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
     /// The endpoint's word that it accepted a sender's message (``SenderAccepted``); any other event goes on.
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is SenderAccepted else { return context.triggerUserOutboundEvent(event, promise: promise) }
-        life?.senderAccepted()
+        life.senderAccepted()
         promise?.succeed(())
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard let life else { return context.write(data, promise: promise) }
         let bytes: Int
         switch unwrapOutboundIn(data) {
         case .head:
@@ -90,7 +86,7 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
             return
         }
         let taken = promise ?? context.eventLoop.makePromise()
-        life.hold(bytes, until: taken.futureResult, for: self)
+        holdAnswer(bytes, until: taken.futureResult)
         let stopsRequest = life.answerStopsRequest
         context.write(data, promise: taken)
         if stopsRequest {
@@ -103,13 +99,13 @@ final class StreamLifetime: ChannelDuplexHandler, RemovableChannelHandler, HeldA
     /// Resets the stream (RST_STREAM `CANCEL`): its client did not take its answer in time.
     func reset() {
         context?.close(promise: nil)
-        life?.becomeIdle()
+        life.becomeIdle()
     }
 
     /// Asks the client to stop sending the rest of a request that has its answer: RST_STREAM `NO_ERROR`. Written
     /// below the HTTP codec, which carries no frames but the response's.
     private func stopRequest() {
-        guard let context, context.channel.isActive, life?.requestEnded == false,
+        guard let context, context.channel.isActive, !life.requestEnded,
             let frames = try? context.pipeline.syncOperations.context(handlerType: EndStreamCoalescer.self)
         else { return }
         frames.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.rstStream(.noError)), promise: nil)
