@@ -122,11 +122,12 @@ extension SQLiteNotificationStore {
             if lastChange[token] == nil {
                 let read = try db.cachedStatement(sql: "SELECT id, last_change, settings FROM devices WHERE token = ?")
                 // A cursor's row is read in place, by column index (no copy of it, no lookup of its columns by name),
-                // while the cursor lives.
+                // while the cursor lives: each index is named after its column (``DeviceColumn``).
                 let cursor = try Row.fetchCursor(read, arguments: [token])
                 try withExtendedLifetime(cursor) {
                     guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
-                    try remember(device: token, id: row[0], lastChange: row[1], settingsText: row[2])
+                    try remember(
+                        device: token, id: row[DeviceColumn.id], lastChange: row[DeviceColumn.lastChange], settingsText: row[DeviceColumn.settings])
                 }
             }
             return next(device: token)
@@ -146,15 +147,32 @@ extension SQLiteNotificationStore {
                 let cursor = try Row.fetchCursor(read, arguments: [topic, token])
                 let app: FoundApp? = try withExtendedLifetime(cursor) {
                     guard let row = try cursor.next() else { throw StoreError(.notFound, "unknown device \(token)") }
-                    guard let appID = row[3] as Int64? else { return nil }
-                    try remember(device: token, id: row[0], lastChange: row[1], settingsText: row[2])
-                    return FoundApp(id: appID, count: row[4])
+                    guard let appID = row[DeviceColumn.appID] as Int64? else { return nil }
+                    try remember(
+                        device: token, id: row[DeviceColumn.id], lastChange: row[DeviceColumn.lastChange], settingsText: row[DeviceColumn.settings])
+                    return FoundApp(id: appID, count: row[DeviceColumn.appNotificationCount])
                 }
                 guard let app else { return nil }
                 apps[DeviceApp(device: token, topic: topic)] = app
             }
             guard let app = try app(topic, device: token, db) else { return nil }
             return (app, next(device: token))
+        }
+
+        /// The columns of a device's row as the batch's statements select them, by index: `id, last_change, settings`,
+        /// then, with its app, `apps.id, apps.notification_count`.
+        private enum DeviceColumn {
+            static let id = 0
+            static let lastChange = 1
+            static let settings = 2
+            static let appID = 3
+            static let appNotificationCount = 4
+        }
+
+        /// The columns of an app's row as ``app(_:device:_:)`` selects them: `id, notification_count`.
+        private enum AppColumn {
+            static let id = 0
+            static let notificationCount = 1
         }
 
         /// Keeps a device's row as this transaction read it.
@@ -196,7 +214,9 @@ extension SQLiteNotificationStore {
             if let found = apps[key] { return AppKey(id: found.id, topic: topic) }
             let read = try db.cachedStatement(sql: "SELECT id, notification_count FROM apps WHERE device_token = ? AND topic = ?")
             let cursor = try Row.fetchCursor(read, arguments: [token, topic])
-            let found: FoundApp? = try withExtendedLifetime(cursor) { try cursor.next().map { row in FoundApp(id: row[0], count: row[1]) } }
+            let found: FoundApp? = try withExtendedLifetime(cursor) {
+                try cursor.next().map { row in FoundApp(id: row[AppColumn.id], count: row[AppColumn.notificationCount]) }
+            }
             guard let found else { return nil }
             apps[key] = found
             return AppKey(id: found.id, topic: topic)
