@@ -98,8 +98,8 @@ func buildRouter(
         uncheckedRequestHosts: AllowedHosts(publicHosts: configuration.publicHosts + appleHosts, listeningHost: configuration.host),
         servesCheckOnlyRoute: configuration.benchmarkRoutes,
         intake: SenderIntake(
-            sender: .apns, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_provider_requests_total",
-            refusalDimension: "reason", clock: configuration.clock),
+            log: requestLog, tls: configuration.servesTLS, counterLabel: ProviderEndpoint.counterLabel, refusalDimension: "reason",
+            acceptedCounter: { ProviderEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, readsClientCertificates: configuration.clientCertificateAuthorityPath != nil, clock: configuration.clock)
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
@@ -108,8 +108,8 @@ func buildRouter(
         centers: centers, store: store,
         authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
         intake: SenderIntake(
-            sender: .fcm, log: requestLog, tls: configuration.servesTLS, counterLabel: "huddle_fcm_requests_total", refusalDimension: "error",
-            clock: configuration.clock),
+            log: requestLog, tls: configuration.servesTLS, counterLabel: FCMEndpoint.counterLabel, refusalDimension: "error",
+            acceptedCounter: { FCMEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, clock: configuration.clock)
     router.add(middleware: fcm)
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.

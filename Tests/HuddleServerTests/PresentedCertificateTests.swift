@@ -21,7 +21,7 @@ struct PresentedCertificateTests {
     }
 
     static func record() -> SenderRequestRecord {
-        SenderRequestRecord(receivedAt: Date(), httpVersion: "HTTP/2", tls: true, method: "POST", path: "/3/device/x", sender: .apns, headers: [])
+        SenderRequestRecord(receivedAt: Date(), httpVersion: "HTTP/2", tls: true, method: "POST", path: "/3/device/x", headers: [])
     }
 
     @Test func aRequestWithoutATopicTakesTheCertificatesOnlyOne() {

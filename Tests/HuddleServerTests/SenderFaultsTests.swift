@@ -96,4 +96,15 @@ import Testing
         #expect(faults.removeAll() == SenderFault.maximumCount)
         #expect(faults.isEmpty)
     }
+
+    /// The admin API's JSON of a fault, as it was before faults named their sender: each member, in order.
+    @Test func aFaultsJSONIsAsTheAdminAPIHasAlwaysWrittenIt() throws {
+        let faults = SenderFaults()
+        let apns = try add(faults, #"{"device": "ABAB", "reason": "Unregistered", "count": 2}"#)
+        #expect(apns.json.jsonText() == #"{"id":1,"device":"abab","status":410,"reason":"Unregistered","timestamp":1800000000000,"remaining":2,"caught":0,"createdAt":"2027-01-15T08:00:00Z"}"#)
+        let fcm = try add(faults, #"{"fcmError": "UNAVAILABLE", "delayMilliseconds": 5}"#)
+        #expect(fcm.json.jsonText() == #"{"id":2,"status":503,"fcmError":"UNAVAILABLE","delayMilliseconds":5,"remaining":null,"caught":0,"createdAt":"2027-01-15T08:00:00Z"}"#)
+        let rate = try add(faults, #"{"pushesPerSecond": 3, "topic": "com.example.app"}"#)
+        #expect(rate.json.jsonText() == #"{"id":3,"topic":"com.example.app","pushesPerSecond":3,"remaining":null,"caught":0,"createdAt":"2027-01-15T08:00:00Z"}"#)
+    }
 }

@@ -18,7 +18,9 @@ import Testing
             centers: DeviceCenters(store: store, notificationsPerApp: 64), store: store, keys: SigningKeyCache(store: store),
             requiresProviderToken: true, uncheckedRequestHosts: AllowedHosts(publicHosts: [], listeningHost: "localhost"),
             servesCheckOnlyRoute: false,
-            intake: SenderIntake(sender: .apns, log: SenderRequestLog(), tls: false, counterLabel: "test_requests", refusalDimension: "reason", clock: { Date() }),
+            intake: SenderIntake(
+                log: SenderRequestLog(), tls: false, counterLabel: "test_requests", refusalDimension: "reason",
+                acceptedCounter: { ProviderEndpoint.acceptedCounter }, clock: { Date() }),
             faults: SenderFaults(), readsClientCertificates: false, clock: { Date() })
         return SenderRoutes(
             endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: answers, isHTTP2: false, logger: Logger(label: "test"),

@@ -15,7 +15,7 @@ import Testing
     {
         var record = SenderRequestRecord(
             receivedAt: Date(timeIntervalSince1970: 1_800_000_000), httpVersion: "HTTP/2", tls: false, method: "POST",
-            path: "/3/device/\(device)", sender: .apns, headers: [("apns-topic", topic)])
+            path: "/3/device/\(device)", headers: [("apns-topic", topic)])
         record.deviceToken = device
         record.status = status
         record.reason = reason

@@ -5,7 +5,7 @@ import HuddleCore
 /// What the request inspector records of a provider token as a stranger sends it, before anything is verified: every
 /// line of the input is read as a provider token, and its age is taken at a clock whose time is the first eight bytes
 /// as a raw `Double` (any bit pattern: NaN, infinities, huge values), as the inspector's record shows it
-/// (`SenderRequestRecord.json(now:)` in HuddleServer, which takes its age from `ProviderToken.ageSeconds`). Nothing
+/// (`SenderRequestRecord.json(now:)` in HuddleServer, whose `providerToken` member is `ProviderToken.inspectorJSON`). Nothing
 /// may trap, a token may not be read with an `iat` that is no time, and the token's part of the record, with the whole
 /// input as its payload (JSON when it parses, text otherwise), must be valid JSON.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,10 +22,7 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         guard token.issuedAt.timeIntervalSince1970.isFinite, token.issuedAt.timeIntervalSince1970 >= 0 else {
             fatalError("a token read with an iat that is no time: \(token.issuedAt.timeIntervalSince1970)")
         }
-        record["providerToken"] = .object(JSONObject([
-            ("keyID", .string(token.keyID)), ("teamID", .string(token.teamID)),
-            ("ageSeconds", .integer(ProviderToken.ageSeconds(issuedAt: token.issuedAt, now: now))),
-        ]))
+        record["providerToken"] = ProviderToken.inspectorJSON(keyID: token.keyID, issuer: token.teamID, issuedAt: token.issuedAt, now: now)
     }
     if let value = try? JSONParser.parse(Array(bytes)) { record["payload"] = value } else { record["payloadText"] = .string(text) }
 

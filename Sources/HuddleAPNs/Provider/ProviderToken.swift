@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-import HuddleCore
+public import HuddleCore
 
 /// A provider authentication token: the ES256 JSON Web Token APNs clients put in `authorization`.
 ///
@@ -73,5 +73,14 @@ extension ProviderToken {
     /// (NaN, infinities, far years) give a number, never a trap.
     public static func ageSeconds(issuedAt: Date, now: Date) -> Int64 {
         Int64(saturating: now.timeIntervalSince(issuedAt).rounded(.down))
+    }
+
+    /// What the request inspector shows of the token a request presented, verified or not (its `providerToken`
+    /// member): `{"keyID", "teamID", "ageSeconds"}`, the age when the token's `iat` is known. The token itself is
+    /// never shown.
+    public static func inspectorJSON(keyID: String, issuer: String, issuedAt: Date?, now: Date) -> JSONValue {
+        var token = JSONObject([("keyID", .string(keyID)), ("teamID", .string(issuer))])
+        if let issuedAt { token["ageSeconds"] = .integer(ageSeconds(issuedAt: issuedAt, now: now)) }
+        return .object(token)
     }
 }

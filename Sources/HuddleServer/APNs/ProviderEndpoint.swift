@@ -305,6 +305,11 @@ struct ProviderEndpoint: RouterMiddleware {
 
     static let uniqueIDField = HTTPField.Name("apns-unique-id")!
 
+    /// The counter of the provider API's answers, by status and reason.
+    static let counterLabel = "huddle_provider_requests_total"
+    /// Accepted pushes' count, made at the first (a `static let` is made when first read).
+    static let acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "200"), ("reason", "")])
+
     /// The environment a request goes to: production when it names Apple's production host, as a client set up
     /// for production does; development otherwise (Apple's sandbox host, or any other name a client is pointed
     /// at Huddle by), the environment of a build run from Xcode. docs/environments.md.

@@ -113,8 +113,9 @@ enum SenderRequestBody: Sendable {
     }
 }
 
-/// What the provider endpoint answers: the transport writes it (the status, the headers, the JSON body of a
-/// refusal), and for an HTTP/1.1 request whose refusal `goesAway`, closes the connection after it. A request
+/// What a sender's endpoint answers (APNs' provider endpoint, FCM's `messages:send`): the transport writes it (the
+/// status, the headers, the JSON body), and for an HTTP/1.1 request whose refusal `goesAway`, closes the connection
+/// after it. A request
 /// that a fault cut off is not `answered`: its stream or connection is closed already.
 struct SenderAnswer: Sendable {
     var status: HTTPResponse.Status

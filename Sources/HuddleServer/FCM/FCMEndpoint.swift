@@ -179,6 +179,11 @@ struct FCMEndpoint: RouterMiddleware {
         return String(project)
     }
 
+    /// The counter of FCM's answers, by status and error.
+    static let counterLabel = "huddle_fcm_requests_total"
+    /// Accepted sends' count, made at the first (a `static let` is made when first read).
+    static let acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "200"), ("error", "")])
+
     /// The longest body the inspector keeps (most messages are well under it; the limit of a body is 64 KB).
     static let longestBodyKept = 16 * 1024
 
@@ -224,7 +229,15 @@ struct FCMEndpoint: RouterMiddleware {
 
     /// Delivers a topic's or condition's message to each subscribed app, as FCM does after answering: one that fails
     /// (its app went meanwhile) fails alone, and one registered with another project since it subscribed gets nothing.
+    /// Runs on Swift's pool, whatever thread the send ran on: the port's transport runs sends on their connection's
+    /// event loop, where up to ``maximumFanOut`` deliveries would hold every other connection of the loop.
     private func fanOut(_ message: FCMMessage, to tokens: [String], project: String, messageID: String) async {
+        await withTaskExecutorPreference(globalConcurrentExecutor) {
+            await deliverEach(message, to: tokens, project: project, messageID: messageID)
+        }
+    }
+
+    private func deliverEach(_ message: FCMMessage, to tokens: [String], project: String, messageID: String) async {
         for token in tokens.prefix(Self.maximumFanOut) {
             do {
                 guard let recipient = try await recipient(of: token), recipient.installation.accepts(project: project) else { continue }

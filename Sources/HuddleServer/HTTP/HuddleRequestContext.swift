@@ -1,14 +1,10 @@
 public import Hummingbird
 import NIOCore
 
-/// The request context of every Huddle route: Hummingbird's core context, and the connection the request
-/// came on, which provider authentication binds to.
+/// The request context of every Huddle route: Hummingbird's core context, and the channel and connection the request
+/// came on (what the server knows of the connection, ``ClientConnection``, is in the connection's pipeline).
 public struct HuddleRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// Identifies the client connection: the channel itself for HTTP/1.1, the parent connection of an
-    /// HTTP/2 stream channel.
-    let connection: ObjectIdentifier
-    let connectionClosed: EventLoopFuture<Void>
     /// The request's own channel (an HTTP/2 stream's, or the HTTP/1.1 connection's), for a long response
     /// that must end the request early.
     let channel: any Channel
@@ -30,8 +26,6 @@ public struct HuddleRequestContext: RequestContext {
             connectionChannel = source.channel
             isHTTP2 = false
         }
-        connection = ObjectIdentifier(connectionChannel)
-        connectionClosed = connectionChannel.closeFuture
         channel = source.channel
     }
 }

@@ -6,7 +6,6 @@ import NIOCore
 /// sends): its record, begun as it arrives, and at its answer the time it took, the inspector's history, and the
 /// sender's counter of answers. Each endpoint does its own checks between the two.
 struct SenderIntake: Sendable {
-    let sender: Sender
     let log: SenderRequestLog
     /// Whether the port serves TLS (the record says so).
     let tls: Bool
@@ -15,21 +14,21 @@ struct SenderIntake: Sendable {
     private let counterLabel: String
     /// The counter's dimension that names a refusal: APNs' `reason`, FCM's `error`.
     private let refusalDimension: String
-    /// Answers with 200, counted without a look-up: making a counter looks its label and dimensions up in the
-    /// metrics registry, under its lock, every time.
-    private let acceptedCounter: Counter
+    /// Answers with 200, counted without a look-up (making a counter looks its label and dimensions up in the metrics
+    /// registry, under its lock, every time): the sender's own counter, made at its first accepted request (a `static
+    /// let`), so that `/metrics` shows none before one.
+    private let acceptedCounter: @Sendable () -> Counter
 
     init(
-        sender: Sender, log: SenderRequestLog, tls: Bool, counterLabel: String, refusalDimension: String,
+        log: SenderRequestLog, tls: Bool, counterLabel: String, refusalDimension: String, acceptedCounter: @escaping @Sendable () -> Counter,
         clock: @escaping @Sendable () -> Date
     ) {
-        self.sender = sender
         self.log = log
         self.tls = tls
         self.clock = clock
         self.counterLabel = counterLabel
         self.refusalDimension = refusalDimension
-        acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "200"), (refusalDimension, "")])
+        self.acceptedCounter = acceptedCounter
     }
 
     /// What a request was answered.
@@ -48,7 +47,7 @@ struct SenderIntake: Sendable {
     ) -> SenderRequestRecord {
         SenderRequestRecord(
             receivedAt: clock(), client: client, httpVersion: isHTTP2 ? "HTTP/2" : "HTTP/1.1", tls: tls, method: method, path: path,
-            sender: sender, headers: headers)
+            headers: headers)
     }
 
     /// Completes a record with its answer and the time since `started`, adds it to the history and counts it. A refused
@@ -61,7 +60,7 @@ struct SenderIntake: Sendable {
         case .accepted(let status):
             record.status = status
             if status == 200 {
-                acceptedCounter.increment()
+                acceptedCounter().increment()
             } else {
                 Counter(label: counterLabel, dimensions: [("status", "\(status)"), (refusalDimension, "")]).increment()
             }

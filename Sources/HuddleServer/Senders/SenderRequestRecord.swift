@@ -17,8 +17,6 @@ struct SenderRequestRecord: Sendable {
     var client: String?
     var httpVersion: String
     var tls: Bool
-    /// The sender API the request came through.
-    var sender: Sender
     /// The environment the request went to (by its `:authority`).
     var environment: APNsEnvironment = .development
     var method: String
@@ -56,7 +54,7 @@ struct SenderRequestRecord: Sendable {
     var arrival: String?
 
     init(
-        receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String, sender: Sender,
+        receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
         headers: [(name: String, value: String)]
     ) {
         self.receivedAt = receivedAt
@@ -65,7 +63,6 @@ struct SenderRequestRecord: Sendable {
         self.tls = tls
         self.method = method
         self.path = path
-        self.sender = sender
         self.headers = headers
     }
 
@@ -104,9 +101,7 @@ struct SenderRequestRecord: Sendable {
             ("headers", .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) }))),
         ])
         if let tokenKeyID, let tokenIssuer {
-            var token = JSONObject([("keyID", .string(tokenKeyID)), ("teamID", .string(tokenIssuer))])
-            if let tokenIssuedAt { token["ageSeconds"] = .integer(ProviderToken.ageSeconds(issuedAt: tokenIssuedAt, now: now)) }
-            object["providerToken"] = .object(token)
+            object["providerToken"] = ProviderToken.inspectorJSON(keyID: tokenKeyID, issuer: tokenIssuer, issuedAt: tokenIssuedAt, now: now)
         }
         if let certificateSubject, let certificateTopics {
             object["certificate"] = .object(JSONObject([

@@ -11,9 +11,11 @@ import Synchronization
 
 /// An HTTP/2 connection of the provider port, served by NIO channel handlers on its event loop.
 ///
-/// A push (`/3/…`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`) is read and answered on the
-/// connection's own pipeline by ``SenderStreams``, frame by frame, with no channel of its own: one task runs
-/// ``ProviderEndpoint/answer(_:stores:)``; no async channel and no router per stream. Any other stream (the device
+/// A sender's message (the routes of ``SenderRoutes``: APNs' `/3/…`, FCM's `messages:send`, and with the benchmark
+/// routes `/bench/check/3/…` and `/bench/accept`) is read and answered on the connection's own pipeline by
+/// ``SenderStreams``, frame by frame, with no channel of its own: one task runs its endpoint
+/// (``ProviderEndpoint/answer(_:stores:)``, ``FCMEndpoint/send(project:method:path:headers:authority:body:client:isHTTP2:logger:)``);
+/// no async channel and no router per stream. Any other stream (the device
 /// API, the pages, the admin API) goes on to NIO's stream multiplexer, which gives it a channel that is wrapped in a
 /// `NIOAsyncChannel` and answered by Hummingbird's router. ``HTTP2ConnectionManager`` does what Hummingbird's
 /// HTTP/2 channel did for the connection (idle timeout, graceful close).
@@ -74,7 +76,7 @@ struct PortHTTP2Connection: Sendable {
         try operations.addHandler(SenderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
         try operations.addHandler(multiplexer)
         try operations.addHandler(manager)
-        // Last, where no frame passes: it is only looked up.
+        // After the handlers frames pass through, where none reaches it: it is only looked up.
         try operations.addHandler(ClientConnection.Holder(clientConnection))
         channel.closeFuture.whenComplete { _ in
             continuation.finish()

@@ -11,11 +11,12 @@ import NIOHTTPTypes
 /// its transport answers itself, every sender's message route: APNs' provider API (`/3/…`), FCM's
 /// `POST /v1/projects/{project}/messages:send`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`.
 ///
-/// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry;
-/// a longer one is dropped as it comes and answered `PayloadTooLarge` in its turn among the checks. A request
+/// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry (an FCM
+/// message: FCM's 64 KB); a longer one is dropped as it comes and refused in its turn among the checks, in its
+/// sender's words (`PayloadTooLarge`, FCM's `INVALID_ARGUMENT`). A request
 /// that is refused before its body is needed is therefore answered once its body has come (Hummingbird's
 /// route answered at once and read the body after); one whose body never ends is closed by the request
-/// timeout. A body longer than ``longestDropped`` is not read to its end: the request is answered then, and
+/// timeout. A body longer than ``longestDropped`` (and than what is kept) is not read to its end: the request is answered then, and
 /// its stream reset or its connection closed after the answer (``SenderAnswer/bodyCutShort``), so that a
 /// client cannot keep one request going by sending without end.
 struct SenderRequestReading {
@@ -26,7 +27,7 @@ struct SenderRequestReading {
 
     private enum Route {
         case provider(path: String, stores: Bool)
-        case fcmSend(project: String, path: String)
+        case fcmSend(FCMEndpoint, project: String, path: String)
         case accept
     }
 
@@ -51,8 +52,8 @@ struct SenderRequestReading {
         let path = full.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(full[..<$0]) } ?? full
         if case .provider(let path, let stores) = routes.endpoint.route(path) {
             route = .provider(path: path, stores: stores)
-        } else if routes.fcm != nil, let project = FCMEndpoint.sendProject(method: head.method, path: path) {
-            route = .fcmSend(project: project, path: path)
+        } else if let fcm = routes.fcm, let project = FCMEndpoint.sendProject(method: head.method, path: path) {
+            route = .fcmSend(fcm, project: project, path: path)
         } else if routes.servesAcceptRoute, path == "/bench/accept", head.method == .post {
             route = .accept
         } else {
@@ -80,7 +81,7 @@ struct SenderRequestReading {
     /// connection's event loop (``EventLoopTaskExecutor``) and hands the answer to `answers`, which writes it
     /// with the other answers ready by then.
     func answer(
-        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, target: some SenderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
+        endpoint: ProviderEndpoint, target: some SenderAnswerTarget, context: ChannelHandlerContext, stream: RequestStream,
         connectionChannel: any Channel, client: String?, clientConnection: ClientConnection, isHTTP2: Bool, answers: AnswerWriter,
         logger: Logger
     ) {
@@ -102,8 +103,7 @@ struct SenderRequestReading {
                 answer.bodyCutShort = cutShort
                 answers.write(answer, on: stream)
             }
-        case .fcmSend(let project, let path):
-            guard let fcm else { return }
+        case .fcmSend(let fcm, let project, let path):
             let (head, body) = (head, SenderRequestBody.collected(tooLarge ? nil : body ?? ByteBuffer()))
             let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
@@ -171,7 +171,7 @@ struct SenderRoutes {
         connectionChannel: any Channel
     ) {
         reading.answer(
-            endpoint: endpoint, fcm: fcm, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
+            endpoint: endpoint, target: target, context: context, stream: stream, connectionChannel: connectionChannel, client: client,
             clientConnection: clientConnection,
             isHTTP2: isHTTP2, answers: answers, logger: logger)
     }
