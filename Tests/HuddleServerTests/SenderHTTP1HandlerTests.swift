@@ -12,7 +12,9 @@ import Testing
 /// loop (``SenderHTTP1Handler``), and the writer that joins the answers ready together into one flush (``AnswerWriter``),
 /// on `EmbeddedChannel`s. `/bench/accept` is the message: answered at once, once its request has ended.
 @Suite struct SenderHTTP1HandlerTests {
-    static func routes(answers: AnswerWriter) -> SenderRoutes {
+    /// The port's routes with an APNs endpoint on an in-memory store and the benchmark route that accepts at once (which
+    /// ``SenderStreamsTests`` uses too).
+    static func routes(answers: AnswerWriter, isHTTP2: Bool = false) -> SenderRoutes {
         let store = InMemoryNotificationStore()
         let endpoint = ProviderEndpoint(
             centers: DeviceCenters(store: store, notificationsPerApp: 64), store: store, keys: SigningKeyCache(store: store),
@@ -23,7 +25,7 @@ import Testing
                 acceptedCounter: { ProviderEndpoint.acceptedCounter }, clock: { Date() }),
             faults: SenderFaults(), readsClientCertificates: false, clock: { Date() })
         return SenderRoutes(
-            endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: answers, isHTTP2: false, logger: Logger(label: "test"),
+            endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: answers, isHTTP2: isHTTP2, logger: Logger(label: "test"),
             clientConnection: ClientConnection())
     }
 

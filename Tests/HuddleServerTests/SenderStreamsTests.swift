@@ -1,7 +1,4 @@
-import Foundation
-import HuddleCore
 @testable import HuddleServer
-import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHPACK
@@ -17,18 +14,7 @@ import Testing
     /// A connection's channel with the push handler, and what it passes on to the stream multiplexer.
     static func connection() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        let store = InMemoryNotificationStore()
-        let endpoint = ProviderEndpoint(
-            centers: DeviceCenters(store: store, notificationsPerApp: 64), store: store, keys: SigningKeyCache(store: store),
-            requiresProviderToken: true, uncheckedRequestHosts: AllowedHosts(publicHosts: [], listeningHost: "localhost"),
-            servesCheckOnlyRoute: false,
-            intake: SenderIntake(
-                log: SenderRequestLog(), tls: false, counterLabel: "test_requests", refusalDimension: "reason",
-                acceptedCounter: { ProviderEndpoint.acceptedCounter }, clock: { Date() }),
-            faults: SenderFaults(), readsClientCertificates: false, clock: { Date() })
-        let pushes = SenderRoutes(
-            endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: AnswerWriter(eventLoop: channel.eventLoop), isHTTP2: true,
-            logger: Logger(label: "test"), clientConnection: ClientConnection())
+        let pushes = SenderHTTP1HandlerTests.routes(answers: AnswerWriter(eventLoop: channel.eventLoop), isHTTP2: true)
         let idle = IdleDeadline(timeout: .seconds(30))
         let manager = HTTP2ConnectionManager(eventLoop: channel.eventLoop, idleTimeout: nil, gracefulCloseTimeout: .seconds(1))
         let streams = ConnectionStreams(
