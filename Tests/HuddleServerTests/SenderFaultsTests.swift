@@ -17,13 +17,12 @@ import Testing
     func take(_ faults: SenderFaults, device: String? = nil, topic: String = "com.example.app", type: PushType = .alert, at date: Date? = nil)
         -> FaultEffect?
     {
-        faults.take(device: device ?? self.device, topic: topic, pushType: type, sender: .apns, rateLimited: .apns(.tooManyRequests), now: date ?? now)
+        faults.take(device: device ?? self.device, topic: topic, pushType: type, rateLimited: .apns(.tooManyRequests), now: date ?? now)
     }
 
-    /// A push through `sender`, answered in its words beyond a rate.
-    func take(_ faults: SenderFaults, sender: Sender) -> FaultEffect? {
-        let rateLimited: FaultAnswer = sender == .apns ? .apns(.tooManyRequests) : .fcm(.quotaExceeded)
-        return faults.take(device: device, topic: "com.example.app", pushType: .alert, sender: sender, rateLimited: rateLimited, now: now)
+    /// A push through the sender `rateLimited` names, answered in its words beyond a rate.
+    func take(_ faults: SenderFaults, answeringBeyondARate rateLimited: FaultAnswer) -> FaultEffect? {
+        faults.take(device: device, topic: "com.example.app", pushType: .alert, rateLimited: rateLimited, now: now)
     }
 
     @Test func theFirstFaultThatMatchesCatchesThePushAndASpentOneIsRemoved() throws {
@@ -46,16 +45,16 @@ import Testing
         let faults = SenderFaults()
         _ = try add(faults, #"{"fcmError": "UNAVAILABLE", "count": 1}"#)
         _ = try add(faults, #"{"reason": "Unregistered", "count": 1}"#)
-        #expect(take(faults, sender: .apns)?.answer == .apns(.unregistered, timestamp: now))
-        #expect(take(faults, sender: .fcm)?.answer == .fcm(.unavailable))
+        #expect(take(faults, answeringBeyondARate: .apns(.tooManyRequests))?.answer == .apns(.unregistered, timestamp: now))
+        #expect(take(faults, answeringBeyondARate: .fcm(.quotaExceeded))?.answer == .fcm(.unavailable))
         #expect(faults.isEmpty)
         _ = try add(faults, #"{"pushesPerSecond": 1}"#)
-        #expect(take(faults, sender: .fcm) == nil)
-        #expect(take(faults, sender: .fcm)?.answer == .fcm(.quotaExceeded))
+        #expect(take(faults, answeringBeyondARate: .fcm(.quotaExceeded)) == nil)
+        #expect(take(faults, answeringBeyondARate: .fcm(.quotaExceeded))?.answer == .fcm(.quotaExceeded))
         _ = faults.removeAll()
         _ = try add(faults, #"{"delayMilliseconds": 5, "count": 2}"#)
-        #expect(take(faults, sender: .fcm)?.delayMilliseconds == 5)
-        #expect(take(faults, sender: .apns)?.delayMilliseconds == 5)
+        #expect(take(faults, answeringBeyondARate: .fcm(.quotaExceeded))?.delayMilliseconds == 5)
+        #expect(take(faults, answeringBeyondARate: .apns(.tooManyRequests))?.delayMilliseconds == 5)
         #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "UNAVAILABLE", "reason": "Unregistered"}"#) }
         #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "UNAVAILABLE", "connection": "close"}"#) }
         #expect(throws: JSONReadError.self) { try add(SenderFaults(), #"{"fcmError": "NOPE"}"#) }

@@ -19,7 +19,7 @@ import Testing
         let manager = HTTP2ConnectionManager(eventLoop: channel.eventLoop, idleTimeout: nil, gracefulCloseTimeout: .seconds(1))
         let streams = ConnectionStreams(
             eventLoop: channel.eventLoop, idleDeadline: idle, manager: manager, writeTimeout: .seconds(3), maximumHeldBytes: 1 << 20)
-        try channel.pipeline.syncOperations.addHandler(SenderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout))
+        try channel.pipeline.syncOperations.addHandlers([idle, SenderStreams(pushes: pushes, connection: streams, requestTimeout: requestTimeout)])
         try channel.connect(to: .init(unixDomainSocketPath: "/h2")).wait()
         return channel
     }
@@ -55,6 +55,8 @@ import Testing
         let frames = try Self.written(channel)
         #expect(frames == ["1 HEADERS 200+END"], "\(frames)")
         #expect(try channel.readInbound(as: HTTP2Frame.self) == nil)
+        // Accepted: the connection is a provider's, and its idle deadline for strangers is gone.
+        #expect((try? channel.pipeline.syncOperations.handler(type: IdleDeadline.self)) == nil)
     }
 
     @Test func anyOtherStreamGoesOnToTheMultiplexer() throws {
@@ -62,6 +64,7 @@ import Testing
         try channel.writeInbound(HTTP2Frame(streamID: 3, payload: Self.head("/v1/devices", method: "GET", endStream: true)))
         #expect(try channel.readInbound(as: HTTP2Frame.self)?.streamID == 3)
         #expect(try Self.written(channel).isEmpty)
+        #expect((try? channel.pipeline.syncOperations.handler(type: IdleDeadline.self)) != nil)
     }
 
     @Test func aPushWhoseBodyDoesNotEndByItsDeadlineIsReset() throws {

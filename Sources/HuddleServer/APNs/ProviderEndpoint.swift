@@ -65,8 +65,7 @@ struct ProviderEndpoint: RouterMiddleware {
         let exchange = ProviderExchange(request, path: path, context: context, clientConnection: await ClientConnection.of(context.connectionChannel))
         let answer = await answer(exchange, stores: stores)
         if answer.acceptsSender { exchange.tellSenderAccepted() }
-        var response = Response(
-            status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
+        var response = answer.routerResponse
         // An HTTP/1.1 connection told to go away closes once this answer is written, and says so.
         if answer.goesAway, !context.isHTTP2 {
             response.headers[.connection] = "close"
@@ -124,7 +123,7 @@ struct ProviderEndpoint: RouterMiddleware {
         if !faults.isEmpty,
             let effect = faults.take(
                 device: LiveActivityTokens.device(of: push.deviceToken) ?? push.deviceToken, topic: push.bundleIdentifier,
-                pushType: push.pushType, sender: .apns, rateLimited: .apns(.tooManyRequests), now: clock())
+                pushType: push.pushType, rateLimited: .apns(.tooManyRequests), now: clock())
         {
             record.fault = effect.summary
             try await apply(effect, exchange: exchange)
@@ -381,6 +380,7 @@ extension ProviderRefusal {
         case let refusal as ProviderRefusal: self = refusal
         case let reason as APNsReason: self.init(reason: reason)
         case let error as StoreError: self.init(reason: error.apnsReason)
+        case is SenderRequestBody.TooLarge: self.init(reason: .payloadTooLarge)
         default: self.init(reason: .internalServerError)
         }
     }
@@ -392,7 +392,7 @@ extension ProviderRefusal {
 
     /// Whether `error` is an answer the request earned (a refusal or a reason) rather than a failure to log.
     static func isAnswer(_ error: any Error) -> Bool {
-        error is ProviderRefusal || error is APNsReason
+        error is ProviderRefusal || error is APNsReason || error is SenderRequestBody.TooLarge
     }
 
     /// The refusal as APNs answers it: its reason's status, and `{"reason": …}` (with `timestamp` for 410).
@@ -403,17 +403,12 @@ extension ProviderRefusal {
         }
         // Not an APNs key: clients ignore it, people reading logs are glad of it.
         if let description { body["description"] = .string(description) }
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        var bytes = JSONValue.object(body).jsonUTF8()
-        bytes.append(UInt8(ascii: "\n"))
-        return SenderAnswer(status: reason.status, headers: headers, body: ByteBuffer(bytes: bytes))
+        return .json(.object(body), status: reason.status, headers: headers)
     }
 
     /// The same answer as the router writes it.
     func response(headers: HTTPFields) -> Response {
-        let answer = answer(headers: headers)
-        return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
+        answer(headers: headers).routerResponse
     }
 }
 

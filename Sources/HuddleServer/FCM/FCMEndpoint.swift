@@ -190,7 +190,7 @@ struct FCMEndpoint: RouterMiddleware {
     private func collect(_ body: SenderRequestBody) async throws -> ByteBuffer {
         do {
             return try await body.collect(limit: FCMSendRequest.maximumBodySize)
-        } catch APNsReason.payloadTooLarge {
+        } catch is SenderRequestBody.TooLarge {
             throw FCMError.invalid(field: "message", "Request payload size exceeds the limit: \(FCMSendRequest.maximumBodySize) bytes.")
         }
     }
@@ -252,7 +252,7 @@ struct FCMEndpoint: RouterMiddleware {
 
     private func applyFault(device: String, app: String, record: inout SenderRequestRecord) async throws {
         guard !faults.isEmpty,
-            let effect = faults.take(device: device, topic: app, pushType: .alert, sender: .fcm, rateLimited: .fcm(.quotaExceeded), now: clock())
+            let effect = faults.take(device: device, topic: app, pushType: .alert, rateLimited: .fcm(.quotaExceeded), now: clock())
         else { return }
         record.fault = effect.summary
         if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }

@@ -187,6 +187,14 @@ enum FaultAnswer: Sendable, Hashable {
     /// An FCM error code (`UNAVAILABLE`, `QUOTA_EXCEEDED`…).
     case fcm(FCMError.Code)
 
+    /// The sender whose answer it is.
+    var sender: Sender {
+        switch self {
+        case .apns: .apns
+        case .fcm: .fcm
+        }
+    }
+
     /// `answered 410 Unregistered`, as the inspector shows it.
     var summary: String {
         switch self {
@@ -283,12 +291,11 @@ final class SenderFaults: Sendable {
 
     /// The effect of the first fault that catches this push, counted against the fault; a fault whose count
     /// is spent is removed.
-    /// - Parameters:
-    ///   - sender: the sender API the push came through.
-    ///   - rateLimited: what the sender answers a push beyond a rate fault's (APNs' `429 TooManyRequests`, FCM's
-    ///     `429 QUOTA_EXCEEDED`).
-    func take(device: String, topic: String, pushType: PushType, sender: Sender, rateLimited: FaultAnswer, now: Date) -> FaultEffect? {
-        state.withLock { state in
+    /// - Parameter rateLimited: what the push's sender answers a push beyond a rate fault's (APNs' `429
+    ///   TooManyRequests`, FCM's `429 QUOTA_EXCEEDED`), which names the sender too.
+    func take(device: String, topic: String, pushType: PushType, rateLimited: FaultAnswer, now: Date) -> FaultEffect? {
+        let sender = rateLimited.sender
+        return state.withLock { state in
             for index in state.faults.indices
             where state.faults[index].match.catches(device: device, topic: topic, pushType: pushType, sender: sender) {
                 let fault = state.faults[index]

@@ -89,7 +89,7 @@ struct SenderRequestReading {
         case .accept:
             var fields = HTTPFields()
             fields.appendUnindexed(.apnsID, UUID.timeOrderedLowercasedString(at: Date()))
-            target.write(SenderAnswer(status: .ok, headers: fields, bodyCutShort: isCutShort), context: context)
+            target.write(SenderAnswer(status: .ok, headers: fields, acceptsSender: true, bodyCutShort: isCutShort), context: context)
         case .provider(let path, let stores):
             let exchange = ProviderExchange(
                 method: head.method.rawValue, path: path, headers: head.headerFields.map { (name: $0.name.canonicalName, value: $0.value) },
