@@ -35,8 +35,9 @@ public struct FolderLayering: Sendable {
         for case let name as String in walker where name.hasSuffix(".swift") {
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                let code = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
-                return code.replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"")
+                // String literals first, so that a `//` in one (a URL) does not cut the code after it.
+                let code = String(line).replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"")
+                return code.range(of: "//").map { String(code[..<$0.lowerBound]) } ?? code
             }
             files.append(("\(folder)/\(name)", lines.joined(separator: "\n")))
         }
@@ -47,7 +48,7 @@ public struct FolderLayering: Sendable {
     public func declaredTypes(in folder: String) throws -> Set<String> {
         var types: Set<String> = []
         for (_, text) in try code(of: folder) {
-            for match in text.matches(of: /(?m)^(?:public |package )?(?:final )?(?:class|struct|enum|actor|protocol) ([A-Z][A-Za-z0-9]*)/) {
+            for match in text.matches(of: /(?m)^(?:public |package )?(?:final |indirect )?(?:class|struct|enum|actor|protocol|typealias) ([A-Z][A-Za-z0-9]*)/) {
                 types.insert(String(match.1))
             }
         }

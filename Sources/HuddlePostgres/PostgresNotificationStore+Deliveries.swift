@@ -367,7 +367,7 @@ extension PostgresNotificationStore {
                 }
                 if record.kind == .activities, activities == nil { activities = try await self.activities(device: token, connection) }
                 if record.kind == .settings, settings == nil { settings = try await self.settings(device: token, connection) }
-                changes.append(record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults))
+                changes.append(record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .newDevice))
             }
             return changes
         }

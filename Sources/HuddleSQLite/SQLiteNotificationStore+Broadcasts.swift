@@ -39,10 +39,11 @@ extension SQLiteNotificationStore {
         try db.execute(
             sql: "UPDATE devices SET activities = ? WHERE token = ?",
             arguments: [activities.isEmpty ? nil : LiveActivity.storedText(activities), token])
-        guard LiveActivity.channels(of: activities) != LiveActivity.channels(of: stored) else { return }
+        let channels = LiveActivity.channels(of: activities)
+        guard channels != LiveActivity.channels(of: stored) else { return }
         try db.cachedStatement(sql: "DELETE FROM activity_channels WHERE device_token = ?").execute(arguments: [token])
         let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO activity_channels (channel_id, app, device_token) VALUES (?, ?, ?)")
-        for listening in LiveActivity.channels(of: activities) { try add.execute(arguments: [listening.channel, listening.app, token]) }
+        for listening in channels { try add.execute(arguments: [listening.channel, listening.app, token]) }
     }
 
     public func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
@@ -134,6 +135,19 @@ extension SQLiteNotificationStore {
         try await write { db in
             try db.execute(sql: "UPDATE broadcast_channels SET last_message = ? WHERE id = ?", arguments: [message.storedText, id])
             return db.changesCount > 0
+        }
+    }
+
+    public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT devices.token FROM activity_channels JOIN devices ON devices.token = activity_channels.device_token
+                    WHERE activity_channels.channel_id = ? AND activity_channels.app = ? AND devices.environment = ?
+                    ORDER BY devices.token
+                    """,
+                arguments: [channel, app, environment.rawValue])
         }
     }
 }

@@ -80,7 +80,7 @@ extension SQLiteNotificationStore {
     /// writer, so nothing changes them meanwhile.
     struct Batch {
         private var lastChange: [String: TakenNumber] = [:]
-        /// The settings of each device that has its own (none for an iPhone's defaults, the common case), read with
+        /// The settings of each device that has its own (none for a new device's, the common case), read with
         /// its number.
         private var settings: [String: DeviceSettings] = [:]
         /// What deciding an arrival needs of each app, read only for devices whose settings decide arrivals.
@@ -471,7 +471,7 @@ extension SQLiteNotificationStore {
                 if record.kind == .settings, settings == nil { settings = try Self.settings(device: token, db) }
                 changes.append(
                     record.change(
-                        notification: delivered[changeNumber], app: app, activities: activities ?? [], settings: settings ?? .iPhoneDefaults))
+                        notification: delivered[changeNumber], app: app, activities: activities ?? [], settings: settings ?? .newDevice))
             }
             return changes
         }

@@ -210,19 +210,6 @@ extension SQLiteNotificationStore {
         }
     }
 
-    public func devices(listeningOn channel: String, app: String, environment: APNsEnvironment) async throws -> [String] {
-        try await read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT devices.token FROM activity_channels JOIN devices ON devices.token = activity_channels.device_token
-                    WHERE activity_channels.channel_id = ? AND activity_channels.app = ? AND devices.environment = ?
-                    ORDER BY devices.token
-                    """,
-                arguments: [channel, app, environment.rawValue])
-        }
-    }
-
     static func device(_ row: Row) throws -> DeviceRecord {
         try RowCodec.device(
             token: row["token"], secretHash: row["secret_hash"], name: row["name"], createdAt: row["created_at"], environment: row["environment"],

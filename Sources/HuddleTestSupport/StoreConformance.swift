@@ -664,16 +664,16 @@ public enum StoreConformance {
         },
         "a device's settings are an iPhone's until changed, changed in one transaction, and journaled": { store in
             try await store.createDevice(device())
-            #expect(try await store.snapshot(device: token)?.settings == .iPhoneDefaults)
+            #expect(try await store.snapshot(device: token)?.settings == .newDevice)
             let work = try FocusSettings(name: "Work", mode: .on, allowedApps: ["com.example.app"])
             let changed = try await store.updateDeviceSettings(device: token) { stored in
-                #expect(stored == .iPhoneDefaults)
+                #expect(stored == .newDevice)
                 var settings = stored
                 settings.focus = work
                 settings.lockScreen = .list
                 return settings
             }
-            var expected = DeviceSettings.iPhoneDefaults
+            var expected = DeviceSettings.newDevice
             expected.focus = work
             expected.lockScreen = .list
             #expect(changed == DeviceChange(number: 1, kind: .settings(expected)))
@@ -689,8 +689,8 @@ public enum StoreConformance {
                 ($0 as? StoreError)?.code == .notFound
             }
             // Back to the defaults: stored as none, read back as the defaults.
-            _ = try await store.updateDeviceSettings(device: token) { _ in .iPhoneDefaults }
-            #expect(try await store.snapshot(device: token)?.settings == .iPhoneDefaults)
+            _ = try await store.updateDeviceSettings(device: token) { _ in .newDevice }
+            #expect(try await store.snapshot(device: token)?.settings == .newDevice)
         },
         "racing settings changes of one device each apply to the one before": { store in
             try await store.createDevice(device())

@@ -23,7 +23,7 @@ struct ArrivalTests {
     static let entitled = AppCapabilities(timeSensitive: true, criticalAlerts: true)
 
     @Test func withAnIPhonesDefaultsEveryLevelArrivesAsItsLevelSays() {
-        let settings = DeviceSettings.iPhoneDefaults
+        let settings = DeviceSettings.newDevice
         #expect(settings.lockScreen == .stack && !settings.summary.isEnabled && settings.focus.mode == .off)
         for level in InterruptionLevel.allCases {
             let arrival = settings.arrival(level: level, app: "com.a", appSettings: AppSettings(), capabilities: Self.entitled, at: Self.morning)
@@ -112,7 +112,7 @@ struct ArrivalTests {
         let text = #"{"focus": {"name": "Work", "on": true, "allowedApps": ["com.example.chat", "not an app"]}}"#
         let settings = try DeviceSettings.stored(text, device: "d")
         #expect(settings.focus.allowedApps == ["com.example.chat"] && settings.focus.mode == .on)
-        var updated = DeviceSettings.iPhoneDefaults
+        var updated = DeviceSettings.newDevice
         let reader = JSONReader(try JSONParser.parse(text))
         #expect(throws: JSONReadError.self) { try updated.update(json: reader) }
     }

@@ -24,8 +24,9 @@ public struct DeviceSettings: Sendable, Hashable {
         self.lockScreen = lockScreen
     }
 
-    /// The settings of a new iPhone.
-    public static let iPhoneDefaults: DeviceSettings = try! DeviceSettings()
+    /// The settings of a new device, as an iPhone leaves the box: no summary, no Focus, the Stack layout. An Android
+    /// phone keeps them: none of them is an Android setting.
+    public static let newDevice: DeviceSettings = try! DeviceSettings()
 
     /// The device's clock.
     public var clock: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }

@@ -215,7 +215,7 @@ public struct DeviceSnapshot: Sendable, Hashable {
 
     public init(
         device: DeviceRecord, apps: [AppRecord], notifications: [DeliveredNotification], lastChange: UInt64, events: [RecordedEvent] = [],
-        activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults, summary: ScheduledSummary? = nil
+        activities: [LiveActivity] = [], settings: DeviceSettings = .newDevice, summary: ScheduledSummary? = nil
     ) {
         self.summary = summary
         self.device = device

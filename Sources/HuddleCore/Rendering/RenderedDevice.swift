@@ -44,10 +44,10 @@ extension DeviceAttention {
         render(groups: center.groups.map { (id: $0.id, count: $0.count) }, for: viewer, at: now)
     }
 
-    /// Whether the device's settings are in play: set apart from an iPhone's defaults, or holding what they did
+    /// Whether the device's settings are in play: set apart from a new device's, or holding what they did
     /// (held notifications, a summary that came). A rendering has a `device` member only then.
     public var isInPlay: Bool {
-        settings != .iPhoneDefaults || !held.isEmpty || !summaries.isEmpty
+        settings != .newDevice || !held.isEmpty || !summaries.isEmpty
     }
 
     /// The device's part of the rendering, given each group's id and size in center order.

@@ -84,7 +84,7 @@ public struct Scenario: Sendable {
                     languages: languages ?? ["en"], locked: try viewerReader.optionalMember("locked")?.bool() ?? false)
             }
             if let deviceReader = try root.optionalMember("device") {
-                var settings = DeviceSettings.iPhoneDefaults
+                var settings = DeviceSettings.newDevice
                 try settings.update(json: deviceReader)
                 device = settings
             }
@@ -117,7 +117,7 @@ public struct Scenario: Sendable {
         }
         self.events = events
         if device == nil, events.contains(where: { if case .setDevice = $0.action { true } else { false } }) {
-            device = DeviceSettings.iPhoneDefaults
+            device = DeviceSettings.newDevice
         }
     }
 
@@ -179,7 +179,7 @@ public struct Scenario: Sendable {
             // The device's events name no app.
             switch name {
             case "setDevice":
-                var check = DeviceSettings.iPhoneDefaults
+                var check = DeviceSettings.newDevice
                 try check.update(json: event, ignoring: ["date"])
                 return (date, .setDevice(settings: event))
             case "advance":

@@ -73,7 +73,7 @@ public struct ChangeRecord: Sendable, Hashable {
     ///     that changed them again brings the same list).
     ///   - settings: the device's settings as stored now (for a `.settings` change, likewise).
     public func change(
-        notification: DeliveredNotification?, app: AppRecord?, activities: [LiveActivity] = [], settings: DeviceSettings = .iPhoneDefaults
+        notification: DeliveredNotification?, app: AppRecord?, activities: [LiveActivity] = [], settings: DeviceSettings = .newDevice
     ) -> DeviceChange {
         switch kind {
         case .delivered:

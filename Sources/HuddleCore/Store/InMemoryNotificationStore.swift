@@ -14,7 +14,7 @@ public actor InMemoryNotificationStore: NotificationStore {
         /// The oldest change the journal still holds (the next one, while it is empty).
         var oldestKept: UInt64 = 1
         var activities: [LiveActivity] = []
-        var settings = DeviceSettings.iPhoneDefaults
+        var settings = DeviceSettings.newDevice
         /// The latest scheduled summary that came.
         var summary: ScheduledSummary?
 

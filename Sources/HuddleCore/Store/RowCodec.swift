@@ -45,7 +45,7 @@ public enum RowCodec {
     // MARK: Reading
 
     public static func device(
-        token: String, secretHash: String, name: String, createdAt: Int64, environment: String, platform: String = "ios", androidVersion: Int? = nil
+        token: String, secretHash: String, name: String, createdAt: Int64, environment: String, platform: String, androidVersion: Int?
     ) throws(StoreError) -> DeviceRecord {
         guard let environment = APNsEnvironment(rawValue: environment) else {
             throw StoreError(.corrupt, "stored device \(token) has an unknown environment \"\(environment)\"")

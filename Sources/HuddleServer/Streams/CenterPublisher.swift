@@ -46,7 +46,7 @@ struct CenterPublisher {
 
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
-        declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .iPhoneDefaults),
+        declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .newDevice),
         shadeApps: [String: AppRecord]? = nil, pages: WebPages = .shared, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.clock = clock

@@ -1,17 +1,17 @@
 import Foundation
 
 extension DeviceSettings {
-    /// The settings as a store keeps them: their JSON text, or `nil` for an iPhone's defaults (every device
+    /// The settings as a store keeps them: their JSON text, or `nil` for a new device's (every device
     /// registered before settings existed has none).
     public var storedText: String? {
-        self == .iPhoneDefaults ? nil : json.jsonText()
+        self == .newDevice ? nil : json.jsonText()
     }
 
     /// Settings read back from a store.
     /// - Throws: ``StoreError`` `.corrupt` naming the device, for text that is not settings.
     public static func stored(_ text: String?, device token: String) throws(StoreError) -> DeviceSettings {
-        guard let text else { return .iPhoneDefaults }
-        var settings = DeviceSettings.iPhoneDefaults
+        guard let text else { return .newDevice }
+        var settings = DeviceSettings.newDevice
         do {
             try settings.update(json: JSONReader(try JSONParser.parse(text)), ignoring: [], droppingInvalidAllowedApps: true)
         } catch {
