@@ -80,10 +80,11 @@ actor DeviceSession {
     }
 
     /// An Android phone's installed apps, by package name, which draw its shade; `nil` for an iPhone, which has none.
-    private static func shadeApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AppRecord]? {
+    private static func shadeApps(in snapshot: DeviceSnapshot, center: Center) -> [String: AndroidShade.App]? {
         guard snapshot.device.kind.presentation == .shade else { return nil }
         let registered = Set(center.registeredApps)
-        return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0) }, uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, AndroidShade.App(record: $0)) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Each app's declared activity types, by bundle identifier.

@@ -36,7 +36,7 @@ struct CenterPublisher {
     var settings: DeviceSettings { attention.settings }
     /// An Android phone's apps, by package name, whose channels and string resources draw its shade; `nil` for an
     /// iPhone. A phone with a shade shows it to every reader (``shade(for:)``), its streams included.
-    private var shadeApps: [String: AppRecord]?
+    private var shadeApps: [String: AndroidShade.App]?
     let subscribers = Subscribers()
     private var history: ChangeHistory
     private var cache: RenderCache
@@ -47,7 +47,7 @@ struct CenterPublisher {
     init(
         center: Center, lastChange: UInt64, events: [RecordedEvent] = [], activities: [LiveActivity] = [],
         declarations: [String: ActivityDeclarations] = [:], attention: DeviceAttention = DeviceAttention(settings: .newDevice),
-        shadeApps: [String: AppRecord]? = nil, pages: WebPages = .shared, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        shadeApps: [String: AndroidShade.App]? = nil, pages: WebPages = .shared, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.clock = clock
         self.attention = attention
@@ -82,7 +82,7 @@ struct CenterPublisher {
             // The store removed its activities with the app, in the same change.
             if activities.contains(where: { $0.app == topic }) { show(activities.filter { $0.app != topic }, change: change.number) }
         case .appSaved(let app):
-            if shadeApps != nil { shadeApps?[app.topic] = center.registration(for: app.topic) != nil ? app : nil }
+            if shadeApps != nil { shadeApps?[app.topic] = center.registration(for: app.topic) != nil ? AndroidShade.App(record: app) : nil }
             let redraws = declarations[app.topic] != app.activities || center.registration(for: app.topic)?.visibleName != nameBefore
             declarations[app.topic] = app.activities
             // A new name or template draws its activities anew; a save that changed neither (categories, settings, files)
@@ -145,7 +145,7 @@ struct CenterPublisher {
     mutating func replace(
         with newCenter: Center, lastChange number: UInt64, events newEvents: [RecordedEvent], activities newActivities: [LiveActivity],
         declarations newDeclarations: [String: ActivityDeclarations], attention newAttention: DeviceAttention,
-        shadeApps newShadeApps: [String: AppRecord]?
+        shadeApps newShadeApps: [String: AndroidShade.App]?
     ) {
         attention = newAttention
         shadeApps = newShadeApps
