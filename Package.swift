@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HuddleCore", targets: ["HuddleCore"]),
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
         .library(name: "HuddleFCM", targets: ["HuddleFCM"]),
+        .library(name: "HuddleWebPush", targets: ["HuddleWebPush"]),
         .library(name: "HuddleCertificates", targets: ["HuddleCertificates"]),
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
@@ -54,6 +55,9 @@ let package = Package(
             name: "HuddleFCM",
             dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
+        // Web Push (docs/web-push.md), beside HuddleFCM: RFC 8030's push message headers, RFC 8291's message
+        // encryption, RFC 8292's VAPID, each service's refusals in its own words, Declarative Web Push.
+        .target(name: "HuddleWebPush", dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto")]),
         // Provider certificates: Apple's extensions, the rules of certificate authentication, a local certificate
         // authority and PKCS #12 files. Its own module so that the linter, which needs HuddleAPNs, does not build
         // swift-certificates.
@@ -170,6 +174,7 @@ let package = Package(
             name: "HuddleCoreTests", dependencies: ["HuddleCore", "HuddleAPNs", "HuddleLocalization", "HuddleTestSupport", "HuddleFolderLayering"],
             exclude: ["Fixtures"]),
         .testTarget(name: "HuddleFCMTests", dependencies: ["HuddleFCM", "HuddleCore"]),
+        .testTarget(name: "HuddleWebPushTests", dependencies: ["HuddleWebPush", "HuddleCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HuddleAPNsTests",
             dependencies: [
