@@ -233,6 +233,12 @@ public enum PostgresMigrations {
             // tokens are searched by that prefix, bytewise, which this index answers under any collation.
             "CREATE INDEX apps_by_fcm_token_bytes ON apps (fcm_token text_pattern_ops)"
         ]),
+        Migration(identifier: "014 web apps' push subscriptions", statements: [
+            // A web app's subscription: its endpoint ID, unique, which a push names, and the rest as JSON.
+            "ALTER TABLE apps ADD COLUMN web_push_id TEXT",
+            "ALTER TABLE apps ADD COLUMN web_push TEXT",
+            "CREATE UNIQUE INDEX apps_by_web_push_id ON apps (web_push_id)",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

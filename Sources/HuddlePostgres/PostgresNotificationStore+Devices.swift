@@ -96,17 +96,20 @@ extension PostgresNotificationStore {
         let activityTypes = RowCodec.activityTypesText(app)
         let capabilities = app.capabilities.storedText
         let firebase = app.firebase.storedText
+        let webPush = app.webPush?.storedText
         try await connection.run(
             """
             INSERT INTO apps (
-                device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase)
+                device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase,
+                web_push_id, web_push)
             VALUES (
                 \(token), \(topic), \(app.displayName), \(app.developmentLanguage), \(settings), \(categories), \(activityTypes),
-                \(capabilities), \(app.firebase.registrationToken), \(firebase))
+                \(capabilities), \(app.firebase.registrationToken), \(firebase), \(app.webPush?.id), \(webPush))
             ON CONFLICT (device_token, topic) DO UPDATE SET
                 display_name = excluded.display_name, development_language = excluded.development_language,
                 settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
-                capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase
+                capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase,
+                web_push_id = excluded.web_push_id, web_push = excluded.web_push
             """, logger: logger)
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try await self.settings(device: token, connection)).holds(appSettings: app.settings) {
@@ -229,6 +232,26 @@ extension PostgresNotificationStore {
         }
     }
 
+    public func webPushRecipient(subscriptionID: String) async throws -> WebPushRecipient? {
+        try await client.read(logger: logger) { connection in
+            guard
+                let row = try await connection.firstRow(
+                    """
+                    SELECT devices.token, devices.secret_hash, devices.name, devices.created_at, devices.environment, devices.platform,
+                        devices.android_version, apps.topic, apps.web_push
+                    FROM apps JOIN devices ON devices.token = apps.device_token WHERE apps.web_push_id = \(subscriptionID)
+                    """, logger: logger)
+            else { return nil }
+            let (token, secretHash, name, createdAt, environment, platform, androidVersion, topic, webPushText) = try row.decode(
+                (String, String, String, Int64, String, String, Int?, String, String?).self)
+            let device = try RowCodec.device(
+                token: token, secretHash: secretHash, name: name, createdAt: createdAt, environment: environment, platform: platform,
+                androidVersion: androidVersion)
+            guard let subscription = try WebPushSubscription.stored(id: subscriptionID, webPushText, app: topic) else { return nil }
+            return WebPushRecipient(device: device, app: topic, subscription: subscription)
+        }
+    }
+
     public func registrationToken(installationID: String) async throws -> String? {
         guard FirebaseInstallation.isInstallationID(installationID) else { return nil }
         // The tokens that begin with the ID and its colon, compared by bytes (~>=~, ~<~), which migration 013's
@@ -257,16 +280,19 @@ extension PostgresNotificationStore {
         }
         let appRows = try await connection.rows(
             """
-            SELECT topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase FROM apps
-            WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
+            SELECT topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token, firebase,
+                web_push_id, web_push
+            FROM apps WHERE device_token = \(token) AND (\(topic)::text IS NULL OR topic = \(topic)) ORDER BY topic
             """, logger: logger)
         return try appRows.map { row in
-            let (topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText, capabilitiesText, fcmToken, firebaseText) =
-                try row.decode((String, String?, String, String, String, String?, String?, String?, String?).self)
+            let (
+                topic, displayName, developmentLanguage, settingsText, categoriesText, activityTypesText, capabilitiesText, fcmToken, firebaseText,
+                webPushID, webPushText
+            ) = try row.decode((String, String?, String, String, String, String?, String?, String?, String?, String?, String?).self)
             return try RowCodec.app(
                 topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settingsText: settingsText,
                 categoriesText: categoriesText, activityTypesText: activityTypesText, capabilitiesText: capabilitiesText, fcmToken: fcmToken,
-                firebaseText: firebaseText, localizationFiles: files[topic] ?? [:])
+                firebaseText: firebaseText, webPushID: webPushID, webPushText: webPushText, localizationFiles: files[topic] ?? [:])
         }
     }
 

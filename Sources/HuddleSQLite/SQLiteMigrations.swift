@@ -283,6 +283,15 @@ public enum SQLiteMigrations {
             // Nothing to make here: SQLite's unique index on fcm_token orders text by its bytes, so the tokens that begin
             // with an installation ID are a range of it. PostgreSQL's migration of the same name adds such an index.
         }
+        migrator.registerMigration("014 web apps' push subscriptions") { db in
+            // A web app's subscription: its endpoint ID, unique, which a push names, and the rest as JSON.
+            try db.execute(
+                sql: """
+                    ALTER TABLE apps ADD COLUMN web_push_id TEXT;
+                    ALTER TABLE apps ADD COLUMN web_push TEXT;
+                    CREATE UNIQUE INDEX apps_by_web_push_id ON apps (web_push_id);
+                    """)
+        }
         return migrator
     }
 

@@ -77,16 +77,18 @@ extension SQLiteNotificationStore {
             sql: """
                 INSERT INTO apps (
                     device_token, topic, display_name, development_language, settings, categories, activity_types, capabilities, fcm_token,
-                    firebase)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    firebase, web_push_id, web_push)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (device_token, topic) DO UPDATE SET
                     display_name = excluded.display_name, development_language = excluded.development_language,
                     settings = excluded.settings, categories = excluded.categories, activity_types = excluded.activity_types,
-                    capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase
+                    capabilities = excluded.capabilities, fcm_token = excluded.fcm_token, firebase = excluded.firebase,
+                    web_push_id = excluded.web_push_id, web_push = excluded.web_push
                 """,
             arguments: [
                 token, topic, app.displayName, app.developmentLanguage, RowCodec.settingsText(app), RowCodec.categoriesText(app),
                 RowCodec.activityTypesText(app), app.capabilities.storedText, app.firebase.registrationToken, app.firebase.storedText,
+                app.webPush?.id, app.webPush?.storedText,
             ])
         // Taken out of the summary (or the summary off): its held notifications are held no more.
         if !(try Self.settings(device: token, db)).holds(appSettings: app.settings) {
@@ -199,6 +201,20 @@ extension SQLiteNotificationStore {
         }
     }
 
+    public func webPushRecipient(subscriptionID: String) async throws -> WebPushRecipient? {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT device_token, topic, web_push FROM apps WHERE web_push_id = ?", arguments: [subscriptionID]),
+                let device = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE token = ?", arguments: [row["device_token"] as String])
+                    .map(Self.device)
+            else { return nil }
+            let topic: String = row["topic"]
+            guard let subscription = try WebPushSubscription.stored(id: subscriptionID, row["web_push"], app: topic) else { return nil }
+            return WebPushRecipient(device: device, app: topic, subscription: subscription)
+        }
+    }
+
     public func registrationToken(installationID: String) async throws -> String? {
         guard FirebaseInstallation.isInstallationID(installationID) else { return nil }
         // The tokens that begin with the ID and its colon: a range of the unique index, which orders text by its bytes.
@@ -232,7 +248,7 @@ extension SQLiteNotificationStore {
                 topic: topic, displayName: row["display_name"], developmentLanguage: row["development_language"],
                 settingsText: row["settings"], categoriesText: row["categories"], activityTypesText: row["activity_types"],
                 capabilitiesText: row["capabilities"], fcmToken: row["fcm_token"], firebaseText: row["firebase"],
-                localizationFiles: files[topic] ?? [:])
+                webPushID: row["web_push_id"], webPushText: row["web_push"], localizationFiles: files[topic] ?? [:])
         }
     }
 

@@ -247,6 +247,9 @@ struct RecordingWrapper: NotificationStore {
     func registrationToken(installationID: String) async throws -> String? {
         try await store.registrationToken(installationID: installationID)
     }
+    func webPushRecipient(subscriptionID: String) async throws -> WebPushRecipient? {
+        try await store.webPushRecipient(subscriptionID: subscriptionID)
+    }
     func subscribe(registrationToken: String, project: String, topic: String, at date: Date, maximumTopics: Int) async throws -> Bool {
         try await store.subscribe(registrationToken: registrationToken, project: project, topic: topic, at: date, maximumTopics: maximumTopics)
     }

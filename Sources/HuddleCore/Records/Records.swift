@@ -80,13 +80,16 @@ public struct AppRecord: Sendable, Hashable {
     public var capabilities: AppCapabilities
     /// Its FCM registration token, Firebase project and Android notification channels.
     public var firebase: FirebaseInstallation
+    /// For a web app (its topic is its origin): its push subscription, current or ended.
+    public var webPush: WebPushSubscription?
 
     public init(
         topic: String, displayName: String? = nil, developmentLanguage: String = "en", settings: AppSettings = AppSettings(),
         categories: [NotificationCategory] = [], localizationFiles: [String: Data] = [:], activities: ActivityDeclarations = ActivityDeclarations(),
-        capabilities: AppCapabilities = AppCapabilities(), firebase: FirebaseInstallation = FirebaseInstallation()
+        capabilities: AppCapabilities = AppCapabilities(), firebase: FirebaseInstallation = FirebaseInstallation(), webPush: WebPushSubscription? = nil
     ) {
         self.firebase = firebase
+        self.webPush = webPush
         self.capabilities = capabilities
         self.topic = topic
         self.displayName = displayName
@@ -155,6 +158,19 @@ public struct FirebaseRecipient: Sendable, Hashable {
         self.device = device
         self.app = app
         self.installation = installation
+    }
+}
+
+/// The web app an endpoint's subscription belongs to, with its device.
+public struct WebPushRecipient: Sendable, Hashable {
+    public var device: DeviceRecord
+    public var app: String
+    public var subscription: WebPushSubscription
+
+    public init(device: DeviceRecord, app: String, subscription: WebPushSubscription) {
+        self.device = device
+        self.app = app
+        self.subscription = subscription
     }
 }
 

@@ -43,6 +43,9 @@ public protocol DeviceStore: Sendable {
     /// ``FirebaseInstallation/installationID(of:)``), in one read; `nil` for an ID no app has. The token then names
     /// the app as any token does (``firebaseRecipient(registrationToken:)``, which a caller may have cached).
     func registrationToken(installationID: String) async throws -> String?
+    /// The web app whose push subscription (current or ended) has endpoint ID `subscriptionID`, with its device; `nil`
+    /// for an ID no app has.
+    func webPushRecipient(subscriptionID: String) async throws -> WebPushRecipient?
 }
 
 extension DeviceStore {

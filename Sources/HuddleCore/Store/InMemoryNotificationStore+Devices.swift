@@ -41,6 +41,9 @@ extension InMemoryNotificationStore {
             registrations[registrationToken] = (token, topic)
             if let id = FirebaseInstallation.installationID(of: registrationToken) { registrationsByInstallation[String(id)] = registrationToken }
         }
+        // A new subscription's endpoint replaces the app's old one, which names nothing after.
+        if let old = current?.webPush?.id, old != app.webPush?.id { webPushSubscriptions[old] = nil }
+        if let id = app.webPush?.id { webPushSubscriptions[id] = (token, topic) }
         devices[token]?.releaseHeld()
         let number = record(token, .appSaved, topic: app.topic)
         return DeviceChange(number: number, kind: .appSaved(app))
@@ -82,8 +85,16 @@ extension InMemoryNotificationStore {
         return FirebaseRecipient(device: device.record, app: topic, installation: app.firebase)
     }
 
-    /// An app that went takes its registration token and the token's subscriptions with it.
+    public func webPushRecipient(subscriptionID: String) -> WebPushRecipient? {
+        guard let (token, topic) = webPushSubscriptions[subscriptionID], let device = devices[token],
+            let subscription = device.apps[topic]?.webPush, subscription.id == subscriptionID
+        else { return nil }
+        return WebPushRecipient(device: device.record, app: topic, subscription: subscription)
+    }
+
+    /// An app that went takes its registration token, the token's subscriptions and its web push subscription with it.
     func forgetRegistration(of app: AppRecord) {
+        if let id = app.webPush?.id { webPushSubscriptions[id] = nil }
         guard let registrationToken = app.firebase.registrationToken else { return }
         registrations[registrationToken] = nil
         if let id = FirebaseInstallation.installationID(of: registrationToken) { registrationsByInstallation[String(id)] = nil }

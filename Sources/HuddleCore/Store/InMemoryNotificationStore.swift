@@ -58,6 +58,9 @@ public actor InMemoryNotificationStore: NotificationStore {
     /// Each FCM registration token's device and app.
     var registrations: [String: (device: String, app: String)] = [:]
 
+    /// Each web push subscription's device and app, by its endpoint ID.
+    var webPushSubscriptions: [String: (device: String, app: String)] = [:]
+
     /// Each registration token by its Firebase installation ID.
     var registrationsByInstallation: [String: String] = [:]
 

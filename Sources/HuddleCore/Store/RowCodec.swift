@@ -66,7 +66,7 @@ public enum RowCodec {
     public static func app(
         topic: String, displayName: String?, developmentLanguage: String, settingsText: String, categoriesText: String,
         activityTypesText: String?, capabilitiesText: String? = nil, fcmToken: String? = nil, firebaseText: String? = nil,
-        localizationFiles: [String: Data]
+        webPushID: String? = nil, webPushText: String? = nil, localizationFiles: [String: Data]
     ) throws(StoreError) -> AppRecord {
         let activities = try activityDeclarations(activityTypesText, app: topic)
         let settingsJSON = try parse(settingsText, what: "settings of \(topic)")
@@ -83,7 +83,8 @@ public enum RowCodec {
             topic: topic, displayName: displayName, developmentLanguage: developmentLanguage, settings: settings,
             categories: categories, localizationFiles: localizationFiles, activities: activities,
             capabilities: try AppCapabilities.stored(capabilitiesText, app: topic),
-            firebase: try FirebaseInstallation.stored(token: fcmToken, firebaseText, app: topic))
+            firebase: try FirebaseInstallation.stored(token: fcmToken, firebaseText, app: topic),
+            webPush: try WebPushSubscription.stored(id: webPushID, webPushText, app: topic))
     }
 
     /// - Parameters:

@@ -1,0 +1,37 @@
+import Foundation
+
+extension WebPushSubscription {
+    /// As a store keeps it beside its ID's own column.
+    public var storedText: String {
+        var object = JSONObject([
+            ("service", .string(service)), ("applicationServerKey", .string(applicationServerKey)), ("privateKey", .string(privateKey)),
+            ("auth", .string(authSecret)), ("createdAt", .integer(createdAt.milliseconds)), ("silentPushes", .integer(Int64(silentPushes))),
+            ("serviceWorkerShowsNotifications", .bool(serviceWorkerShowsNotifications)),
+        ])
+        object["endedAt"] = endedAt.map { .integer($0.milliseconds) }
+        object["endReason"] = endReason.map(JSONValue.string)
+        return JSONValue.object(object).jsonText()
+    }
+
+    /// Read back from a store; `nil` when the app has no subscription.
+    /// - Throws: ``StoreError`` `.corrupt` naming the app, for text that does not decode.
+    public static func stored(id: String?, _ text: String?, app topic: String) throws(StoreError) -> WebPushSubscription? {
+        guard let id, let text else { return nil }
+        do {
+            let reader = JSONReader(try JSONParser.parse(text))
+            try reader.rejectUnknownMembers([
+                "service", "applicationServerKey", "privateKey", "auth", "createdAt", "endedAt", "endReason", "silentPushes",
+                "serviceWorkerShowsNotifications",
+            ])
+            return WebPushSubscription(
+                id: id, service: try reader.member("service").string(), applicationServerKey: try reader.member("applicationServerKey").string(),
+                privateKey: try reader.member("privateKey").string(), authSecret: try reader.member("auth").string(),
+                createdAt: Date(milliseconds: Int64(try reader.member("createdAt").integer())),
+                endedAt: try reader.optionalMember("endedAt").map { reader throws(JSONReadError) in Date(milliseconds: Int64(try reader.integer())) },
+                endReason: try reader.optionalMember("endReason")?.string(), silentPushes: try reader.member("silentPushes").integer(),
+                serviceWorkerShowsNotifications: try reader.member("serviceWorkerShowsNotifications").bool())
+        } catch {
+            throw StoreError(.corrupt, "the web push subscription of app \(topic) cannot be read: \(error)")
+        }
+    }
+}
