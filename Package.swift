@@ -111,6 +111,7 @@ let package = Package(
                 "HuddleCore",
                 "HuddleFCM",
                 "HuddleLocalization",
+                "HuddleWebPush",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

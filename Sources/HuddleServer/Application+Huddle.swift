@@ -112,6 +112,12 @@ func buildRouter(
             acceptedCounter: { FCMEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, clock: configuration.clock)
     router.add(middleware: fcm)
+    router.add(middleware: WebPushEndpoint(
+        delivery: WebPushDelivery(centers: centers, maximumApps: configuration.limits.appsPerDevice, clock: configuration.clock), store: store,
+        intake: SenderIntake(
+            log: requestLog, tls: configuration.servesTLS, counterLabel: WebPushEndpoint.counterLabel, refusalDimension: "reason",
+            acceptedCounter: { WebPushEndpoint.acceptedCounter }, clock: configuration.clock),
+        faults: faults, tls: configuration.servesTLS, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))
@@ -135,6 +141,9 @@ func buildRouter(
     HomeController(store: store, centers: centers, pages: .shared, configuration: configuration, admin: admin, formTokens: formTokens).addRoutes(to: router)
     AdminController(
         store: store, centers: centers, keys: keys, serviceAccounts: serviceAccounts, access: admin, clock: configuration.clock
+    ).addRoutes(to: router)
+    WebPushSubscriptionController(
+        centers: centers, store: store, maximumApps: configuration.limits.appsPerDevice, tls: configuration.servesTLS, clock: configuration.clock
     ).addRoutes(to: router)
     FaultController(faults: faults, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in

@@ -5,11 +5,11 @@ import Testing
 /// What every store does for Web Push (issue 58): a web app's subscription kept with the app, found by its endpoint ID,
 /// replaced by a new one (the old ID then names nothing), gone with its app, and changed in the app's transaction.
 extension StoreConformance {
-    static let webApp = "https://shop.example"
+    static let webApp = "web.shop.example"
 
     static func webPushSubscription(id: String = "sub-1") -> WebPushSubscription {
         WebPushSubscription(
-            id: id, service: "apple", applicationServerKey: "BKey", privateKey: "private", authSecret: "auth", createdAt: start)
+            id: id, origin: "https://shop.example", service: "apple", applicationServerKey: "BKey", privateKey: "private", authSecret: "auth", createdAt: start)
     }
 
     static let webPushChecks: [String: Check] = [

@@ -40,7 +40,7 @@ public struct SubscriptionKeys: Sendable, Hashable {
 public struct DecryptionFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
 
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// The message encryption of RFC 8291 over RFC 8188's `aes128gcm` content coding, and the legacy `aesgcm` coding of

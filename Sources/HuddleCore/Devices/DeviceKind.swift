@@ -78,6 +78,33 @@ public enum DeviceKind: Sendable, Hashable {
         }
     }
 
+    /// What a web push to one of its web apps becomes on the device.
+    public enum WebPushArrival: Sendable, Hashable {
+        /// A Home Screen web app on an iPhone (iOS 16.4 and later): a Declarative Web Push is shown as it says (iOS
+        /// 18.4), any other push goes to the web app's service worker, and Safari revokes a web app whose pushes show
+        /// nothing.
+        case homeScreenWebApp
+        /// Chrome on Android: every push goes to the site's service worker, and a push that shows nothing gets Chrome's
+        /// own notification that the site was updated in the background.
+        case chrome
+    }
+
+    public var webPushArrival: WebPushArrival {
+        switch self {
+        case .iPhone: .homeScreenWebApp
+        case .android: .chrome
+        }
+    }
+
+    /// The push service a subscription imitates when it names none: the browser's own (Safari's is Apple's,
+    /// Chrome's is Google's).
+    public var defaultWebPushService: String {
+        switch self {
+        case .iPhone: "apple"
+        case .android: "fcm"
+        }
+    }
+
     /// The members of the device API's app that only another kind's apps have, each with what it is: an Android app's
     /// notification channels mean nothing on an iPhone, and an iPhone app's categories, Live Activities and
     /// capabilities (Time Sensitive, critical alerts) nothing on Android. Refused, not stored unseen.

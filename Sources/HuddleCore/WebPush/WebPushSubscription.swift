@@ -6,6 +6,8 @@ public import Foundation
 public struct WebPushSubscription: Sendable, Hashable {
     /// The opaque last part of the endpoint's path.
     public var id: String
+    /// The web app's origin (`https://shop.example`), as the page that subscribed had it.
+    public var origin: String
     /// The push service's name (`apple`, `mozilla`, `fcm`), as HuddleWebPush's `WebPushService` names it.
     public var service: String
     /// The `applicationServerKey` (base64url, 65 bytes uncompressed): VAPID's `k` must be it.
@@ -26,10 +28,11 @@ public struct WebPushSubscription: Sendable, Hashable {
     public var serviceWorkerShowsNotifications: Bool
 
     public init(
-        id: String, service: String, applicationServerKey: String, privateKey: String, authSecret: String, createdAt: Date, endedAt: Date? = nil,
+        id: String, origin: String, service: String, applicationServerKey: String, privateKey: String, authSecret: String, createdAt: Date, endedAt: Date? = nil,
         endReason: String? = nil, silentPushes: Int = 0, serviceWorkerShowsNotifications: Bool = true
     ) {
         self.id = id
+        self.origin = origin
         self.service = service
         self.applicationServerKey = applicationServerKey
         self.privateKey = privateKey
@@ -43,15 +46,32 @@ public struct WebPushSubscription: Sendable, Hashable {
 
     public var isActive: Bool { endedAt == nil }
 
-    /// The web app an origin is on a device: its origin is the app's topic, so one origin has one app (and one
-    /// subscription) per device, as a browser keeps one per service worker registration.
-    public static func isOrigin(_ text: String) -> Bool {
-        guard text.utf8.count <= 255, let scheme = ["https://", "http://"].first(where: { text.hasPrefix($0) }) else { return false }
-        let host = text.dropFirst(scheme.count)
-        return !host.isEmpty && host.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E
-                || byte == 0x3A || byte == 0x5B || byte == 0x5D
+    /// The topic of the app a web app is on a device, from its origin: `web.` and the host, with the port after a `-`
+    /// (`https://shop.example:8443` is `web.shop.example-8443`), and `web-http.` for a cleartext origin (`localhost`
+    /// while developing). A topic holds no `/` or `#`, which a group's ID separates with. `nil` for text that is not an
+    /// origin: a scheme `https` or `http`, a host of letters, digits, `-` and `.`, an optional port, nothing after.
+    public static func appTopic(origin: String) -> String? {
+        guard origin.utf8.count <= 253 + 14, let scheme = ["https://", "http://"].first(where: { origin.lowercased().hasPrefix($0) }) else { return nil }
+        let authority = origin.dropFirst(scheme.count).lowercased()
+        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let host = parts.first, !host.isEmpty, host.first != ".", host.last != ".", host.first != "-",
+            host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x2E }),
+            !host.contains("..")
+        else { return nil }
+        var topic = (scheme == "https://" ? "web." : "web-http.") + host
+        if parts.count == 2 {
+            guard let port = Int(parts[1]), (1...65535).contains(port), parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            topic += "-\(port)"
         }
+        return topic
+    }
+
+    /// An origin as a page's `self.origin` serializes it: lowercased, without a default port.
+    public static func canonicalOrigin(_ origin: String) -> String {
+        var text = origin.lowercased()
+        if text.hasPrefix("https://"), text.hasSuffix(":443") { text.removeLast(4) }
+        if text.hasPrefix("http://"), text.hasSuffix(":80") { text.removeLast(3) }
+        return text
     }
 
     /// A new endpoint ID: 32 random bytes, base64url (43 characters), never reused.

@@ -4,4 +4,6 @@ enum Sender: String, Sendable, CaseIterable {
     case apns
     /// FCM's HTTP v1 API (`/v1/projects/{project}/messages:send`).
     case fcm
+    /// The Web Push service (RFC 8030) at each subscription's endpoint (`/web-push/…`).
+    case webPush
 }

@@ -64,7 +64,8 @@ struct SenderFault: Sendable {
     /// - Throws: ``JSONReadError`` naming the member that is wrong.
     init(id: Int, json body: JSONReader, now: Date) throws(JSONReadError) {
         try body.rejectUnknownMembers([
-            "device", "topic", "pushType", "reason", "fcmError", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond", "count",
+            "device", "topic", "pushType", "reason", "fcmError", "webPushStatus", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond",
+            "count",
         ])
         func text(_ name: String, maximumLength: Int) throws(JSONReadError) -> String? {
             guard let member = try body.optionalMember(name) else { return nil }
@@ -103,8 +104,15 @@ struct SenderFault: Sendable {
             }
             fcmError = code
         }
-        if reason != nil, fcmError != nil {
-            throw try body.member("fcmError").failure("a fault answers APNs pushes (reason) or FCM messages (fcmError), not both")
+        let webPushStatus = try body.optionalMember("webPushStatus").map { member throws(JSONReadError) in
+            let status = try member.integer()
+            guard FaultAnswer.webPushStatuses.contains(status) else {
+                throw member.failure("expected one of the statuses a push service answers on demand: \(FaultAnswer.webPushStatuses.map(String.init).joined(separator: ", "))")
+            }
+            return status
+        }
+        if [reason != nil, fcmError != nil, webPushStatus != nil].filter({ $0 }).count > 1 {
+            throw body.failure("a fault answers APNs pushes (reason), FCM messages (fcmError) or web pushes (webPushStatus), one of them")
         }
         var connection: ConnectionAction?
         if let name = try text("connection", maximumLength: 32) {
@@ -114,8 +122,8 @@ struct SenderFault: Sendable {
             }
             connection = action
         }
-        if connection != nil, fcmError != nil {
-            throw try body.member("connection").failure("connection faults are for the APNs endpoint's connections, not FCM messages")
+        if connection != nil, fcmError != nil || webPushStatus != nil {
+            throw try body.member("connection").failure("connection faults are for the APNs endpoint's connections, not FCM messages or web pushes")
         }
         if connection == .goAway, reason == nil { reason = .shutdown }
         if connection == .resetStream || connection == .close, reason != nil {
@@ -123,13 +131,13 @@ struct SenderFault: Sendable {
         }
         let delay = try whole("delayMilliseconds", in: 0...Self.maximumDelayMilliseconds)
         let pushesPerSecond = try whole("pushesPerSecond", in: 1...Self.maximumTimes)
-        if pushesPerSecond != nil, reason != nil || fcmError != nil || connection != nil || delay != nil {
+        if pushesPerSecond != nil, reason != nil || fcmError != nil || webPushStatus != nil || connection != nil || delay != nil {
             throw body.failure("pushesPerSecond answers TooManyRequests beyond the rate; it takes no reason, connection or delay")
         }
-        guard reason != nil || fcmError != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
-            throw body.failure("say what the fault does: reason, fcmError, connection, delayMilliseconds or pushesPerSecond")
+        guard reason != nil || fcmError != nil || webPushStatus != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
+            throw body.failure("say what the fault does: reason, fcmError, webPushStatus, connection, delayMilliseconds or pushesPerSecond")
         }
-        let sender: Sender? = fcmError != nil ? .fcm : (reason != nil || connection != nil) ? .apns : nil
+        let sender: Sender? = fcmError != nil ? .fcm : webPushStatus != nil ? .webPush : (reason != nil || connection != nil) ? .apns : nil
         match = Match(
             device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType,
             sender: sender)
@@ -146,7 +154,7 @@ struct SenderFault: Sendable {
             timestamp = now
         }
         self.id = id
-        answer = reason.map { .apns($0, timestamp: timestamp) } ?? fcmError.map(FaultAnswer.fcm)
+        answer = reason.map { .apns($0, timestamp: timestamp) } ?? fcmError.map(FaultAnswer.fcm) ?? webPushStatus.map(FaultAnswer.webPush)
         delayMilliseconds = delay
         self.connection = connection
         self.pushesPerSecond = pushesPerSecond
@@ -167,6 +175,9 @@ struct SenderFault: Sendable {
         case .fcm(let code):
             object["status"] = .integer(Int64(code.httpStatus))
             object["fcmError"] = .string(code.rawValue)
+        case .webPush(let status):
+            object["status"] = .integer(Int64(status))
+            object["webPushStatus"] = .integer(Int64(status))
         case nil:
             break
         }
@@ -186,12 +197,18 @@ enum FaultAnswer: Sendable, Hashable {
     case apns(APNsReason, timestamp: Date? = nil)
     /// An FCM error code (`UNAVAILABLE`, `QUOTA_EXCEEDED`…).
     case fcm(FCMError.Code)
+    /// A push service's status (410, 429, 500, 503), answered in the words of the service the subscription imitates.
+    case webPush(Int)
+
+    /// The statuses a web push fault may answer: the subscription gone, too many requests, the service failing.
+    static let webPushStatuses = [410, 429, 500, 503]
 
     /// The sender whose answer it is.
     var sender: Sender {
         switch self {
         case .apns: .apns
         case .fcm: .fcm
+        case .webPush: .webPush
         }
     }
 
@@ -200,6 +217,7 @@ enum FaultAnswer: Sendable, Hashable {
         switch self {
         case .apns(let reason, _): "answered \(reason.status.code) \(reason.rawValue)"
         case .fcm(let code): "answered \(code.httpStatus) \(code.rawValue)"
+        case .webPush(let status): "answered \(status)"
         }
     }
 }

@@ -52,6 +52,9 @@ struct SenderRequestRecord: Sendable {
     /// For a stored notification the person's settings touched: what the device did ("held for the 08:00 summary",
     /// "silenced by the Work Focus").
     var arrival: String?
+    /// For a web push: its service, VAPID claims, TTL, Urgency and Topic, and what the browser decrypted (or why it
+    /// could not), shown as the record's `webPush` member.
+    var webPush: JSONValue?
 
     init(
         receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
@@ -129,6 +132,7 @@ struct SenderRequestRecord: Sendable {
             if let arrival { stored["arrival"] = .string(arrival) }
             object["notification"] = .object(stored)
         }
+        if let webPush { object["webPush"] = webPush }
         if let storedApp, let eventAction {
             object["event"] = .object(JSONObject([("app", .string(storedApp)), ("action", .string(eventAction))]))
         }

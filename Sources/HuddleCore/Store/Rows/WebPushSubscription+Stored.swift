@@ -4,7 +4,7 @@ extension WebPushSubscription {
     /// As a store keeps it beside its ID's own column.
     public var storedText: String {
         var object = JSONObject([
-            ("service", .string(service)), ("applicationServerKey", .string(applicationServerKey)), ("privateKey", .string(privateKey)),
+            ("origin", .string(origin)), ("service", .string(service)), ("applicationServerKey", .string(applicationServerKey)), ("privateKey", .string(privateKey)),
             ("auth", .string(authSecret)), ("createdAt", .integer(createdAt.milliseconds)), ("silentPushes", .integer(Int64(silentPushes))),
             ("serviceWorkerShowsNotifications", .bool(serviceWorkerShowsNotifications)),
         ])
@@ -20,11 +20,11 @@ extension WebPushSubscription {
         do {
             let reader = JSONReader(try JSONParser.parse(text))
             try reader.rejectUnknownMembers([
-                "service", "applicationServerKey", "privateKey", "auth", "createdAt", "endedAt", "endReason", "silentPushes",
+                "origin", "service", "applicationServerKey", "privateKey", "auth", "createdAt", "endedAt", "endReason", "silentPushes",
                 "serviceWorkerShowsNotifications",
             ])
             return WebPushSubscription(
-                id: id, service: try reader.member("service").string(), applicationServerKey: try reader.member("applicationServerKey").string(),
+                id: id, origin: try reader.member("origin").string(), service: try reader.member("service").string(), applicationServerKey: try reader.member("applicationServerKey").string(),
                 privateKey: try reader.member("privateKey").string(), authSecret: try reader.member("auth").string(),
                 createdAt: Date(milliseconds: Int64(try reader.member("createdAt").integer())),
                 endedAt: try reader.optionalMember("endedAt").map { reader throws(JSONReadError) in Date(milliseconds: Int64(try reader.integer())) },
