@@ -21,18 +21,23 @@ let fuzzers: [(name: String, products: [String])] = [
     ("fcm-message", ["HuddleFCM", "HuddleCore"]),
     ("fcm-condition", ["HuddleFCM"]),
     ("android-strings", ["HuddleLocalization"]),
+    ("web-push-vapid", ["HuddleWebPush"]),
+    ("web-push-record", ["HuddleWebPush"]),
+    ("web-push-declarative", ["HuddleWebPush"]),
 ]
 
 let package = Package(
     name: "HuddleFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "huddle", path: "..")
+        .package(name: "huddle", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [.target(name: "FuzzDriver")] + fuzzers.map { fuzzer in
         .executableTarget(
             name: fuzzer.name,
-            dependencies: ["FuzzDriver"] + fuzzer.products.map { .product(name: $0, package: "huddle") },
+            dependencies: ["FuzzDriver"] + fuzzer.products.map { .product(name: $0, package: "huddle") }
+                + (fuzzer.name == "web-push-record" ? [.product(name: "Crypto", package: "swift-crypto")] : []),
             path: "Sources/\(fuzzer.name)",
             swiftSettings: [.swiftLanguageMode(.v6)]
         )

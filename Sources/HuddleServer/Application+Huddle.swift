@@ -25,7 +25,7 @@ public func buildApplication(
         store: store, maximumSessions: configuration.maximumLoadedDevices, notificationsPerApp: configuration.limits.notificationsPerApp,
         writerExecutor: EventLoopTaskExecutor(eventLoopGroup.next()), clock: configuration.clock, logger: logger)
     let requestLog = SenderRequestLog(configuration: configuration)
-    let (router, provider, fcm) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
+    let (router, provider, senderRoutes) = buildRouter(configuration: configuration, store: store, centers: centers, requestLog: requestLog, metrics: metrics)
     var tls: TLSConfiguration?
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         tls = TLSConfiguration.makeServerConfiguration(
@@ -45,7 +45,7 @@ public func buildApplication(
     let connections = ConnectionLimit(maximum: limits.connections, logger: logger)
     let server = HTTPServerBuilder { [tls] responder in
         try PortChannel(
-            responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider, fcm: fcm,
+            responder: responder, tlsConfiguration: tls, limits: limits, connections: connections, provider: provider, senderRoutes: senderRoutes,
             servesAcceptRoute: configuration.benchmarkRoutes)
     }
     var application = Application(
@@ -83,7 +83,7 @@ public func buildRouter(
 func buildRouter(
     configuration: ServerConfiguration, store: some NotificationStore, centers: DeviceCenters, requestLog: SenderRequestLog,
     metrics: PrometheusCollectorRegistry
-) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint, fcm: FCMEndpoint) {
+) -> (router: Router<HuddleRequestContext>, provider: ProviderEndpoint, senderRoutes: [any SenderRoute]) {
     let router = Router(context: HuddleRequestContext.self)
     router.add(middleware: HTTPErrorMiddleware())
     let keys = SigningKeyCache(store: store)
@@ -112,12 +112,13 @@ func buildRouter(
             acceptedCounter: { FCMEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, clock: configuration.clock)
     router.add(middleware: fcm)
-    router.add(middleware: WebPushEndpoint(
+    let webPush = WebPushEndpoint(
         delivery: WebPushDelivery(centers: centers, maximumApps: configuration.limits.appsPerDevice, clock: configuration.clock), store: store,
         intake: SenderIntake(
             log: requestLog, tls: configuration.servesTLS, counterLabel: WebPushEndpoint.counterLabel, refusalDimension: "reason",
             acceptedCounter: { WebPushEndpoint.acceptedCounter }, clock: configuration.clock),
-        faults: faults, tls: configuration.servesTLS, clock: configuration.clock))
+        faults: faults, tls: configuration.servesTLS, clock: configuration.clock)
+    router.add(middleware: webPush)
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))
@@ -172,5 +173,6 @@ func buildRouter(
             return Response(status: .ok, headers: [.apnsID: UUID.timeOrderedLowercasedString(at: Date())])
         }
     }
-    return (router, provider, fcm)
+    // Each sender's message route, which the port's transport answers itself (SenderRoutes).
+    return (router, provider, [FCMSendRoute(endpoint: fcm), webPush])
 }

@@ -25,7 +25,7 @@ import Testing
                 acceptedCounter: { ProviderEndpoint.acceptedCounter }, clock: { Date() }),
             faults: SenderFaults(), readsClientCertificates: false, clock: { Date() })
         return SenderRoutes(
-            endpoint: endpoint, fcm: nil, servesAcceptRoute: true, answers: answers, isHTTP2: isHTTP2, logger: Logger(label: "test"),
+            endpoint: endpoint, registered: [], servesAcceptRoute: true, answers: answers, isHTTP2: isHTTP2, logger: Logger(label: "test"),
             clientConnection: ClientConnection())
     }
 
@@ -36,7 +36,7 @@ import Testing
         try channel.pipeline.syncOperations.addHandlers([
             answers,
             SenderHTTP1Handler(
-                endpoint: routes.endpoint, fcm: nil, servesAcceptRoute: true, answers: answers, clientConnection: ClientConnection(),
+                endpoint: routes.endpoint, senderRoutes: [], servesAcceptRoute: true, answers: answers, clientConnection: ClientConnection(),
                 logger: Logger(label: "test")),
         ])
         try channel.connect(to: .init(unixDomainSocketPath: "/http1")).wait()

@@ -270,3 +270,25 @@ def test_a_second_library_that_encodes_on_its_own_reaches_the_web_app_over_clear
     assert response.status_code == 201, response.text
     [group] = read_center(plain_server, device)["groups"]
     assert group["notifications"][0]["title"] == "Order shipped"
+
+
+def test_a_push_over_http2_is_answered_by_the_transport_as_over_http1(tls_server):
+    """The same encrypted push, as pywebpush prepares it, sent over HTTP/2 with TLS (the transport's own route, as for
+    APNs pushes), and the same request over HTTP/1.1."""
+    from pywebpush import WebPusher
+    vapid, key = application_server()
+    device, auth = register_iphone(tls_server)
+    subscription, _ = subscribe(tls_server, device, auth, key)
+    versions = []
+    for http2 in (True, False):
+        pusher = WebPusher(subscription)
+        claims = {**CONTACT, "aud": tls_server.url, "exp": int(__import__("time").time()) + 3600}
+        prepared = pusher._prepare_send_data(data=json.dumps(DECLARATIVE), headers=vapid.sign(claims), ttl=60)
+        with httpx.Client(http2=http2, verify=verification(tls_server)) as client:
+            response = client.post(prepared["endpoint"], content=prepared["data"], headers=prepared["headers"])
+        assert response.status_code == 201, response.text
+        versions.append(response.http_version)
+    assert versions == ["HTTP/2", "HTTP/1.1"]
+    records = requests_of(tls_server, device=device["token"])
+    assert sorted(record["connection"]["httpVersion"] for record in records) == ["HTTP/1.1", "HTTP/2"]
+    assert all(record["webPush"]["payload"] == DECLARATIVE for record in records)

@@ -41,10 +41,10 @@ struct PortChannel: HTTPChannelHandler {
     ///   - connections: the count of open connections, shared by the whole server.
     ///   - provider: the provider endpoint, which answers pushes on the connection's event loop, before the router
     ///     (``PortHTTP2Connection``, ``SenderHTTP1Handler``).
-    ///   - fcm: FCM's endpoint, whose sends are answered there too.
+    ///   - senderRoutes: the routes the other senders registered (``SenderRoute``), answered there too.
     init(
         responder: @escaping HTTPChannelHandler.Responder, tlsConfiguration: TLSConfiguration?,
-        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, fcm: FCMEndpoint?, servesAcceptRoute: Bool
+        limits: ServerConfiguration.Limits, connections: ConnectionLimit, provider: ProviderEndpoint, senderRoutes: [any SenderRoute], servesAcceptRoute: Bool
     ) throws {
         self.connections = connections
         firstBytesTimeout = TimeAmount(limits.firstBytesTimeout)
@@ -59,7 +59,7 @@ struct PortChannel: HTTPChannelHandler {
         writeTimeout = TimeAmount(limits.writeTimeout)
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: requestTimeout))
         pushes = .init(
-            endpoint: provider, fcm: fcm, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
+            endpoint: provider, senderRoutes: senderRoutes, servesAcceptRoute: servesAcceptRoute, connectionIdleTimeout: limits.connectionIdleTimeout,
             requestTimeout: limits.requestTimeout, writeTimeout: limits.writeTimeout, maximumHeldBytes: limits.heldAnswerBytesPerConnection)
         if var tlsConfiguration {
             // Offer h2 to clients that negotiate; the preface decides for those that do not.
@@ -95,7 +95,7 @@ struct PortChannel: HTTPChannelHandler {
                     let clientConnection = ClientConnection()
                     try operations.addHandler(
                         SenderHTTP1Handler(
-                            endpoint: pushes.endpoint, fcm: pushes.fcm, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
+                            endpoint: pushes.endpoint, senderRoutes: pushes.senderRoutes, servesAcceptRoute: pushes.servesAcceptRoute, answers: answers,
                             clientConnection: clientConnection, logger: logger),
                         position: .after(state))
                     // Last, where no request passes: it is only looked up.

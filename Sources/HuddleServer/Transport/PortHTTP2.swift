@@ -29,7 +29,7 @@ struct PortHTTP2Connection: Sendable {
 
     struct Configuration: Sendable {
         var endpoint: ProviderEndpoint
-        var fcm: FCMEndpoint?
+        var senderRoutes: [any SenderRoute]
         var servesAcceptRoute: Bool
         var connectionIdleTimeout: Duration?
         var requestTimeout: Duration
@@ -59,7 +59,7 @@ struct PortHTTP2Connection: Sendable {
         let requestTimeout = TimeAmount(configuration.requestTimeout)
         let clientConnection = ClientConnection()
         let pushes = SenderRoutes(
-            endpoint: configuration.endpoint, fcm: configuration.fcm, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
+            endpoint: configuration.endpoint, registered: configuration.senderRoutes, servesAcceptRoute: configuration.servesAcceptRoute, answers: answers,
             isHTTP2: true,
             logger: logger, client: ProviderExchange.client(of: channel), clientConnection: clientConnection)
         let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { stream in

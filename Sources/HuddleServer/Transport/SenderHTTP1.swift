@@ -31,11 +31,11 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
     private var readWaiting = false
 
     init(
-        endpoint: ProviderEndpoint, fcm: FCMEndpoint?, servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection,
+        endpoint: ProviderEndpoint, senderRoutes: [any SenderRoute], servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection,
         logger: Logger
     ) {
         pushes = SenderRoutes(
-            endpoint: endpoint, fcm: fcm, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
+            endpoint: endpoint, registered: senderRoutes, servesAcceptRoute: servesAcceptRoute, answers: answers, isHTTP2: false, logger: logger,
             clientConnection: clientConnection)
     }
 

@@ -1,18 +1,18 @@
 import Foundation
 import HTTPTypes
 import HuddleCore
-import HuddleFCM
 import Logging
 import NIOCore
 import NIOHTTPTypes
 
 /// A sender's message read on its connection's event loop, for the handlers that answer them without Hummingbird's
 /// router (``SenderStreams`` for HTTP/2, ``SenderHTTP1Handler`` for HTTP/1.1): the port's one table of the routes
-/// its transport answers itself, every sender's message route: APNs' provider API (`/3/…`), FCM's
-/// `POST /v1/projects/{project}/messages:send`, and with the benchmark routes `/bench/check/3/…` and `/bench/accept`.
+/// its transport answers itself, every sender's message route: APNs' provider API (`/3/…`), the routes each sender
+/// registered (``SenderRoute``: FCM's `POST /v1/projects/{project}/messages:send`, Web Push's `POST /web-push/…`), and
+/// with the benchmark routes `/bench/check/3/…` and `/bench/accept`.
 ///
 /// The body is read in full before the endpoint is asked, up to the largest payload any push type may carry (an FCM
-/// message: FCM's 64 KB); a longer one is dropped as it comes and refused in its turn among the checks, in its
+/// message: FCM's 64 KB, or the route's own); a longer one is dropped as it comes and refused in its turn among the checks, in its
 /// sender's words (`PayloadTooLarge`, FCM's `INVALID_ARGUMENT`). A request
 /// that is refused before its body is needed is therefore answered once its body has come (Hummingbird's
 /// route answered at once and read the body after); one whose body never ends is closed by the request
@@ -27,7 +27,7 @@ struct SenderRequestReading {
 
     private enum Route {
         case provider(path: String, stores: Bool)
-        case fcmSend(FCMEndpoint, project: String, path: String)
+        case registered(any SenderRoute, path: String)
         case accept
     }
 
@@ -40,7 +40,7 @@ struct SenderRequestReading {
 
     /// The most body bytes kept: the largest push, or the largest FCM message.
     private var longestKept: Int {
-        if case .fcmSend = route { FCMSendRequest.maximumBodySize } else { SenderRequestBody.largestPayload }
+        if case .registered(let route, _) = route { route.longestBody } else { SenderRequestBody.largestPayload }
     }
 
     /// Whether the body has gone past ``longestDropped`` (and what is kept): nothing more of it is read.
@@ -52,8 +52,8 @@ struct SenderRequestReading {
         let path = full.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(full[..<$0]) } ?? full
         if case .provider(let path, let stores) = routes.endpoint.route(path) {
             route = .provider(path: path, stores: stores)
-        } else if let fcm = routes.fcm, let project = FCMEndpoint.sendProject(method: head.method, path: path) {
-            route = .fcmSend(fcm, project: project, path: path)
+        } else if let registered = routes.registered.first(where: { $0.takes(method: head.method, path: path) }) {
+            route = .registered(registered, path: path)
         } else if routes.servesAcceptRoute, path == "/bench/accept", head.method == .post {
             route = .accept
         } else {
@@ -103,14 +103,14 @@ struct SenderRequestReading {
                 answer.bodyCutShort = cutShort
                 answers.write(answer, on: stream)
             }
-        case .fcmSend(let fcm, let project, let path):
-            let (head, body) = (head, SenderRequestBody.collected(tooLarge ? nil : body ?? ByteBuffer()))
+        case .registered(let route, let path):
+            let message = SenderMessage(
+                method: head.method, path: path, headers: head.headerFields, authority: head.authority,
+                body: .collected(tooLarge ? nil : body ?? ByteBuffer()), client: client, isHTTP2: isHTTP2, logger: logger)
             let stream = AnswerWriter.Target((handler: target, context: context), eventLoop: context.eventLoop)
             let cutShort = isCutShort
             Task(executorPreference: answers.pushExecutor) {
-                var answer = await fcm.send(
-                    project: project, method: head.method.rawValue, path: path, headers: head.headerFields, authority: head.authority,
-                    body: body, client: client, isHTTP2: isHTTP2, logger: logger)
+                var answer = await route.answer(message)
                 answer.bodyCutShort = cutShort
                 answers.write(answer, on: stream)
             }
@@ -122,8 +122,8 @@ struct SenderRequestReading {
 /// read and answered.
 struct SenderRoutes {
     let endpoint: ProviderEndpoint
-    /// FCM's endpoint, whose sends the transport answers as it answers pushes.
-    let fcm: FCMEndpoint?
+    /// The routes the senders registered, whose messages the transport answers as it answers pushes.
+    let registered: [any SenderRoute]
     let servesAcceptRoute: Bool
     /// The connection's writer of answers.
     let answers: AnswerWriter
