@@ -142,6 +142,7 @@ let package = Package(
                 "HuddlePostgres",
                 "HuddleServer",
                 "HuddleSQLite",
+                "HuddleWebPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

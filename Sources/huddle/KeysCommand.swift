@@ -13,7 +13,7 @@ struct KeysCommand: AsyncParsableCommand {
             With --server, through a running server's admin API (its --admin-token); else straight into a \
             store (--database), which must exist: a key written into a new file would reach no server.
             """,
-        subcommands: [Add.self, List.self, Remove.self]
+        subcommands: [Add.self, List.self, Remove.self, VAPID.self]
     )
 
     static var logger: Logger {

@@ -11,7 +11,7 @@ import NIOSSL
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Send a push, as a provider does, to Huddle or any APNs-compatible endpoint; or, with --fcm, an FCM message.",
+        abstract: "Send a push, as a provider does, to Huddle or any APNs-compatible endpoint; or, with --fcm, an FCM message; or, with --web-push, a web push.",
         discussion: """
             Reads the payload from a file (or standard input with -), signs a provider token with the .p8 key, \
             and prints the status, the reason and the apns-id. HTTPS URLs use HTTP/2 (ALPN), http:// URLs \
@@ -21,6 +21,12 @@ struct SendCommand: AsyncParsableCommand {
             With --fcm <service-account.json>, the file is an FCM messages:send body (or its message alone): the \
             key file's account gets an access token from its token_uri, as Google's SDKs do, and the message goes \
             to <url>/v1/projects/<project_id>/messages:send; the answer's name or error is printed.
+
+            With --web-push <subscription.json> (what PushSubscription.toJSON() gave the page: endpoint, keys.p256dh, \
+            keys.auth) and --vapid-key <key.pem>, the file is the push's plaintext (any bytes; a Declarative Web Push is \
+            JSON): it is encrypted as RFC 8291's aes128gcm for the subscription, signed with VAPID (aud: the \
+            endpoint's origin, exp: 12 hours, sub: --subject), and sent to the endpoint with TTL (--ttl), and \
+            Urgency and Topic when given (--urgency, --topic). Exits 0 on 201.
             """
     )
 
@@ -31,9 +37,14 @@ struct SendCommand: AsyncParsableCommand {
     var url = "http://127.0.0.1:8443"
 
     @Option(help: "The device token.") var device: String?
-    @Option(help: "The apns-topic (the app's bundle identifier).") var topic: String?
+    @Option(help: "The apns-topic (the app's bundle identifier); with --web-push, the Topic header.") var topic: String?
     @Option(help: "Send an FCM message instead, authenticated by this service account's JSON key file (huddle fcm service-account writes one).")
     var fcm: String?
+    @Option(help: "Send a web push instead, to this subscription (JSON: endpoint, keys.p256dh, keys.auth).") var webPush: String?
+    @Option(help: "With --web-push: the application server's VAPID private key (PEM; huddle keys vapid makes one).") var vapidKey: String?
+    @Option(help: "With --web-push: VAPID's sub, a contact (mailto: or https:), which Apple's service requires.") var subject: String?
+    @Option(help: "With --web-push: the TTL header, in seconds.") var ttl = 60
+    @Option(help: "With --web-push: the Urgency header (very-low, low, normal, high).") var urgency: String?
     @Option(help: "The .p8 signing key; without it no provider token is sent.") var key: String?
     @Option(help: "The key identifier (kid); default: from the key file name AuthKey_KEYID.p8.") var keyId: String?
     @Option(help: "The team identifier (iss).") var teamId: String?
@@ -48,11 +59,23 @@ struct SendCommand: AsyncParsableCommand {
 
     func validate() throws {
         if key != nil, teamId == nil { throw ValidationError("--key needs --team-id.") }
-        if fcm == nil, device == nil || topic == nil { throw ValidationError("an APNs push needs --device and --topic (or send an FCM message with --fcm).") }
+        if webPush != nil, vapidKey == nil { throw ValidationError("--web-push needs --vapid-key (huddle keys vapid --out vapid.pem makes one).") }
+        if webPush == nil, vapidKey != nil || subject != nil || urgency != nil { throw ValidationError("--vapid-key, --subject and --urgency are for --web-push.") }
+        if fcm == nil, webPush == nil, device == nil || topic == nil {
+            throw ValidationError("an APNs push needs --device and --topic (or send an FCM message with --fcm, a web push with --web-push).")
+        }
     }
 
     func run() async throws {
-        try await reportingFailures { if let fcm { try await sendFCM(keyFile: fcm) } else { try await send() } }
+        try await reportingFailures {
+            if let fcm {
+                try await sendFCM(keyFile: fcm)
+            } else if let webPush, let vapidKey {
+                try await sendWebPush(subscriptionFile: webPush, vapidKeyFile: vapidKey)
+            } else {
+                try await send()
+            }
+        }
     }
 
     private func send() async throws {
@@ -82,7 +105,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     /// Sends a request with HTTP/2 where TLS offers it, trusting `--ca-certificate`.
-    private func execute(_ request: HTTPClientRequest, at address: String) async throws -> (HTTPClientResponse, ByteBuffer) {
+    func execute(_ request: HTTPClientRequest, at address: String) async throws -> (HTTPClientResponse, ByteBuffer) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caCertificate {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caCertificate))
