@@ -112,8 +112,9 @@ func buildRouter(
             acceptedCounter: { FCMEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, clock: configuration.clock)
     router.add(middleware: fcm)
+    let webPushDelivery = WebPushDelivery(centers: centers, maximumApps: configuration.limits.appsPerDevice, clock: configuration.clock)
     let webPush = WebPushEndpoint(
-        delivery: WebPushDelivery(centers: centers, maximumApps: configuration.limits.appsPerDevice, clock: configuration.clock), store: store,
+        delivery: webPushDelivery, store: store,
         intake: SenderIntake(
             log: requestLog, tls: configuration.servesTLS, counterLabel: WebPushEndpoint.counterLabel, refusalDimension: "reason",
             acceptedCounter: { WebPushEndpoint.acceptedCounter }, clock: configuration.clock),
@@ -144,7 +145,8 @@ func buildRouter(
         store: store, centers: centers, keys: keys, serviceAccounts: serviceAccounts, access: admin, clock: configuration.clock
     ).addRoutes(to: router)
     WebPushSubscriptionController(
-        centers: centers, store: store, maximumApps: configuration.limits.appsPerDevice, tls: configuration.servesTLS, clock: configuration.clock
+        centers: centers, store: store, maximumApps: configuration.limits.appsPerDevice, delivery: webPushDelivery, tls: configuration.servesTLS,
+        clock: configuration.clock
     ).addRoutes(to: router)
     FaultController(faults: faults, access: admin, clock: configuration.clock).addRoutes(to: router)
     router.get("/metrics") { request, context in

@@ -25,6 +25,12 @@ extension StoreConformance {
             var ended = webPushSubscription()
             ended.endedAt = start.addingTimeInterval(60)
             ended.endReason = "unsubscribed"
+            ended.online = false
+            ended.pending = [
+                PendingWebPush(
+                    messageID: "m1", receivedAt: start, ttl: 60, urgency: "high", topic: "order-42", encoding: "aesgcm", salt: "c2FsdA",
+                    senderKey: "BKey", body: "Ym9keQ")
+            ]
             _ = try await store.saveApp(AppRecord(topic: webApp, webPush: ended), device: token)
             #expect(try await store.webPushRecipient(subscriptionID: "sub-1")?.subscription == ended)
             _ = try await store.saveApp(AppRecord(topic: webApp, webPush: webPushSubscription(id: "sub-2")), device: token)

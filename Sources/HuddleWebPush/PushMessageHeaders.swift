@@ -31,6 +31,14 @@ public struct PushMessageHeaders: Sendable, Hashable {
         }
     }
 
+    /// Headers as read before (a push the service kept for an offline browser).
+    public init(ttl: Int, urgency: Urgency?, topic: String?, coding: ContentCoding) {
+        self.ttl = ttl
+        self.urgency = urgency
+        self.topic = topic
+        self.coding = coding
+    }
+
     /// Reads the headers of a request with a body of `bodyLength` bytes, checking them in Mozilla's order (TTL,
     /// encryption, Topic); Urgency after them.
     /// - Parameter header: a header's value by its lowercased name (`nil` when absent).

@@ -292,3 +292,65 @@ def test_a_push_over_http2_is_answered_by_the_transport_as_over_http1(tls_server
     records = requests_of(tls_server, device=device["token"])
     assert sorted(record["connection"]["httpVersion"] for record in records) == ["HTTP/1.1", "HTTP/2"]
     assert all(record["webPush"]["payload"] == DECLARATIVE for record in records)
+
+
+def declarative(title):
+    return {"web_push": 8030, "notification": {"title": title, "navigate": "https://shop.example/orders/42"}}
+
+
+def test_an_offline_browser_gets_what_was_kept_for_it_a_topic_replacing_and_a_ttl_expiring(plain_server):
+    """RFC 8030's store and forward: §5.4's Topic replaces an undelivered message, §5.2's TTL ends one, and TTL 0 is
+    dropped while the browser is away."""
+    import time
+    vapid, key = application_server()
+    device, auth = register_iphone(plain_server)
+    subscription, location = subscribe(plain_server, device, auth, key)
+    offline = httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": False})
+    assert offline.status_code == 200, offline.text
+    assert push(plain_server, subscription, declarative("Packed"), vapid, ttl=600, headers={"Topic": "order-42"}).status_code == 201
+    assert push(plain_server, subscription, declarative("Shipped"), vapid, ttl=600, headers={"Topic": "order-42"}).status_code == 201
+    assert push(plain_server, subscription, declarative("Flash sale"), vapid, ttl=1).status_code == 201
+    assert push(plain_server, subscription, declarative("Now or never"), vapid, ttl=0).status_code == 201
+    assert push(plain_server, subscription, declarative("Weekly picks"), vapid, ttl=600).status_code == 201
+    assert read_center(plain_server, device)["groups"] == []
+    records = list(reversed(requests_of(plain_server, device=device["token"])))
+    assert [record["answer"]["status"] for record in records] == [201] * 5
+    assert records[1]["webPush"]["pushService"] == (
+        f"kept for the offline browser, replacing the undelivered message {records[0]['answer']['apnsID']} of Topic order-42")
+    assert records[3]["webPush"]["pushService"].startswith("dropped: its TTL is 0")
+    [listed] = httpx.get(f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions", headers=auth).json()["subscriptions"]
+    assert (listed["online"], listed["pending"]) == (False, 3)
+
+    time.sleep(1.1)  # the TTL of 1 s runs out; nothing else waits on time
+    back = httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": True}).json()
+    assert (back["delivered"], back["expired"]) == (2, 1)
+    titles = [n["title"] for group in read_center(plain_server, device)["groups"] for n in group["notifications"]]
+    assert sorted(titles) == ["Shipped", "Weekly picks"]
+    assert any(event["action"].startswith("expired at the push service") for event in events_of(plain_server, device, auth))
+
+
+def test_pushes_at_once_to_an_offline_browser_are_each_kept(plain_server):
+    import concurrent.futures
+    vapid, key = application_server()
+    device, auth = register_iphone(plain_server)
+    subscription, location = subscribe(plain_server, device, auth, key)
+    assert httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": False}).status_code == 200
+    with concurrent.futures.ThreadPoolExecutor(max_workers=10) as pool:
+        statuses = list(pool.map(lambda n: push(plain_server, subscription, declarative(f"n{n}"), vapid, ttl=600).status_code, range(10)))
+    assert statuses == [201] * 10
+    [listed] = httpx.get(f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions", headers=auth).json()["subscriptions"]
+    assert listed["pending"] == 10
+    assert httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": True}).json()["delivered"] == 10
+
+
+def test_two_pages_subscribing_at_once_get_one_subscription(plain_server):
+    import concurrent.futures
+    _, key = application_server()
+    device, auth = register_iphone(plain_server)
+    url = f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions"
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda _: httpx.post(url, headers=auth, json={"origin": "https://shop.example", "applicationServerKey": key}),
+                                range(8)))
+    assert sorted(answer.status_code for answer in answers) == [200] * 7 + [201]
+    assert len({answer.json()["endpoint"] for answer in answers}) == 1
+    assert len(httpx.get(url, headers=auth).json()["subscriptions"]) == 1

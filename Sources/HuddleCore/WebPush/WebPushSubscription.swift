@@ -26,11 +26,22 @@ public struct WebPushSubscription: Sendable, Hashable {
     /// Whether the web app's service worker shows a notification for each push it gets, as Safari and Chrome require
     /// (`userVisibleOnly`); a test sets it false to see what the browser does to a web app that shows nothing.
     public var serviceWorkerShowsNotifications: Bool
+    /// Whether the browser is reachable: while it is not, the push service keeps what it accepts (``pending``).
+    public var online: Bool
+    /// What the push service keeps for the browser while it is offline, oldest first: RFC 8030's store and forward.
+    public var pending: [PendingWebPush]
+
+    /// The most messages kept for an offline browser; a later one pushes out the oldest (services keep a limited
+    /// number, Apple's page says, without the number).
+    public static let maximumPending = 50
 
     public init(
         id: String, origin: String, service: String, applicationServerKey: String, privateKey: String, authSecret: String, createdAt: Date, endedAt: Date? = nil,
-        endReason: String? = nil, silentPushes: Int = 0, serviceWorkerShowsNotifications: Bool = true
+        endReason: String? = nil, silentPushes: Int = 0, serviceWorkerShowsNotifications: Bool = true, online: Bool = true,
+        pending: [PendingWebPush] = []
     ) {
+        self.online = online
+        self.pending = pending
         self.id = id
         self.origin = origin
         self.service = service
@@ -78,5 +89,41 @@ public struct WebPushSubscription: Sendable, Hashable {
     public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
         return Base64URL.encode(Data((0..<32).map { _ in generator.next() as UInt8 }))
+    }
+}
+
+/// A push the service accepted for a browser that was offline, kept as it came (still encrypted) until the browser is
+/// back or its TTL runs out.
+public struct PendingWebPush: Sendable, Hashable {
+    public var messageID: String
+    public var receivedAt: Date
+    public var ttl: Int
+    public var urgency: String?
+    public var topic: String?
+    /// `aes128gcm`, `aesgcm` or `none`, with the `aesgcm` salt and sender key (base64url).
+    public var encoding: String
+    public var salt: String?
+    public var senderKey: String?
+    /// The body as received, base64url.
+    public var body: String
+
+    public init(
+        messageID: String, receivedAt: Date, ttl: Int, urgency: String?, topic: String?, encoding: String, salt: String? = nil,
+        senderKey: String? = nil, body: String
+    ) {
+        self.messageID = messageID
+        self.receivedAt = receivedAt
+        self.ttl = ttl
+        self.urgency = urgency
+        self.topic = topic
+        self.encoding = encoding
+        self.salt = salt
+        self.senderKey = senderKey
+        self.body = body
+    }
+
+    /// Whether its TTL ran out before `date`.
+    public func hasExpired(at date: Date) -> Bool {
+        date.timeIntervalSince(receivedAt) >= Double(ttl)
     }
 }

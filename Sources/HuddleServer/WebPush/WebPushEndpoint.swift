@@ -56,8 +56,11 @@ struct WebPushEndpoint: RouterMiddleware {
             let push = try await check(
                 service: service, subscriptionID: String(subscriptionID), headers: headers, origin: origin, body: body, record: &record,
                 details: &details)
-            let outcome = try await delivery.deliver(push, messageID: messageID, details: &details)
-            record.note(outcome)
+            if !push.recipient.subscription.online, case .kept(let note) = try await delivery.hold(push, messageID: messageID) {
+                details["pushService"] = .string(note)
+            } else {
+                record.note(try await delivery.deliver(push, messageID: messageID, details: &details))
+            }
             record.webPush = .object(details)
             intake.finish(&record, messageID: messageID, answer: .accepted(status: 201), started: started)
             var answer = SenderAnswer(status: .created, headers: Self.acceptedHeaders(service, origin: origin, messageID: messageID, ttl: push.headers.ttl))

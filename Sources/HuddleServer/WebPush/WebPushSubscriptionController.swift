@@ -10,6 +10,8 @@ import Hummingbird
 /// - `POST /v1/devices/{token}/web-push/subscriptions` with `{"origin", "applicationServerKey", "service"?, "name"?,
 ///   "serviceWorkerShowsNotifications"?}`: `201` and what `PushSubscription.toJSON()` gives the page, with a `Location`;
 /// - `GET` of the same path: the device's subscriptions;
+/// - `PATCH …/subscriptions/{id}` with `{"online": false}`: the browser goes offline, and the push service keeps what it
+///   accepts until `{"online": true}` brings it back (RFC 8030's store and forward, ``WebPushDelivery/hold(_:messageID:)``);
 /// - `DELETE …/subscriptions/{id}`: unsubscribes (pushes to it are answered 410 after).
 ///
 /// The device's secret authorizes each. A web app is an app of the device whose topic comes from its origin
@@ -18,6 +20,7 @@ struct WebPushSubscriptionController {
     let centers: DeviceCenters
     let store: any NotificationStore
     let maximumApps: Int
+    let delivery: WebPushDelivery
     let tls: Bool
     let clock: @Sendable () -> Date
 
@@ -25,6 +28,7 @@ struct WebPushSubscriptionController {
         let subscriptions = router.group("/v1/devices/:token/web-push/subscriptions")
         subscriptions.post(use: subscribe)
         subscriptions.get(use: list)
+        subscriptions.patch(":id", use: update)
         subscriptions.delete(":id", use: unsubscribe)
     }
 
@@ -97,10 +101,39 @@ struct WebPushSubscriptionController {
                 object["active"] = .bool(subscription.isActive)
                 object["endReason"] = subscription.endReason.map(JSONValue.string)
                 object["silentPushes"] = .integer(Int64(subscription.silentPushes))
+                object["online"] = .bool(subscription.online)
+                object["pending"] = .integer(Int64(subscription.pending.count))
                 return JSONValue.object(object)
             }
         }
         return .json(.object(JSONObject([("subscriptions", .array(subscriptions))])))
+    }
+
+    @Sendable func update(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let (device, session) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        let id = try context.parameters.require("id")
+        let body = try await request.jsonBody(limit: 1024)
+        try body.rejectUnknownMembers(["online"])
+        let online = try body.member("online").bool()
+        guard let recipient = try await store.webPushRecipient(subscriptionID: id), recipient.device.token == device.token else {
+            throw APIError(.notFound, "the device has no web push subscription \(id.prefix(64))")
+        }
+        var answer = JSONObject([("id", .string(id)), ("online", .bool(online))])
+        if online {
+            let (delivered, expired) = try await delivery.comeOnline(recipient, session: session)
+            answer["delivered"] = .integer(Int64(delivered))
+            answer["expired"] = .integer(Int64(expired))
+        } else {
+            _ = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { current in
+                guard var app = current, var subscription = app.webPush, subscription.id == id else {
+                    throw APIError(.notFound, "the device has no web push subscription \(id.prefix(64))")
+                }
+                subscription.online = false
+                app.webPush = subscription
+                return app
+            }
+        }
+        return .json(.object(answer))
     }
 
     @Sendable func unsubscribe(_ request: Request, context: HuddleRequestContext) async throws -> Response {

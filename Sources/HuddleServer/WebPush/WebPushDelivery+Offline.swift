@@ -1,0 +1,122 @@
+import Foundation
+import HuddleCore
+import HuddleWebPush
+import NIOCore
+import Synchronization
+
+/// RFC 8030's store and forward: while a subscription's browser is offline, the push service keeps what it accepts
+/// (a push with a `Topic` replacing a kept one of the same topic, §5.4; one with `TTL: 0` dropped, §5.2), and hands
+/// it over when the browser is back, but for what outlived its TTL.
+extension WebPushDelivery {
+    /// What the push service did with a push for an offline browser.
+    enum Holding {
+        /// Kept, with what the inspector says of it.
+        case kept(String)
+        /// The browser came back meanwhile: the push is delivered as any other.
+        case browserOnline
+    }
+
+    /// Keeps a push for the subscription's offline browser, in the app's transaction: two pushes at once are both kept,
+    /// and one that meets the browser coming back is delivered instead.
+    func hold(_ push: WebPushEndpoint.CheckedPush, messageID: String) async throws -> Holding {
+        guard let session = try await centers.session(for: push.recipient.device.token) else { throw DeliveryRefusal.deviceGone }
+        let now = clock()
+        let pending = Self.pending(push, messageID: messageID, now: now)
+        let id = push.recipient.subscription.id
+        let note = Decided("")
+        let app = try await session.updateApp(topic: push.recipient.app, maximumApps: maximumApps) { app in
+            guard var app, var subscription = app.webPush, subscription.id == id else { throw DeliveryRefusal.unknownApp }
+            guard !subscription.online else { return app }
+            guard pending.ttl > 0 else {
+                note.set("dropped: its TTL is 0 and the browser is offline (RFC 8030 §5.2)")
+                return app
+            }
+            var notes = ["kept for the offline browser"]
+            if let topic = pending.topic, let replaced = subscription.pending.firstIndex(where: { $0.topic == topic }) {
+                notes.append("replacing the undelivered message \(subscription.pending[replaced].messageID) of Topic \(topic)")
+                subscription.pending.remove(at: replaced)
+            }
+            subscription.pending.append(pending)
+            if subscription.pending.count > WebPushSubscription.maximumPending {
+                notes.append("dropping the oldest kept, \(subscription.pending.removeFirst().messageID)")
+            }
+            note.set(notes.joined(separator: ", "))
+            app.webPush = subscription
+            return app
+        }
+        return app.webPush?.online == true ? .browserOnline : .kept(note.value)
+    }
+
+    /// Brings a subscription's browser back online: what was kept for it is taken in the app's transaction (so that it
+    /// is handed over once), then delivered in order, but for what outlived its TTL, which the device's events record.
+    /// - Returns: how many were delivered and how many had expired.
+    func comeOnline(_ recipient: WebPushRecipient, session: DeviceSession) async throws -> (delivered: Int, expired: Int) {
+        let taken = Decided<[PendingWebPush]>([])
+        let app = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { app in
+            guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
+            taken.set(subscription.pending)
+            subscription.pending = []
+            subscription.online = true
+            app.webPush = subscription
+            return app
+        }
+        guard let subscription = app.webPush else { return (0, 0) }
+        let now = clock()
+        var counts = (delivered: 0, expired: 0)
+        let current = WebPushRecipient(device: recipient.device, app: recipient.app, subscription: subscription)
+        for kept in taken.value {
+            if kept.hasExpired(at: now) {
+                _ = try await session.store(StoredPush(
+                    app: recipient.app, pushType: "webpush", messageID: kept.messageID, priority: kept.urgency == "high" ? 10 : 5, date: now,
+                    deviceAction: "expired at the push service: the browser came online after its TTL of \(kept.ttl) s",
+                    request: NotificationRequest(identifier: kept.messageID, content: NotificationContent()), payload: { .null }))
+                counts.expired += 1
+            } else if let push = Self.checkedPush(kept, recipient: current) {
+                var details = JSONObject()
+                _ = try await deliver(push, messageID: kept.messageID, details: &details)
+                counts.delivered += 1
+            }
+        }
+        return counts
+    }
+
+    static func pending(_ push: WebPushEndpoint.CheckedPush, messageID: String, now: Date) -> PendingWebPush {
+        let (encoding, salt, senderKey): (String, Data?, Data?) = switch push.headers.coding {
+        case .aes128gcm: ("aes128gcm", nil, nil)
+        case .aesgcm(let salt, let senderKey): ("aesgcm", salt, senderKey)
+        case .none: ("none", nil, nil)
+        }
+        return PendingWebPush(
+            messageID: messageID, receivedAt: now, ttl: push.headers.ttl, urgency: push.headers.urgency?.rawValue, topic: push.headers.topic,
+            encoding: encoding, salt: salt.map(Base64URL.encode), senderKey: senderKey.map(Base64URL.encode),
+            body: Base64URL.encode(Data(push.body.readableBytesView)))
+    }
+
+    static func checkedPush(_ kept: PendingWebPush, recipient: WebPushRecipient) -> WebPushEndpoint.CheckedPush? {
+        guard let service = WebPushService(rawValue: recipient.subscription.service), let body = Base64URL.decode(Substring(kept.body)) else { return nil }
+        let coding: PushMessageHeaders.ContentCoding
+        switch kept.encoding {
+        case "aes128gcm": coding = .aes128gcm
+        case "aesgcm":
+            guard let salt = kept.salt.flatMap({ Base64URL.decode(Substring($0)) }), let key = kept.senderKey.flatMap({ Base64URL.decode(Substring($0)) })
+            else { return nil }
+            coding = .aesgcm(salt: salt, senderKey: key)
+        default: coding = .none
+        }
+        let headers = PushMessageHeaders(
+            ttl: kept.ttl, urgency: kept.urgency.flatMap(PushMessageHeaders.Urgency.init(rawValue:)), topic: kept.topic, coding: coding)
+        return WebPushEndpoint.CheckedPush(recipient: recipient, service: service, headers: headers, body: ByteBuffer(bytes: body))
+    }
+}
+
+/// What a store's update decided, read after its transaction: an update may run more than once (a retried
+/// transaction), and the run that committed sets it last.
+private final class Decided<Value: Sendable>: Sendable {
+    private let state: Mutex<Value>
+
+    init(_ value: Value) { state = Mutex(value) }
+
+    func set(_ value: Value) { state.withLock { $0 = value } }
+
+    var value: Value { state.withLock { $0 } }
+}
