@@ -136,3 +136,15 @@ def test_two_tests_in_a_row_each_get_their_own_firebase_app(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=dict(os.environ))
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 passed" in run.stdout, run.stdout
+
+
+def test_the_web_push_fixture_gives_a_subscription_that_pywebpush_sends_to(huddle, huddle_web_push):
+    from pywebpush import webpush
+    message = {"web_push": 8030, "notification": {"title": "Back in stock", "navigate": "https://app.example.com/item/7"}}
+    response = webpush(huddle_web_push.info, data=__import__("json").dumps(message), vapid_private_key=huddle_web_push.vapid_private_key,
+                       vapid_claims=dict(huddle_web_push.vapid_claims), ttl=60)
+    assert response.status_code == 201, response.text
+    center = huddle_web_push.device.center(wait=10, notifications=1)
+    assert [n["title"] for group in center["groups"] for n in group["notifications"]] == ["Back in stock"]
+    [record] = huddle.requests(device=huddle_web_push.device.token)
+    assert record["webPush"]["payload"] == message

@@ -54,6 +54,25 @@ class Device:
         return [group.get("summary") for group in self.center(**center)["groups"]]
 
 
+class WebPushSubscription:
+    """A web app's push subscription on a device, and an application server's VAPID key for it: what a back end that
+    sends Web Push needs. `info` is what `PushSubscription.toJSON()` gave the page (pywebpush's `subscription_info`);
+    `vapid_private_key` is the key as pywebpush and py_vapid take it (base64url of the raw private key);
+    `vapid_claims` has a contact `sub` that every service takes."""
+
+    def __init__(self, device, info, location, private_key):
+        self.device, self.info, self.location = device, info, location
+        self.private_key = private_key
+        self.vapid_private_key = _b64(private_key.private_numbers().private_value.to_bytes(32, "big"))
+        self.vapid_private_key_pem = private_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+        self.vapid_claims = {"sub": "mailto:huddle-pytest@push.example.com"}
+
+    @property
+    def application_server_key(self):
+        return _b64(self.private_key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
+
+
 class Huddle:
     """A Huddle server (one this plugin started, or one already running) and its admin API."""
 
@@ -102,6 +121,23 @@ class Huddle:
                                   json={"channels": channels or [{"id": "default", "name": "Default", "importance": "default"}]})
         installed.raise_for_status()
         return Device(self, token, secret, package, installed.json()["fcmToken"])
+
+    def web_push_subscription(self, device=None, origin="https://app.example.com", service=None, name=None,
+                              service_worker_shows_notifications=True):
+        """A web app at `origin` on `device` (by default a new iPhone, whose Safari is Apple's push service) subscribed
+        with a new application server key; `service` imitates another push service (apple, fcm, mozilla)."""
+        device = device or self.device()
+        key = ec.generate_private_key(ec.SECP256R1())
+        body = {"origin": origin, "serviceWorkerShowsNotifications": service_worker_shows_notifications,
+                "applicationServerKey": _b64(key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))}
+        if service:
+            body["service"] = service
+        if name:
+            body["name"] = name
+        response = self.http.post(f"/v1/devices/{device.token}/web-push/subscriptions", headers={"authorization": f"Bearer {device.secret}"},
+                                  json=body)
+        response.raise_for_status()
+        return WebPushSubscription(device, response.json(), response.headers["location"], key)
 
     def service_account(self, project="huddle-pytest"):
         """A service account's key file (a dict, as `firebase_admin.credentials.Certificate` takes it) whose key is

@@ -1,6 +1,7 @@
 """The pytest plugin: `huddle` gives each test a clean Huddle (a server started once per session, or the one
 --huddle-url names) with a registered signing key; `huddle_device` a device with an app on it; `huddle_firebase_app`
-Google's Admin SDK sending to that server for one test."""
+Google's Admin SDK sending to that server for one test; `huddle_web_push` a web app's push subscription on an iPhone,
+with an application server key to send with."""
 
 import os
 
@@ -46,6 +47,14 @@ def huddle(huddle_server):
 def huddle_device(huddle):
     """A device with `com.example.app` installed."""
     return huddle.device()
+
+
+@pytest.fixture
+def huddle_web_push(huddle):
+    """A web app (https://app.example.com) on a new iPhone, subscribed to push with a new application server key: its
+    `info` is the subscription to send to, `vapid_private_key` and `vapid_claims` what pywebpush signs with, and
+    `device` the iPhone whose center shows what arrives."""
+    return huddle.web_push_subscription()
 
 
 @pytest.fixture
