@@ -18,7 +18,7 @@ struct WebPages: Sendable {
     init() {
         MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         var library = MustacheLibrary()
-        for name in ["page", "group", "device", "android", "android-card", "unlock", "home", "requests"] {
+        for name in ["page", "group", "device", "android", "android-card", "unlock", "home", "requests", "web-apps"] {
             // The templates ship inside the module: one missing or unreadable is a broken build.
             guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Web"),
                 let text = try? String(contentsOf: url, encoding: .utf8)
@@ -99,6 +99,10 @@ struct WebPages: Sendable {
     }
 
     /// The request inspector's page.
+    func webApps(_ page: WebAppsPage) -> String {
+        library.render(page.context, withTemplate: "web-apps") ?? ""
+    }
+
     func requests(_ page: InspectorPage) -> String {
         library.render(page.context, withTemplate: "requests") ?? ""
     }

@@ -25,6 +25,7 @@ struct WebController {
     func addRoutes(to router: Router<HuddleRequestContext>) {
         router.get("/devices/:token", use: page)
         router.get("/devices/:token/shade", use: shade)
+        router.get("/devices/:token/web-apps", use: webApps)
         router.get("/devices/:token/session", use: signIn)
         router.post("/devices/:token/session", use: openSession)
         router.get("/static/:file", use: asset)
@@ -86,6 +87,21 @@ struct WebController {
             commands: commands, events: content.events, activities: content.activities, deviceHTML: content.deviceHTML, layout: content.layout,
             beside: companion)
         return Self.html(pages.page(page, groupsHTML: content.groupsHTML))
+    }
+
+    /// The device's web apps and their push subscriptions, with a form that subscribes one as a page would: signed in as
+    /// the device's page is.
+    @Sendable func webApps(_ request: Request, context: HuddleRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token").lowercased()
+        let device: DeviceRecord
+        do {
+            (device, _) = try await DeviceAuthorization(store: store, centers: centers).authorize(request, context)
+        } catch let error as APIError where error.kind == .unauthorized {
+            return unlockPage(request, token: token, failed: false, next: Self.pageAddress(of: request))
+        }
+        let apps = try await store.apps(device: device.token)
+        let origin = Self.origin(of: request, tls: secureCookies, fallback: listeningAddress)
+        return Self.html(pages.webApps(WebAppsPage(device: device, apps: apps, endpointOrigin: origin)))
     }
 
     /// The device `?beside=` names, to show beside the page's own; `nil` without one.
@@ -178,7 +194,7 @@ struct WebController {
         let types = [
             "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
             "home.js": "text/javascript; charset=utf-8", "requests.js": "text/javascript; charset=utf-8",
-            "unlock.js": "text/javascript; charset=utf-8",
+            "unlock.js": "text/javascript; charset=utf-8", "web-apps.js": "text/javascript; charset=utf-8",
         ]
         guard let type = types[file],
             let url = Bundle.module.url(forResource: file, withExtension: nil, subdirectory: "Web"),

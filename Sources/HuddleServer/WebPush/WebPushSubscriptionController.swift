@@ -86,7 +86,7 @@ struct WebPushSubscriptionController {
         var headers = HTTPFields()
         headers[.location] = "/v1/devices/\(device.token)/web-push/subscriptions/\(subscription.id)"
         return .json(
-            Self.json(subscription, endpointOrigin: WebPushEndpoint.origin(tls: tls, authority: request.head.authority)),
+            subscription.pageJSON(endpointOrigin: WebPushEndpoint.origin(tls: tls, authority: request.head.authority)),
             status: created ? .created : .ok, headers: headers)
     }
 
@@ -97,7 +97,7 @@ struct WebPushSubscriptionController {
             app.webPush.map { subscription in
                 var object = JSONObject([("id", .string(subscription.id)), ("app", .string(app.topic)), ("origin", .string(subscription.origin))])
                 object["service"] = .string(subscription.service)
-                object["subscription"] = Self.json(subscription, endpointOrigin: origin)
+                object["subscription"] = subscription.pageJSON(endpointOrigin: origin)
                 object["active"] = .bool(subscription.isActive)
                 object["endReason"] = subscription.endReason.map(JSONValue.string)
                 object["silentPushes"] = .integer(Int64(subscription.silentPushes))
@@ -155,16 +155,5 @@ struct WebPushSubscriptionController {
             return app
         }
         return Response(status: .noContent)
-    }
-
-    /// What `PushSubscription.toJSON()` gives a page: the endpoint, no expiration time (Safari, Chrome and Firefox give
-    /// none), and the browser's public key and auth secret.
-    static func json(_ subscription: WebPushSubscription, endpointOrigin: String) -> JSONValue {
-        let service = WebPushService(rawValue: subscription.service) ?? .apple
-        let publicKey = Base64URL.decode(Substring(subscription.privateKey)).flatMap { SubscriptionKeys(privateKeyBytes: $0, authSecret: Data(count: 16)) }?.publicKey
-        return .object(JSONObject([
-            ("endpoint", .string(endpointOrigin + service.endpointPath(subscriptionID: subscription.id))), ("expirationTime", .null),
-            ("keys", .object(JSONObject([("p256dh", .string(publicKey.map(Base64URL.encode) ?? "")), ("auth", .string(subscription.authSecret))]))),
-        ]))
     }
 }

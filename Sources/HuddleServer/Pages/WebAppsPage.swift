@@ -1,0 +1,44 @@
+import HuddleCore
+import HuddleWebPush
+
+/// What the web apps page shows of a device (``WebController/webApps(_:context:)``): each web app's subscription as a
+/// page would hold it, its state at the push service, and a form that subscribes another.
+struct WebAppsPage {
+    let device: DeviceRecord
+    let apps: [AppRecord]
+    /// The origin the endpoints are on, as the browser reached the server.
+    let endpointOrigin: String
+
+    var context: [String: Any] {
+        let subscriptions: [[String: Any]] = apps.compactMap { app in
+            guard let subscription = app.webPush else { return nil }
+            let service = WebPushService(rawValue: subscription.service) ?? .apple
+            let state = subscription.isActive
+                ? (subscription.online ? "subscribed" : "subscribed, the browser offline")
+                : "ended: \(subscription.endReason ?? "unsubscribed")"
+            return [
+                "id": subscription.id, "name": app.displayName ?? app.topic, "origin": subscription.origin,
+                "location": "/v1/devices/\(device.token)/web-push/subscriptions/\(subscription.id)",
+                "serviceLabel": Self.label(service), "state": state, "active": subscription.isActive,
+                "pending": subscription.pending.count, "silentPushes": subscription.silentPushes,
+                "goesOnline": subscription.online ? "false" : "true", "onlineAction": subscription.online ? "Take the browser offline" : "Bring the browser online",
+                "json": subscription.pageJSON(endpointOrigin: endpointOrigin).jsonText(pretty: true),
+            ]
+        }
+        let defaultService = device.kind.defaultWebPushService
+        return [
+            "token": device.token, "deviceName": device.name,
+            "browser": device.kind.webPushArrival == .chrome ? "Chrome" : "Safari (Home Screen web apps)",
+            "services": WebPushService.allCases.map { ["value": $0.rawValue, "label": Self.label($0), "selected": $0.rawValue == defaultService] },
+            "subscriptions": subscriptions,
+        ]
+    }
+
+    static func label(_ service: WebPushService) -> String {
+        switch service {
+        case .apple: "Apple (Safari)"
+        case .mozilla: "Mozilla (Firefox)"
+        case .fcm: "Google (Chrome)"
+        }
+    }
+}
