@@ -108,6 +108,10 @@ struct LintRun {
             let reading = configuration.pushType.map(PushTypeReading.named) ?? PushTypeReading.of(document.json)
             document.context = reading.findingContext
             payloads.append(PayloadInput(document: document, reading: reading))
+        } else if WebPushRules.isDeclarative(document.json) || WebPushRules.isRequest(document.json) {
+            fileCount += 1
+            documents.append(document)
+            WebPushRules.check(document)
         } else if FCMRules.isMessage(document.json) {
             fileCount += 1
             documents.append(document)
@@ -120,7 +124,7 @@ struct LintRun {
             findings.append(
                 LintFinding(
                     .unreadableFile, file: file.displayPath, line: 1, column: 1,
-                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), nor a scenario or app description (an object with \"apps\")"))
+                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), a web push (\"web_push\", or a request's \"vapid\"), nor a scenario or app description (an object with \"apps\")"))
         }
     }
 

@@ -84,7 +84,7 @@ public struct PushMessageHeaders: Sendable, Hashable {
 
     /// RFC 8030 §5.4: at most 32 characters of the URL- and filename-safe base64 alphabet. Mozilla also takes trailing
     /// `=`; Apple also refuses a length no base64 text has (one more than a multiple of 4), as senders measured it.
-    static func checkTopic(_ topic: String, service: WebPushService) throws(WebPushRefusal) {
+    public static func checkTopic(_ topic: String, service: WebPushService) throws(WebPushRefusal) {
         guard topic.utf8.count <= 32 else { throw .topicTooLong }
         let body = service == .mozilla ? Substring(topic).prefix { $0 != "=" } : Substring(topic)
         let padding = topic.utf8.count - body.utf8.count

@@ -199,7 +199,7 @@ extension VAPIDClaims {
     /// Apple refuses a token whose subject "isn't a URL or mailto:" (Apple's page). Senders report refusals of
     /// addresses at `localhost` and reserved names and of a `mailto:` with spaces, so a contact here is a `mailto:` of
     /// `local@domain.tld` or an `https:` URL of a dotted host, neither at a reserved name (docs/web-push.md).
-    static func isContactApple(_ subject: String?) -> Bool {
+    public static func isContactApple(_ subject: String?) -> Bool {
         guard let subject, !subject.contains(" ") else { return false }
         let host: Substring
         if subject.hasPrefix("mailto:") {

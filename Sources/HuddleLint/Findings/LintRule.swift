@@ -20,6 +20,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     // FCM messages
     case fcmInvalidMessage = "fcm-invalid-message"
     case fcmUnknownChannel = "fcm-unknown-channel"
+    // Web Push
+    case webPushDeclarative = "web-push-declarative"
+    case webPushTooLarge = "web-push-too-large"
+    case webPushRequest = "web-push-request"
     // Live Activity payloads
     case liveActivityPayload = "live-activity-payload"
     case liveActivityContentState = "live-activity-content-state"
@@ -49,7 +53,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .unreadableFile, .invalidScenario, .invalidPayload, .payloadTooLarge, .summaryArgCount, .unknownCategory,
             .unknownLocKey, .locArgsCount, .pluralMissingCategory, .pluralMissingOther, .undefinedPluralVariable,
-            .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState, .fcmInvalidMessage:
+            .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState, .fcmInvalidMessage, .webPushDeclarative,
+            .webPushTooLarge, .webPushRequest:
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
             .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey,
@@ -78,6 +83,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .pushTypePayload: "A payload that does not do what its push type is for (a background push with an alert, or without content-available)."
         case .fcmInvalidMessage: "An FCM HTTP v1 message that FCM refuses: an unknown field, a data value that is not a string, a ttl that is not a duration string, a reserved data key, over 4096 bytes (2048 to a topic), no target or two."
         case .fcmUnknownChannel: "An FCM message's android.notification.channel_id that its app's description does not declare: Android posts it to the manifest's default channel, else to the Firebase SDK's \"Miscellaneous\"."
+        case .webPushDeclarative: "A Declarative Web Push (\"web_push\": 8030) that WebKit's parser refuses: Safari hands it to the service worker instead of showing it."
+        case .webPushTooLarge: "A web push plaintext over 3993 bytes, which no longer fits the 4096-byte body every push service takes once encrypted."
+        case .webPushRequest: "A web push request's Topic, Urgency, TTL or VAPID claims that a push service refuses (Apple's, Mozilla's, Google's, each named)."
         case .interruptionLevelCapability: "A time-sensitive or critical push from an app whose description lacks the capability (timeSensitive) or entitlement (criticalAlerts): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus."
         case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
         case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."
