@@ -120,3 +120,17 @@ public struct DeclarativePushMessage: Sendable, Hashable {
         return URL(string: text) != nil
     }
 }
+
+extension DeclarativePushMessage {
+    /// The notification a declarative message shows, as Safari shows it on an iPhone: its title and body, its tag as its
+    /// identifier (a later one of the same tag replaces it), its badge as the web app's, no sound when `silent`.
+    public func notificationRequest(messageID: String) -> NotificationRequest {
+        var userInfo = JSONObject([("navigate", .string(navigate))])
+        if let data { userInfo["data"] = data }
+        return NotificationRequest(
+            identifier: tag.flatMap { $0.isEmpty ? nil : $0 } ?? messageID,
+            content: NotificationContent(
+                title: .plain(title), body: body.map(LocalizableText.plain), badge: appBadge,
+                sound: silent == true ? nil : NotificationSound(name: "default"), userInfo: userInfo))
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HuddleAPNs
 import HuddleCore
+import HuddleWebPush
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,6 +29,9 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .customLong("app"), help: "Treat the inputs as push payloads for this bundle identifier.")
     var app: String?
 
+    @Option(name: .customLong("web-app"), help: "Treat the inputs as web push plaintexts (Declarative Web Push JSON) for the web app at this origin, on an iPhone's Home Screen.")
+    var webApp: String?
+
     @Option(name: .customLong("app-file"), help: "A scenario-shaped file describing the apps the pushes are for.")
     var appFile: String?
 
@@ -44,6 +48,11 @@ struct PreviewCommand: ParsableCommand {
     var color: Bool?
 
     func validate() throws {
+        if let webApp {
+            guard WebPushSubscription.appTopic(origin: webApp) != nil else { throw ValidationError("--web-app takes an origin, such as https://shop.example") }
+            if app != nil || appFile != nil { throw ValidationError("--web-app previews web pushes alone: not with --app or --app-file") }
+            return
+        }
         if app == nil, appFile == nil, inputs.count != 1, !inputs.allSatisfy({ $0.hasSuffix(".apns") }) {
             throw ValidationError("Give one scenario file, or push files (with --app, --app-file or a \"Simulator Target Bundle\" key).")
         }
@@ -137,6 +146,7 @@ struct PreviewCommand: ParsableCommand {
     }
 
     private func loadAndPlay(_ urls: [URL]) throws(ScenarioError) -> (Scenario, Scenario.Played) {
+        if let webApp { return try playWebPushes(urls, origin: webApp) }
         guard !inputsArePushes else { return try playPushes(urls) }
         do {
             let scenario = try Scenario.load(contentsOf: urls[0])
@@ -152,6 +162,38 @@ struct PreviewCommand: ParsableCommand {
         let scenario = try Scenario.loadSimulatorPushes(urls, app: app, appFile: appFileURL)
         guard let appFileURL else { return (scenario, try scenario.playDevice()) }
         return (scenario, try play(scenario, relativeTo: appFileURL))
+    }
+
+    /// Web push plaintexts as a Home Screen web app shows them: each Declarative Web Push as its notification, in
+    /// argument order; anything else goes to the service worker and shows nothing, which a warning says.
+    private func playWebPushes(_ urls: [URL], origin: String) throws(ScenarioError) -> (Scenario, Scenario.Played) {
+        let topic = WebPushSubscription.appTopic(origin: origin) ?? origin
+        var events: [JSONValue] = []
+        for (index, url) in urls.enumerated() {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw ScenarioError(eventIndex: index, kind: "deliver", message: "cannot be read: \(error)", file: url.lastPathComponent, code: .unreadable)
+            }
+            switch DeclarativePushMessage.read(data) {
+            case .declarative(let message):
+                let request = message.notificationRequest(messageID: url.deletingPathExtension().lastPathComponent)
+                events.append(.object(JSONObject([("deliver", .object(JSONObject([
+                    ("app", .string(topic)), ("id", .string(request.identifier)), ("content", request.content.json),
+                ])))])))
+            case .invalid(let reason):
+                FileHandle.standardError.write(Data("warning: \(url.lastPathComponent): \(reason): Safari hands it to the service worker; nothing shown here\n".utf8))
+            case .other:
+                FileHandle.standardError.write(Data("warning: \(url.lastPathComponent): not a Declarative Web Push: the service worker gets it; nothing shown here\n".utf8))
+            }
+        }
+        let name = WebPushSubscription.canonicalOrigin(origin).split(separator: "/").last.map(String.init) ?? topic
+        let json: JSONValue = .object(JSONObject([
+            ("apps", .object(JSONObject([(topic, .object(JSONObject([("name", .string(name))])))]))), ("events", .array(events)),
+        ]))
+        let scenario = try Scenario(json: json, decodePayload: Scenario.decodePayload)
+        return (scenario, try scenario.playDevice())
     }
 
     private func play(_ scenario: Scenario, relativeTo url: URL) throws(ScenarioError) -> Scenario.Played {

@@ -116,6 +116,33 @@ import Testing
         #expect(try JSONParser.parse(renamed.standardOutput)["groups"]?.arrayValue?.first?["app"] == "com.example.other")
     }
 
+    @Test func webPushesPreviewAsAHomeScreenWebAppShowsThem() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-web-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pushes = [
+            ("1-packed", #"{"web_push": 8030, "notification": {"title": "Packed", "navigate": "https://shop.example/o/42", "tag": "order-42"}}"#),
+            ("2-shipped", #"{"web_push": 8030, "notification": {"title": "Shipped", "navigate": "https://shop.example/o/42", "tag": "order-42"}}"#),
+            ("3-sale", #"{"web_push": 8030, "notification": {"title": "Sale", "body": "20% off", "navigate": "https://shop.example/sale"}}"#),
+            ("4-invalid", #"{"web_push": 8030, "notification": {"title": "", "navigate": "https://shop.example/"}}"#),
+            ("5-sync", #"{"kind": "sync"}"#),
+        ]
+        var paths: [String] = []
+        for (name, text) in pushes {
+            let file = directory.appendingPathComponent("\(name).json")
+            try Data(text.utf8).write(to: file)
+            paths.append(file.path)
+        }
+        let output = try await CommandRunner.huddle().run(["preview", "--web-app", "https://shop.example", "--format", "json"] + paths)
+        #expect(output.status == 0, "\(output.standardError)")
+        let group = try JSONParser.parse(output.standardOutput)["groups"]?.arrayValue?.first
+        #expect(group?["app"] == "web.shop.example")
+        // The later tag replaced the earlier; the invalid and the other one show nothing, and say why.
+        #expect(group?["notifications"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Sale", "Shipped"])
+        #expect(output.standardError.contains("4-invalid.json: notification.title: the member is missing or is an empty string"))
+        #expect(output.standardError.contains("5-sync.json: not a Declarative Web Push"))
+    }
+
     @Test func aPlainPayloadWithoutAnAppSaysWhatToAdd() async throws {
         let directory = try TemporaryDirectory()
         let push = try directory.write("push.json", #"{"aps": {"alert": {"body": "Pizza?"}, "thread-id": "team"}}"#)

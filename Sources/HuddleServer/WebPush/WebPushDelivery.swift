@@ -44,7 +44,7 @@ struct WebPushDelivery: Sendable {
         switch (recipient.device.kind.webPushArrival, reading) {
         case (.homeScreenWebApp, .declarative(let message)):
             details["declarative"] = "shown as declared"
-            return try await session.store(stored(action: nil, request: Self.request(of: message, messageID: messageID), payload: payload))
+            return try await session.store(stored(action: nil, request: message.notificationRequest(messageID: messageID), payload: payload))
         case (.homeScreenWebApp, .invalid(let reason)):
             details["declarative"] = .string("invalid, so Safari gave it to the service worker: \(reason)")
             let action = try await handToServiceWorker(push, session: session, declarativeProblem: reason)
@@ -105,18 +105,6 @@ struct WebPushDelivery: Sendable {
         case .aes128gcm: return try MessageEncryption.decrypt(aes128gcm: body, keys: keys)
         case .aesgcm(let salt, let senderKey): return try MessageEncryption.decrypt(aesgcm: body, salt: salt, senderKey: senderKey, keys: keys)
         }
-    }
-
-    /// The notification a declarative message shows: its tag is its identifier (a later one of the same tag replaces
-    /// it), and its badge the web app's.
-    static func request(of message: DeclarativePushMessage, messageID: String) -> NotificationRequest {
-        var userInfo = JSONObject([("navigate", .string(message.navigate))])
-        if let data = message.data { userInfo["data"] = data }
-        return NotificationRequest(
-            identifier: message.tag.flatMap { $0.isEmpty ? nil : $0 } ?? messageID,
-            content: NotificationContent(
-                title: .plain(message.title), body: message.body.map(LocalizableText.plain), badge: message.appBadge,
-                sound: message.silent == true ? nil : NotificationSound(name: "default"), userInfo: userInfo))
     }
 
     /// The plaintext as the inspector and the device's events show it: JSON as JSON, else text.
