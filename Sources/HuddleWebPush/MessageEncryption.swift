@@ -94,7 +94,8 @@ public enum MessageEncryption {
             sharedSecret: sharedSecret, authSecret: authSecret, receiverKey: publicKey.x963Representation,
             senderKey: senderKey.publicKey.x963Representation, salt: salt)
         let sealed = try AES.GCM.seal(plaintext + [2], using: key, nonce: AES.GCM.Nonce(data: nonce))
-        let recordSize = UInt32(4096)
+        // One record holds it all (RFC 8291 §4): its size covers the plaintext, the delimiter and the tag.
+        let recordSize = UInt32(max(4096, plaintext.count + 1 + tagLength))
         var body = salt
         body.append(contentsOf: withUnsafeBytes(of: recordSize.bigEndian, Array.init))
         body.append(65)

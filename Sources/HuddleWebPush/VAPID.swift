@@ -47,7 +47,9 @@ public struct VAPIDCredentials: Sendable {
     /// The longest `Authorization` read: a token with ordinary claims is under 400 characters.
     public static let maximumHeaderLength = 2048
 
-    public init(authorization: String?, cryptoKey: String?) throws(VAPIDFault) {
+    /// - Parameter takesLegacyForm: whether the drafts' `WebPush <JWT>` (and `Bearer`) with `Crypto-Key: p256ecdsa=`
+    ///   is read; where it is not, the scheme is refused before anything of it is read.
+    public init(authorization: String?, cryptoKey: String?, takesLegacyForm: Bool = true) throws(VAPIDFault) {
         guard let authorization, !authorization.isEmpty else { throw .missing }
         guard authorization.utf8.count <= Self.maximumHeaderLength else { throw .malformedHeader }
         let trimmed = authorization.drop { $0 == " " }
@@ -65,6 +67,7 @@ public struct VAPIDCredentials: Sendable {
             guard let key = parameters["k"], !key.isEmpty else { throw .missingPublicKey }
             self.init(form: .vapid, token: String(token), key: key)
         case "webpush", "bearer":
+            guard takesLegacyForm else { throw .unknownScheme }
             guard !rest.isEmpty, !rest.contains(" ") else { throw .malformedHeader }
             guard let key = Self.parameter("p256ecdsa", inCryptoKey: cryptoKey) else { throw .missingPublicKey }
             self.init(form: .legacy, token: String(rest), key: key)
@@ -183,15 +186,17 @@ extension VAPIDClaims {
     public func check(service: WebPushService, audience expected: String, now: Date) throws(VAPIDFault) {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         switch service {
+        // Compared without arithmetic on `exp`: a stranger's claim may be any 64-bit integer, and a sum or difference
+        // with it would trap.
         case .mozilla:
             // autopush-rs: the signature and exp (with leeway), then aud, then the 24 hours.
-            guard expiresAt + Self.mozillaLeeway >= seconds else { throw .expired }
+            guard expiresAt >= seconds - Self.mozillaLeeway else { throw .expired }
             guard audience == expected else { throw .wrongAudience }
-            guard expiresAt - seconds <= Self.longestValidity else { throw .expiresTooLate }
+            guard expiresAt <= seconds + Self.longestValidity else { throw .expiresTooLate }
         case .apple, .fcm:
             guard audience == expected else { throw .wrongAudience }
             guard expiresAt > seconds else { throw .expired }
-            guard expiresAt - seconds <= Self.longestValidity else { throw .expiresTooLate }
+            guard expiresAt <= seconds + Self.longestValidity else { throw .expiresTooLate }
             if service == .apple, !Self.isContactApple(subject) { throw .badSubject }
         }
     }

@@ -20,8 +20,6 @@ public enum WebPushRefusal: Error, Sendable, Hashable {
     case missingSalt
     case missingSenderKey
     case saltWithAES128GCM
-    /// A legacy form (`aesgcm`, the `WebPush` scheme) where the service takes only RFC 8291 and RFC 8292.
-    case legacyEncoding
     case vapid(VAPIDFault)
     /// A fault asked for: too many requests, with the seconds of `Retry-After`.
     case tooManyRequests(retryAfter: Int)
@@ -86,8 +84,7 @@ public struct WebPushAnswer: Sendable, Hashable {
         case .badUrgency: (400, "BadUrgency")
         case .topicTooLong, .topicAlphabet: (400, "BadWebPushTopic")
         case .payloadTooLarge: (413, "PayloadTooLarge")
-        case .missingContentEncoding, .unknownContentEncoding, .missingEncryptionHeader, .missingSalt, .missingSenderKey, .saltWithAES128GCM,
-            .legacyEncoding:
+        case .missingContentEncoding, .unknownContentEncoding, .missingEncryptionHeader, .missingSalt, .missingSenderKey, .saltWithAES128GCM:
             (400, "BadWebPushRequest")
         case .vapid(let fault):
             switch fault {
@@ -115,7 +112,7 @@ public struct WebPushAnswer: Sendable, Hashable {
         case .topicAlphabet: (400, 113, "topic: Topic must be URL and Filename safe Base64 alphabet\n")
         case .payloadTooLarge: (413, 104, "payload reached size limit")
         case .missingContentEncoding: (400, 110, "Missing Content-Encoding header")
-        case .unknownContentEncoding, .legacyEncoding: (400, 110, "Unknown Content-Encoding header")
+        case .unknownContentEncoding: (400, 110, "Unknown Content-Encoding header")
         case .missingEncryptionHeader: (400, 110, "Missing Encryption header")
         case .missingSalt: (400, 110, "Missing salt value in Encryption header")
         case .missingSenderKey: (400, 110, "Missing Crypto-Key header")
@@ -153,8 +150,7 @@ public struct WebPushAnswer: Sendable, Hashable {
         case .badUrgency: (400, "urgency header must be one of very-low, low, normal or high.")
         case .topicTooLong, .topicAlphabet: (400, "topic header must be at most 32 characters of the URL and filename safe base64 alphabet.")
         case .payloadTooLarge: (400, "The maximum size accepted by FCM is 4096 bytes.")
-        case .missingContentEncoding, .unknownContentEncoding, .missingEncryptionHeader, .missingSalt, .missingSenderKey, .saltWithAES128GCM,
-            .legacyEncoding:
+        case .missingContentEncoding, .unknownContentEncoding, .missingEncryptionHeader, .missingSalt, .missingSenderKey, .saltWithAES128GCM:
             (400, "content-encoding header must be aes128gcm (or aesgcm with encryption and crypto-key headers).")
         case .vapid(let fault):
             switch fault {

@@ -54,9 +54,13 @@ extension SendCommand {
         do {
             let json = JSONReader(try JSONParser.parse(data))
             let endpoint = try json.member("endpoint").string()
-            guard let url = URL(string: endpoint), let scheme = url.scheme, let host = url.host else {
+            // The endpoint's origin as a browser serializes it (scheme, lowercase host, port unless the default): VAPID's
+            // aud, which the push service compares with its own.
+            guard URL(string: endpoint)?.host != nil, let schemeEnd = endpoint.range(of: "://") else {
                 throw CommandFailure(.badInput, "\(file): endpoint is not a URL: \(endpoint.prefix(100))")
             }
+            let authority = endpoint[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            let origin = WebPushSubscription.canonicalOrigin(String(endpoint[..<schemeEnd.upperBound]) + authority)
             let keys = try json.member("keys")
             guard let p256dh = Base64URL.decode(Substring(try keys.member("p256dh").string())),
                 let publicKey = try? P256.KeyAgreement.PublicKey(x963Representation: p256dh)
@@ -64,7 +68,6 @@ extension SendCommand {
             guard let auth = Base64URL.decode(Substring(try keys.member("auth").string())), auth.count == 16 else {
                 throw CommandFailure(.badInput, "\(file): keys.auth is not 16 bytes in base64url")
             }
-            let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
             return Subscription(endpoint: endpoint, origin: origin, publicKey: publicKey, auth: auth)
         } catch let error as JSONParseError {
             throw CommandFailure(.badInput, "\(file) is not JSON: \(error)")

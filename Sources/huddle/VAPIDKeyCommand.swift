@@ -35,6 +35,10 @@ extension KeysCommand {
             } else {
                 privateKey = P256.Signing.PrivateKey()
                 let path = out ?? "vapid.pem"
+                // A key replaced is every subscription made with it lost: never overwritten.
+                guard !FileManager.default.fileExists(atPath: path) else {
+                    throw CommandFailure(.cannotWrite, "\(path) exists: an application server key is not replaced (its subscriptions would be lost); read it with --key")
+                }
                 guard FileManager.default.createFile(atPath: path, contents: Data(privateKey.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
                 else { throw CommandFailure(.cannotWrite, "cannot write \(path)") }
             }

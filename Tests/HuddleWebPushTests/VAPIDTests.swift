@@ -45,6 +45,16 @@ struct VAPIDTests {
         #expect(Self.fault { try Self.claims(exp: 1_800_000_000 + 86_400).check(service: .fcm, audience: Self.origin, now: Self.now) } == nil)
     }
 
+    /// `exp` is a stranger's 64-bit integer: the checks compare it, never add to it or subtract from it.
+    @Test(arguments: [Int64.max, Int64.min, Int64.max - 59, Int64.min + 1])
+    func anyExpiryIsComparedWithoutTrapping(exp: Int64) throws {
+        let claims = try Self.claims(exp: exp)
+        for service in WebPushService.allCases {
+            let fault = Self.fault { try claims.check(service: service, audience: Self.origin, now: Self.now) }
+            #expect(fault == (exp > 0 ? .expiresTooLate : .expired))
+        }
+    }
+
     @Test(arguments: [
         ("mailto:ops@shop.example.com", true), ("https://shop.example.com/contact", true), ("mailto:a@localhost", false),
         ("mailto:a@x.invalid", false), ("mailto:a@x.local", false), ("mailto: <a@b.co>", false), ("ops@shop.example.com", false),

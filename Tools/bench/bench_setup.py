@@ -3,7 +3,7 @@ devices with the bench app, and writes into WORK what the load tools need: `jwt`
 (the first device's token), `devices` (every device's token, one a line), `secrets` (their secrets, in the
 same order, for the device API and its streams) and `payload.json`; with `--fcm`, what FCM sends need too.
 
-    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm] [--insecure]
+    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm] [--web-push] [--insecure]
 
 The key is `--key` (default WORK/key.p8), made when it does not exist yet: servers that share one key accept
 one provider token. `payload.json` is the 544-byte push the tooling baselines used, unless WORK has one
@@ -32,6 +32,8 @@ def main():
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--key", type=pathlib.Path)
     parser.add_argument("--fcm", action="store_true", help="also set up FCM sends (fcm_access_token, fcm_registration, fcm_message.json)")
+    parser.add_argument("--web-push", action="store_true",
+                        help="also subscribe a web app on the first device (web_push_path, web_push_body.bin, web_push_authorization)")
     parser.add_argument("--insecure", action="store_true", help="do not verify an https URL's certificate (a self-signed one)")
     arguments = parser.parse_args()
     if arguments.insecure:
@@ -64,6 +66,33 @@ def main():
     (arguments.work / "jwt").write_text(token(p8, KEY_ID, TEAM_ID))
     if arguments.fcm:
         set_up_fcm(arguments.url, arguments.work, call, tokens[0], secrets[0])
+    if arguments.web_push:
+        set_up_web_push(arguments.url, arguments.work, call, tokens[0], secrets[0])
+
+
+def set_up_web_push(url, work, call, device, secret):
+    """For web pushes: a web app on the device subscribed with a new VAPID key, and one push to it as pywebpush
+    prepares it (a Declarative Web Push of the same texts as the APNs payload, encrypted once: the server decrypts
+    each copy), its path, body and Authorization."""
+    import base64
+    import urllib.parse
+    from py_vapid import Vapid02
+    from pywebpush import WebPusher
+
+    vapid = Vapid02()
+    vapid.generate_keys()
+    key = base64.urlsafe_b64encode(vapid.public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)).rstrip(b"=").decode()
+    subscription = call("POST", f"/v1/devices/{device}/web-push/subscriptions", {"origin": "https://bench.example", "applicationServerKey": key},
+                        secret)
+    aps = json.loads(baseline_payload())["aps"]
+    message = {"web_push": 8030, "notification": {"title": aps["alert"]["title"], "body": aps["alert"]["body"],
+                                                  "navigate": "https://bench.example/lab"}}
+    claims = {"sub": "mailto:bench@bench.example.com", "aud": url, "exp": int(__import__("time").time()) + 12 * 3600}
+    prepared = WebPusher(subscription)._prepare_send_data(data=json.dumps(message), headers=vapid.sign(claims), ttl=60)
+    (work / "web_push_path").write_text(urllib.parse.urlparse(subscription["endpoint"]).path)
+    (work / "web_push_body.bin").write_bytes(prepared["data"])
+    (work / "web_push_authorization").write_text(prepared["headers"]["Authorization"])
 
 
 def set_up_fcm(url, work, call, device, secret):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# FCM sends into SQLite beside APNs pushes into SQLite, in interleaved rounds on one machine (issue 42): the same
-# texts, to the same iPhone's app (by its APNs device token, and by its FCM registration token), each on a fresh
-# server and database, with nginx answering `return 200` to the same requests as the floor. Figures are the rate
+# FCM sends and web pushes into SQLite beside APNs pushes into SQLite, in interleaved rounds on one machine (issues 42
+# and 58): the same texts, to the same iPhone's app (by its APNs device token, and by its FCM registration token) and
+# to a web app on it (a Declarative Web Push, decrypted on each arrival), each on a fresh server and database, with nginx answering `return 200` to the same requests as the floor. Figures are the rate
 # (h2load, 16 connections, 8 streams each, one thread) and the server's CPU per request; the medians end it, each
 # as a share of nginx's rate.
 #
@@ -16,16 +16,19 @@ rounds=${2:-3}
 source Tools/bench/lib.sh
 make_workdir
 
-measure() {  # label kind (apns or fcm)
+measure() {  # label kind (apns, fcm or webpush)
     local url server_pid before after rate
     rm -f "$work"/*.sqlite* "$work"/payload.json
     start_huddle "$huddle" "$work/serve.log" --database "$work/bench.sqlite" --admin-token bench
     url=$huddle_url server_pid=$huddle_pid
-    bench_setup "$url" "$work" --fcm
+    bench_setup "$url" "$work" --fcm --web-push
     before=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
     if [[ $2 == apns ]]; then
         rate=$(h2load -n "$requests" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
             -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
+    elif [[ $2 == webpush ]]; then
+        rate=$(h2load -n "$requests" -c16 -m8 -t1 -d "$work/web_push_body.bin" -H "content-encoding: aes128gcm" -H "ttl: 60" \
+            -H "authorization: $(cat "$work/web_push_authorization")" "$url$(cat "$work/web_push_path")" | awk '/finished in/ {print $4}')
     else
         rate=$(h2load -n "$requests" -c16 -m8 -t1 -d "$work/fcm_message.json" -H "content-type: application/json" \
             -H "authorization: Bearer $(cat "$work/fcm_access_token")" "$url/v1/projects/bench-project/messages:send" | awk '/finished in/ {print $4}')
@@ -49,6 +52,7 @@ for round in $(seq "$rounds"); do
     echo "== round $round"
     measure "APNs pushes into SQLite" apns
     measure "FCM sends into SQLite" fcm
+    measure "web pushes into SQLite" webpush
     measure_nginx
 done
 echo "== medians over $rounds rounds"

@@ -30,7 +30,8 @@ extension PageWords {
         group: "Group", identifier: "Identifier", notificationGone: "It is no longer in the center.",
         lockedCenter: "locked", noNotifications: "No notifications.",
         notifications: "Notifications", contentsHidden: "Contents hidden", more: "+%@ more", expand: "Expand",
-        collapse: "Collapse")
+        collapse: "Collapse",
+        webApps: "Web apps")
 
     /// Huddle's page words in every language of ``HuddleStrings/translations``, by language tag.
     static let translations: [String: PageWords] = [
@@ -120,7 +121,8 @@ extension PageWords {
             contentsHidden: "المحتوى مخفي",
             more: "+%@ أخرى",
             expand: "توسيع",
-            collapse: "تصغير"),
+            collapse: "تصغير",
+            webApps: "تطبيقات الويب"),
         "bg": PageWords(
             notificationCenter: "Център за известия",
             unlocked: "Отключено",
@@ -206,7 +208,8 @@ extension PageWords {
             contentsHidden: "Съдържанието е скрито",
             more: "+%@ още",
             expand: "Разгъване",
-            collapse: "Свиване"),
+            collapse: "Свиване",
+            webApps: "Уеб приложения"),
         "bn": PageWords(
             notificationCenter: "বিজ্ঞপ্তি কেন্দ্র",
             unlocked: "আনলক করা",
@@ -292,7 +295,8 @@ extension PageWords {
             contentsHidden: "বিষয়বস্তু লুকানো আছে",
             more: "আরও +%@টি",
             expand: "প্রসারিত করুন",
-            collapse: "সঙ্কুচিত করুন"),
+            collapse: "সঙ্কুচিত করুন",
+            webApps: "ওয়েব অ্যাপ"),
         "ca": PageWords(
             notificationCenter: "Centre de notificacions",
             unlocked: "Desbloquejat",
@@ -378,7 +382,8 @@ extension PageWords {
             contentsHidden: "Contingut amagat",
             more: "%@ més",
             expand: "Desplega",
-            collapse: "Replega"),
+            collapse: "Replega",
+            webApps: "Apps web"),
         "cs": PageWords(
             notificationCenter: "Oznamovací centrum",
             unlocked: "Odemčeno",
@@ -464,7 +469,8 @@ extension PageWords {
             contentsHidden: "Obsah je skrytý",
             more: "+%@ další",
             expand: "Rozbalit",
-            collapse: "Sbalit"),
+            collapse: "Sbalit",
+            webApps: "Webové aplikace"),
         "da": PageWords(
             notificationCenter: "Notifikationscenter",
             unlocked: "Låst op",
@@ -550,7 +556,8 @@ extension PageWords {
             contentsHidden: "Indholdet er skjult",
             more: "+%@ mere",
             expand: "Udvid",
-            collapse: "Skjul"),
+            collapse: "Skjul",
+            webApps: "Webapps"),
         "de": PageWords(
             notificationCenter: "Mitteilungszentrale",
             unlocked: "Entsperrt",
@@ -636,7 +643,8 @@ extension PageWords {
             contentsHidden: "Inhalte ausgeblendet",
             more: "+%@ weitere",
             expand: "Maximieren",
-            collapse: "Minimieren"),
+            collapse: "Minimieren",
+            webApps: "Web-Apps"),
         "el": PageWords(
             notificationCenter: "Κέντρο γνωστοποιήσεων",
             unlocked: "Ξεκλείδωτο",
@@ -722,7 +730,8 @@ extension PageWords {
             contentsHidden: "Το περιεχόμενο είναι κρυφό",
             more: "+%@ ακόμη",
             expand: "Ανάπτυξη",
-            collapse: "Σύμπτυξη"),
+            collapse: "Σύμπτυξη",
+            webApps: "Εφαρμογές ιστού"),
         "es": PageWords(
             notificationCenter: "Centro de notificaciones",
             unlocked: "Desbloqueado",
@@ -808,7 +817,8 @@ extension PageWords {
             contentsHidden: "Contenido oculto",
             more: "+%@ más",
             expand: "Mostrar",
-            collapse: "Ocultar"),
+            collapse: "Ocultar",
+            webApps: "Apps web"),
         "et": PageWords(
             notificationCenter: "Teavituskeskus",
             unlocked: "Lukust avatud",
@@ -894,7 +904,8 @@ extension PageWords {
             contentsHidden: "Sisu on peidetud",
             more: "+%@ veel",
             expand: "Laienda",
-            collapse: "Ahenda"),
+            collapse: "Ahenda",
+            webApps: "Veebirakendused"),
         "fa": PageWords(
             notificationCenter: "مرکز اعلان‌ها",
             unlocked: "باز",
@@ -980,7 +991,8 @@ extension PageWords {
             contentsHidden: "محتوا پنهان است",
             more: "+%@ مورد دیگر",
             expand: "ازهم بازکردن",
-            collapse: "جمع کردن"),
+            collapse: "جمع کردن",
+            webApps: "برنامه‌های وب"),
         "fi": PageWords(
             notificationCenter: "Ilmoituskeskus",
             unlocked: "Avattu",
@@ -1066,7 +1078,8 @@ extension PageWords {
             contentsHidden: "Sisältö piilotettu",
             more: "+%@ lisää",
             expand: "Laajenna",
-            collapse: "Tiivistä"),
+            collapse: "Tiivistä",
+            webApps: "Verkkosovellukset"),
         "fr": PageWords(
             notificationCenter: "Centre de notifications",
             unlocked: "Déverrouillé",
@@ -1152,7 +1165,8 @@ extension PageWords {
             contentsHidden: "Contenu masqué",
             more: "+%@ autres",
             expand: "Développer",
-            collapse: "Réduire"),
+            collapse: "Réduire",
+            webApps: "Apps web"),
         "he": PageWords(
             notificationCenter: "מרכז העדכונים",
             unlocked: "לא נעול",
@@ -1238,7 +1252,8 @@ extension PageWords {
             contentsHidden: "התוכן מוסתר",
             more: "+%@ נוספות",
             expand: "הרחבה",
-            collapse: "כיווץ"),
+            collapse: "כיווץ",
+            webApps: "יישומי אינטרנט"),
         "hi": PageWords(
             notificationCenter: "सूचना केंद्र",
             unlocked: "अनलॉक",
@@ -1324,7 +1339,8 @@ extension PageWords {
             contentsHidden: "सामग्री छिपी हुई है",
             more: "+%@ और",
             expand: "बड़ा करें",
-            collapse: "छोटा करें"),
+            collapse: "छोटा करें",
+            webApps: "वेब ऐप्स"),
         "hr": PageWords(
             notificationCenter: "Centar za obavijesti",
             unlocked: "Otključano",
@@ -1410,7 +1426,8 @@ extension PageWords {
             contentsHidden: "Sadržaj je skriven",
             more: "+%@ više",
             expand: "Proširi",
-            collapse: "Sažmi"),
+            collapse: "Sažmi",
+            webApps: "Web-aplikacije"),
         "hu": PageWords(
             notificationCenter: "Értesítési központ",
             unlocked: "Feloldva",
@@ -1496,7 +1513,8 @@ extension PageWords {
             contentsHidden: "Tartalom elrejtve",
             more: "+%@ további",
             expand: "Kibontás",
-            collapse: "Összecsukás"),
+            collapse: "Összecsukás",
+            webApps: "Webalkalmazások"),
         "id": PageWords(
             notificationCenter: "Pusat Notifikasi",
             unlocked: "Tidak terkunci",
@@ -1582,7 +1600,8 @@ extension PageWords {
             contentsHidden: "Konten disembunyikan",
             more: "+%@ lainnya",
             expand: "Luaskan",
-            collapse: "Ciutkan"),
+            collapse: "Ciutkan",
+            webApps: "Aplikasi web"),
         "is": PageWords(
             notificationCenter: "Tilkynningamiðstöð",
             unlocked: "Ólæst",
@@ -1668,7 +1687,8 @@ extension PageWords {
             contentsHidden: "Efni falið",
             more: "+%@ í viðbót",
             expand: "Stækka",
-            collapse: "Minnka"),
+            collapse: "Minnka",
+            webApps: "Vefforrit"),
         "it": PageWords(
             notificationCenter: "Centro notifiche",
             unlocked: "Sbloccato",
@@ -1754,7 +1774,8 @@ extension PageWords {
             contentsHidden: "Contenuti nascosti",
             more: "+%@ altre",
             expand: "Espandi",
-            collapse: "Comprimi"),
+            collapse: "Comprimi",
+            webApps: "App web"),
         "ja": PageWords(
             notificationCenter: "通知センター",
             unlocked: "ロック解除中",
@@ -1840,7 +1861,8 @@ extension PageWords {
             contentsHidden: "内容は非表示です",
             more: "他 %@ 件",
             expand: "展開",
-            collapse: "折りたたむ"),
+            collapse: "折りたたむ",
+            webApps: "Webアプリ"),
         "ko": PageWords(
             notificationCenter: "알림 센터",
             unlocked: "잠금 해제됨",
@@ -1926,7 +1948,8 @@ extension PageWords {
             contentsHidden: "내용 숨김",
             more: "+%@개 더보기",
             expand: "펼치기",
-            collapse: "접기"),
+            collapse: "접기",
+            webApps: "웹 앱"),
         "lt": PageWords(
             notificationCenter: "Pranešimų centras",
             unlocked: "Atrakinta",
@@ -2012,7 +2035,8 @@ extension PageWords {
             contentsHidden: "Turinys paslėptas",
             more: "Dar +%@",
             expand: "Išskleisti",
-            collapse: "Sutraukti"),
+            collapse: "Sutraukti",
+            webApps: "Žiniatinklio programos"),
         "lv": PageWords(
             notificationCenter: "Paziņojumu centrs",
             unlocked: "Atbloķēts",
@@ -2098,7 +2122,8 @@ extension PageWords {
             contentsHidden: "Saturs ir paslēpts",
             more: "Vēl +%@",
             expand: "Izvērst",
-            collapse: "Sakļaut"),
+            collapse: "Sakļaut",
+            webApps: "Tīmekļa lietotnes"),
         "ms": PageWords(
             notificationCenter: "Pusat Pemberitahuan",
             unlocked: "Tidak berkunci",
@@ -2184,7 +2209,8 @@ extension PageWords {
             contentsHidden: "Kandungan disembunyikan",
             more: "+%@ lagi",
             expand: "Kembangkan",
-            collapse: "Runtuhkan"),
+            collapse: "Runtuhkan",
+            webApps: "Apl web"),
         "nb": PageWords(
             notificationCenter: "Varslingssenter",
             unlocked: "Låst opp",
@@ -2270,7 +2296,8 @@ extension PageWords {
             contentsHidden: "Innholdet er skjult",
             more: "+%@ til",
             expand: "Utvid",
-            collapse: "Skjul"),
+            collapse: "Skjul",
+            webApps: "Nettapper"),
         "nl": PageWords(
             notificationCenter: "Berichtencentrum",
             unlocked: "Ontgrendeld",
@@ -2356,7 +2383,8 @@ extension PageWords {
             contentsHidden: "Inhoud verborgen",
             more: "+%@ meer",
             expand: "Uitvouwen",
-            collapse: "Samenvouwen"),
+            collapse: "Samenvouwen",
+            webApps: "Webapps"),
         "pl": PageWords(
             notificationCenter: "Centrum powiadomień",
             unlocked: "Odblokowane",
@@ -2442,7 +2470,8 @@ extension PageWords {
             contentsHidden: "Treść ukryta",
             more: "+%@ więcej",
             expand: "Rozwiń",
-            collapse: "Zwiń"),
+            collapse: "Zwiń",
+            webApps: "Aplikacje internetowe"),
         "pt": PageWords(
             notificationCenter: "Central de Notificações",
             unlocked: "Desbloqueado",
@@ -2528,7 +2557,8 @@ extension PageWords {
             contentsHidden: "Conteúdo oculto",
             more: "Mais %@",
             expand: "Expandir",
-            collapse: "Recolher"),
+            collapse: "Recolher",
+            webApps: "Apps da web"),
         "pt-PT": PageWords(
             notificationCenter: "Centro de notificações",
             unlocked: "Desbloqueado",
@@ -2614,7 +2644,8 @@ extension PageWords {
             contentsHidden: "Conteúdo oculto",
             more: "Mais %@",
             expand: "Expandir",
-            collapse: "Reduzir"),
+            collapse: "Reduzir",
+            webApps: "Aplicações web"),
         "ro": PageWords(
             notificationCenter: "Centrul de notificări",
             unlocked: "Deblocat",
@@ -2700,7 +2731,8 @@ extension PageWords {
             contentsHidden: "Conținut ascuns",
             more: "Încă %@",
             expand: "Extindeți",
-            collapse: "Restrângeți"),
+            collapse: "Restrângeți",
+            webApps: "Aplicații web"),
         "ru": PageWords(
             notificationCenter: "Центр уведомлений",
             unlocked: "Разблокировано",
@@ -2786,7 +2818,8 @@ extension PageWords {
             contentsHidden: "Содержимое скрыто",
             more: "Ещё %@",
             expand: "Развернуть",
-            collapse: "Свернуть"),
+            collapse: "Свернуть",
+            webApps: "Веб-приложения"),
         "sk": PageWords(
             notificationCenter: "Centrum hlásení",
             unlocked: "Odomknuté",
@@ -2872,7 +2905,8 @@ extension PageWords {
             contentsHidden: "Obsah je skrytý",
             more: "Ďalšie: %@",
             expand: "Rozbaliť",
-            collapse: "Zbaliť"),
+            collapse: "Zbaliť",
+            webApps: "Webové aplikácie"),
         "sl": PageWords(
             notificationCenter: "Središče za obvestila",
             unlocked: "Odklenjeno",
@@ -2958,7 +2992,8 @@ extension PageWords {
             contentsHidden: "Vsebina je skrita",
             more: "Še %@",
             expand: "Razširi",
-            collapse: "Strni"),
+            collapse: "Strni",
+            webApps: "Spletne aplikacije"),
         "sr": PageWords(
             notificationCenter: "Центар за обавештења",
             unlocked: "Откључано",
@@ -3044,7 +3079,8 @@ extension PageWords {
             contentsHidden: "Садржај је сакривен",
             more: "Још %@",
             expand: "Прошири",
-            collapse: "Скупи"),
+            collapse: "Скупи",
+            webApps: "Веб апликације"),
         "sv": PageWords(
             notificationCenter: "Notiscenter",
             unlocked: "Upplåst",
@@ -3130,7 +3166,8 @@ extension PageWords {
             contentsHidden: "Innehållet har dolts",
             more: "%@ till",
             expand: "Utöka",
-            collapse: "Komprimera"),
+            collapse: "Komprimera",
+            webApps: "Webbappar"),
         "th": PageWords(
             notificationCenter: "ศูนย์การแจ้งเตือน",
             unlocked: "ปลดล็อกแล้ว",
@@ -3216,7 +3253,8 @@ extension PageWords {
             contentsHidden: "ซ่อนเนื้อหาแล้ว",
             more: "อีก %@ รายการ",
             expand: "ขยาย",
-            collapse: "ยุบ"),
+            collapse: "ยุบ",
+            webApps: "เว็บแอป"),
         "tr": PageWords(
             notificationCenter: "Bildirim Merkezi",
             unlocked: "Kilidi açık",
@@ -3302,7 +3340,8 @@ extension PageWords {
             contentsHidden: "İçerik gizlendi",
             more: "%@ tane daha",
             expand: "Genişlet",
-            collapse: "Daralt"),
+            collapse: "Daralt",
+            webApps: "Web uygulamaları"),
         "uk": PageWords(
             notificationCenter: "Центр сповіщень",
             unlocked: "Розблоковано",
@@ -3388,7 +3427,8 @@ extension PageWords {
             contentsHidden: "Вміст приховано",
             more: "Ще %@",
             expand: "Розгорнути",
-            collapse: "Згорнути"),
+            collapse: "Згорнути",
+            webApps: "Вебзастосунки"),
         "vi": PageWords(
             notificationCenter: "Trung tâm thông báo",
             unlocked: "Đã mở khóa",
@@ -3474,7 +3514,8 @@ extension PageWords {
             contentsHidden: "Nội dung bị ẩn",
             more: "Thêm %@",
             expand: "Mở rộng",
-            collapse: "Thu gọn"),
+            collapse: "Thu gọn",
+            webApps: "Ứng dụng web"),
         "zh-Hans": PageWords(
             notificationCenter: "通知中心",
             unlocked: "已解锁",
@@ -3560,7 +3601,8 @@ extension PageWords {
             contentsHidden: "内容已隐藏",
             more: "另外 %@ 条",
             expand: "展开",
-            collapse: "收起"),
+            collapse: "收起",
+            webApps: "网页App"),
         "zh-Hant": PageWords(
             notificationCenter: "通知中心",
             unlocked: "已解鎖",
@@ -3646,6 +3688,7 @@ extension PageWords {
             contentsHidden: "內容已隱藏",
             more: "另外 %@ 則",
             expand: "展開",
-            collapse: "收合"),
+            collapse: "收合",
+            webApps: "網頁App"),
     ]
 }

@@ -145,6 +145,8 @@ public struct PageWords: Sendable, Equatable {
     /// The label of a group's button that shows its children, and of the same button that hides them.
     public var expand: String
     public var collapse: String
+    /// The device page's link to its web apps and their push subscriptions.
+    public var webApps: String
 
     /// The words for a viewer, and the language they are in: the first of the viewer's languages (or one of
     /// its CLDR parents, `pt-PT` before `pt`) that Huddle has words in, else English.

@@ -109,16 +109,16 @@ struct WebPushRules {
             document.report(.webPushRequest, at: at("sub"), "sub is a string (a mailto: or https: URI)")
         }
         if let audience = vapid["aud"] {
-            if case .string(let text) = audience, WebPushSubscription.appTopic(origin: text) != nil {} else {
+            if case .string(let text) = audience, WebPushSubscription.appTopic(origin: text) != nil, WebPushSubscription.canonicalOrigin(text) == text {} else {
                 document.report(
                     .webPushRequest, at: at("aud"),
-                    "aud is the origin of the endpoint (scheme, host and port, no path), RFC 8292 §2: every service refuses another (Apple 403, Mozilla 401, FCM 403)")
+                    "aud is the origin of the endpoint as a browser serializes it (scheme, lowercase host, port unless the default, no path), RFC 8292 §2: every service refuses another (Apple 403, Mozilla 401, FCM 403)")
             }
         }
         if let expiry = vapid["exp"] {
             let seconds = Int64(now.timeIntervalSince1970)
             if case .integer(let exp) = expiry {
-                if exp - seconds > VAPIDClaims.longestValidity {
+                if exp > seconds + VAPIDClaims.longestValidity {
                     document.report(.webPushRequest, at: at("exp"), "exp is more than 24 hours ahead (RFC 8292 §2): every service refuses it")
                 } else if exp <= seconds {
                     document.report(.webPushRequest, severity: .warning, at: at("exp"), "exp has passed: every service refuses the token")

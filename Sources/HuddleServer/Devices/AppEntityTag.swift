@@ -3,8 +3,9 @@ import Foundation
 import HuddleCore
 import Hummingbird
 
-/// An app's entity tag (`ETag`): a digest of everything stored of it, so that any change of it, from any
-/// client or server, gives a new tag. A client that sends the tag it last saw in `If-Match` has its change
+/// An app's entity tag (`ETag`): a digest of everything the app API stores of it, so that any change of it, from any
+/// client or server, gives a new tag. A web app's push subscription is left out: the push service changes it (pushes
+/// kept, counted), and a client's `If-Match` is about what it saved. A client that sends the tag it last saw in `If-Match` has its change
 /// refused (412) when the app stored differs from what it saw; the comparison is made in the store's
 /// transaction, against the app as stored then. (A digest rather than a change number: an app changed and
 /// changed back has its old tag again, which is right for a tag of what is stored, and every server that

@@ -16,19 +16,22 @@ struct WebAppsPage {
             let state = subscription.isActive
                 ? (subscription.online ? "subscribed" : "subscribed, the browser offline")
                 : "ended: \(subscription.endReason ?? "unsubscribed")"
-            return [
+            var entry: [String: Any] = [
                 "id": subscription.id, "name": app.displayName ?? app.topic, "origin": subscription.origin,
                 "location": "/v1/devices/\(device.token)/web-push/subscriptions/\(subscription.id)",
                 "serviceLabel": Self.label(service), "state": state, "active": subscription.isActive,
-                "pending": subscription.pending.count, "silentPushes": subscription.silentPushes,
                 "goesOnline": subscription.online ? "false" : "true", "onlineAction": subscription.online ? "Take the browser offline" : "Bring the browser online",
                 "json": subscription.pageJSON(endpointOrigin: endpointOrigin).jsonText(pretty: true),
             ]
+            // A section shows for any value but false and a missing key (0 included): counts of none are left out.
+            if !subscription.pending.isEmpty { entry["pending"] = subscription.pending.count }
+            if subscription.silentPushes > 0 { entry["silentPushes"] = subscription.silentPushes }
+            return entry
         }
         let defaultService = device.kind.defaultWebPushService
         return [
             "token": device.token, "deviceName": device.name,
-            "browser": device.kind.webPushArrival == .chrome ? "Chrome" : "Safari (Home Screen web apps)",
+            "browser": WebPushService(rawValue: device.kind.defaultWebPushService)?.browserDescription ?? "",
             "services": WebPushService.allCases.map { ["value": $0.rawValue, "label": Self.label($0), "selected": $0.rawValue == defaultService] },
             "subscriptions": subscriptions,
         ]

@@ -100,7 +100,8 @@ struct WebController {
             return unlockPage(request, token: token, failed: false, next: Self.pageAddress(of: request))
         }
         let apps = try await store.apps(device: device.token)
-        let origin = Self.origin(of: request, tls: secureCookies, fallback: listeningAddress)
+        // The endpoints as the subscriptions API mints them (the origin the request reached), so both show one.
+        let origin = WebPushEndpoint.origin(tls: secureCookies, authority: request.head.authority)
         return Self.html(pages.webApps(WebAppsPage(device: device, apps: apps, endpointOrigin: origin)))
     }
 

@@ -26,6 +26,8 @@ extension WebPushDelivery {
         let note = Decided("")
         let app = try await session.updateApp(topic: push.recipient.app, maximumApps: maximumApps) { app in
             guard var app, var subscription = app.webPush, subscription.id == id else { throw DeliveryRefusal.unknownApp }
+            // Decided here, in the transaction: unsubscribed meanwhile is gone, and back online meanwhile is delivered.
+            guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
             guard !subscription.online else { return app }
             guard pending.ttl > 0 else {
                 note.set("dropped: its TTL is 0 and the browser is offline (RFC 8030 §5.2)")
@@ -47,37 +49,67 @@ extension WebPushDelivery {
         return app.webPush?.online == true ? .browserOnline : .kept(note.value)
     }
 
-    /// Brings a subscription's browser back online: what was kept for it is taken in the app's transaction (so that it
-    /// is handed over once), then delivered in order, but for what outlived its TTL, which the device's events record.
-    /// - Returns: how many were delivered and how many had expired.
-    func comeOnline(_ recipient: WebPushRecipient, session: DeviceSession) async throws -> (delivered: Int, expired: Int) {
-        let taken = Decided<[PendingWebPush]>([])
-        let app = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { app in
-            guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
-            taken.set(subscription.pending)
-            subscription.pending = []
-            subscription.online = true
-            app.webPush = subscription
-            return app
-        }
-        guard let subscription = app.webPush else { return (0, 0) }
-        let now = clock()
-        var counts = (delivered: 0, expired: 0)
-        let current = WebPushRecipient(device: recipient.device, app: recipient.app, subscription: subscription)
-        for kept in taken.value {
-            if kept.hasExpired(at: now) {
-                _ = try await session.store(StoredPush(
-                    app: recipient.app, pushType: "webpush", messageID: kept.messageID, priority: kept.urgency == "high" ? 10 : 5, date: now,
-                    deviceAction: "expired at the push service: the browser came online after its TTL of \(kept.ttl) s",
-                    request: NotificationRequest(identifier: kept.messageID, content: NotificationContent()), payload: { .null }))
-                counts.expired += 1
-            } else if let push = Self.checkedPush(kept, recipient: current) {
-                var details = JSONObject()
-                _ = try await deliver(push, messageID: kept.messageID, details: &details)
-                counts.delivered += 1
+    /// What bringing a browser back did with what was kept for it.
+    struct Handover: Sendable {
+        var delivered = 0
+        var expired = 0
+        /// Kept pushes that could not be handed over (the store failed, or a kept body no longer reads).
+        var failed = 0
+    }
+
+    /// Brings a subscription's browser back online, handing over what was kept for it in order. The browser stays
+    /// offline while it is handed over: each turn takes what is kept in the app's transaction (so two requests at once
+    /// hand each push over once), delivers it, and the turn that finds nothing kept marks the browser online in the same
+    /// transaction, so a push arriving meanwhile is kept and handed over after the older ones, never before. What
+    /// outlived its TTL is recorded as expired; a push that fails is counted and the rest go on.
+    /// - Throws: ``WebPushRefusal/subscriptionGone`` for an ended subscription.
+    func comeOnline(_ recipient: WebPushRecipient, session: DeviceSession) async throws -> Handover {
+        var handover = Handover()
+        // Bounded: a sender that keeps pushing cannot keep the request here; past the last turn the browser is back,
+        // and what comes after is delivered as it comes.
+        for turn in 0..<Self.maximumHandoverTurns {
+            let taken = Decided<[PendingWebPush]>([])
+            let isLastTurn = turn == Self.maximumHandoverTurns - 1
+            let app = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { app in
+                guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
+                guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
+                taken.set(subscription.pending)
+                subscription.pending = []
+                if taken.value.isEmpty || isLastTurn { subscription.online = true }
+                app.webPush = subscription
+                return app
             }
+            guard let subscription = app.webPush else { break }
+            let current = WebPushRecipient(device: recipient.device, app: recipient.app, subscription: subscription)
+            for kept in taken.value {
+                do {
+                    if try await handOver(kept, to: current, session: session) { handover.delivered += 1 } else { handover.expired += 1 }
+                } catch {
+                    handover.failed += 1
+                }
+            }
+            if subscription.online { break }
         }
-        return counts
+        return handover
+    }
+
+    /// The most turns ``comeOnline(_:session:)`` takes to hand kept pushes over.
+    static let maximumHandoverTurns = 20
+
+    /// Delivers a kept push, or records that it expired; `true` when delivered.
+    private func handOver(_ kept: PendingWebPush, to recipient: WebPushRecipient, session: DeviceSession) async throws -> Bool {
+        let now = clock()
+        if kept.hasExpired(at: now) {
+            _ = try await session.store(StoredPush(
+                app: recipient.app, pushType: "webpush", messageID: kept.messageID, priority: kept.urgency == "high" ? 10 : 5, date: now,
+                deviceAction: "expired at the push service: the browser came online after its TTL of \(kept.ttl) s",
+                request: NotificationRequest(identifier: kept.messageID, content: NotificationContent()), payload: { .null }))
+            return false
+        }
+        guard let push = Self.checkedPush(kept, recipient: recipient) else { throw DecryptionFailure("a kept push no longer reads") }
+        var details = JSONObject()
+        _ = try await deliver(push, messageID: kept.messageID, details: &details)
+        return true
     }
 
     static func pending(_ push: WebPushEndpoint.CheckedPush, messageID: String, now: Date) -> PendingWebPush {

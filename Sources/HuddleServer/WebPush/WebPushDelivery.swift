@@ -79,10 +79,13 @@ struct WebPushDelivery: Sendable {
         let now = clock()
         let app = try await session.updateApp(topic: push.recipient.app, maximumApps: maximumApps) { app in
             guard var app, var subscription = app.webPush, subscription.id == push.recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
+            // Revoked or unsubscribed since the push was checked: decided here, in the transaction.
+            guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
             subscription.silentPushes += 1
             if subscription.silentPushes >= Self.silentPushesRevoked, subscription.isActive {
                 subscription.endedAt = now
                 subscription.endReason = "Safari revoked it: \(Self.silentPushesRevoked) pushes showed no notification"
+                subscription.pending = []
             }
             app.webPush = subscription
             return app

@@ -99,8 +99,8 @@ struct WebPushEndpoint: RouterMiddleware {
             recipient.subscription.service == service.rawValue
         else { throw WebPushRefusal.unknownSubscription }
         record.deviceToken = recipient.device.token
-        let credentials = try VAPIDCredentials(authorization: headers[.authorization], cryptoKey: headers[HTTPField.Name("Crypto-Key")!])
-        if credentials.form == .legacy, !service.takesLegacyForms { throw WebPushRefusal.vapid(.unknownScheme) }
+        let credentials = try VAPIDCredentials(
+            authorization: headers[.authorization], cryptoKey: headers[Self.cryptoKey], takesLegacyForm: service.takesLegacyForms)
         let claims = try credentials.verifiedClaims()
         details["vapid"] = claims.json
         record.tokenIssuer = claims.subject ?? claims.audience
@@ -115,7 +115,7 @@ struct WebPushEndpoint: RouterMiddleware {
             throw WebPushRefusal.payloadTooLarge(WebPushService.maximumBodySize)
         }
         let pushHeaders = try PushMessageHeaders(service: service, bodyLength: bytes.readableBytes) { name in
-            headers[HTTPField.Name(name)!]
+            HTTPField.Name(name).flatMap { headers[$0] }
         }
         details["ttl"] = .integer(Int64(pushHeaders.ttl))
         details["urgency"] = .string((pushHeaders.urgency ?? .normal).rawValue)
@@ -178,12 +178,15 @@ struct WebPushEndpoint: RouterMiddleware {
         let escaped = messageID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "%"))) ?? messageID
         headers[.location] = "\(origin)/web-push/\(service.rawValue)/m/\(escaped)"
         switch service {
-        case .apple: headers[HTTPField.Name("apns-id")!] = messageID
-        case .mozilla: headers[HTTPField.Name("TTL")!] = String(ttl)
+        case .apple: headers[.apnsID] = messageID
+        case .mozilla: headers[Self.ttl] = String(ttl)
         case .fcm: break
         }
         return headers
     }
+
+    static let cryptoKey = HTTPField.Name("Crypto-Key")!
+    static let ttl = HTTPField.Name("TTL")!
 
     static let counterLabel = "huddle_web_push_requests_total"
     static let acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "201"), ("reason", "")])

@@ -119,15 +119,23 @@ struct WebPushSubscriptionController {
             throw APIError(.notFound, "the device has no web push subscription \(id.prefix(64))")
         }
         var answer = JSONObject([("id", .string(id)), ("online", .bool(online))])
+        let ended = APIError(.conflict, "the web push subscription \(id.prefix(64)) has ended; a page subscribes again for a new one")
         if online {
-            let (delivered, expired) = try await delivery.comeOnline(recipient, session: session)
-            answer["delivered"] = .integer(Int64(delivered))
-            answer["expired"] = .integer(Int64(expired))
+            let handover: WebPushDelivery.Handover
+            do {
+                handover = try await delivery.comeOnline(recipient, session: session)
+            } catch WebPushRefusal.subscriptionGone {
+                throw ended
+            }
+            answer["delivered"] = .integer(Int64(handover.delivered))
+            answer["expired"] = .integer(Int64(handover.expired))
+            answer["failed"] = .integer(Int64(handover.failed))
         } else {
             _ = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { current in
                 guard var app = current, var subscription = app.webPush, subscription.id == id else {
                     throw APIError(.notFound, "the device has no web push subscription \(id.prefix(64))")
                 }
+                guard subscription.isActive else { throw ended }
                 subscription.online = false
                 app.webPush = subscription
                 return app
@@ -151,6 +159,8 @@ struct WebPushSubscriptionController {
                 subscription.endedAt = now
                 subscription.endReason = "unsubscribed"
             }
+            // What the push service kept for the browser goes with the subscription.
+            subscription.pending = []
             app.webPush = subscription
             return app
         }

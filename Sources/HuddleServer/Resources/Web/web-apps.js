@@ -39,15 +39,23 @@ document.getElementById("subscribe").addEventListener("submit", async (event) =>
   }
 });
 
-for (const article of document.querySelectorAll(".subscription")) {
-  const location = article.dataset.location;
-  const unsubscribe = article.querySelector(".unsubscribe");
-  if (unsubscribe) unsubscribe.addEventListener("click", async () => { await send("DELETE", location); window.location.reload(); });
-  const toggle = article.querySelector(".toggle-online");
-  if (toggle) {
-    toggle.addEventListener("click", async () => {
-      await send("PATCH", location, { online: toggle.dataset.online === "true" });
+// A button's request, then the page again; a refusal is shown under the subscription, not lost.
+function act(article, button, method, body) {
+  button.addEventListener("click", async () => {
+    try {
+      await send(method, article.dataset.location, body && body());
       window.location.reload();
-    });
-  }
+    } catch (failure) {
+      const error = article.querySelector(".error");
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  });
+}
+
+for (const article of document.querySelectorAll(".subscription")) {
+  const unsubscribe = article.querySelector(".unsubscribe");
+  if (unsubscribe) act(article, unsubscribe, "DELETE");
+  const toggle = article.querySelector(".toggle-online");
+  if (toggle) act(article, toggle, "PATCH", () => ({ online: toggle.dataset.online === "true" }));
 }
