@@ -14,11 +14,20 @@ public struct SubscriptionKeys: Sendable, Hashable {
         self.authSecret = authSecret
     }
 
-    /// From stored bytes; `nil` when they are no P-256 private key or the secret is not 16 bytes.
+    /// From stored bytes; `nil` when they are not 32 bytes of key and a 16-byte secret. The key itself is read when it is
+    /// used (``agreement()``): making a P-256 key from its bytes derives its public half, a cost paid once per push.
     public init?(privateKeyBytes: Data, authSecret: Data) {
-        guard authSecret.count == 16, (try? P256.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes)) != nil else { return nil }
+        guard authSecret.count == 16, privateKeyBytes.count == 32 else { return nil }
         self.privateKeyBytes = privateKeyBytes
         self.authSecret = authSecret
+    }
+
+    /// The private key and its public half (`p256dh`), read once.
+    func agreement() throws(DecryptionFailure) -> (privateKey: P256.KeyAgreement.PrivateKey, publicKey: Data) {
+        guard let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes) else {
+            throw DecryptionFailure("the subscription's private key is not a P-256 key")
+        }
+        return (key, key.publicKey.x963Representation)
     }
 
     /// New keys, as `PushManager.subscribe()` makes them.
@@ -27,13 +36,13 @@ public struct SubscriptionKeys: Sendable, Hashable {
         return SubscriptionKeys(privateKey: P256.KeyAgreement.PrivateKey(), authSecret: Data((0..<16).map { _ in generator.next() }))
     }
 
-    /// Checked when made: stored bytes are read through ``init(privateKeyBytes:authSecret:)``.
-    public var privateKey: P256.KeyAgreement.PrivateKey {
-        try! P256.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes)
+    /// The private key; `nil` for bytes that are not one (``init(privateKeyBytes:authSecret:)`` reads them lazily).
+    public var privateKey: P256.KeyAgreement.PrivateKey? {
+        try? agreement().privateKey
     }
 
-    /// The `p256dh` public key: 65 bytes, uncompressed.
-    public var publicKey: Data { privateKey.publicKey.x963Representation }
+    /// The `p256dh` public key: 65 bytes, uncompressed; `nil` for bytes that are no key.
+    public var publicKey: Data? { try? agreement().publicKey }
 }
 
 /// Why a push's body does not decrypt: what the browser would find, in words that name the part at fault.
@@ -72,7 +81,12 @@ public enum MessageEncryption {
         guard let senderKey = try? P256.KeyAgreement.PublicKey(x963Representation: senderKeyBytes) else {
             throw DecryptionFailure("the key ID is not a P-256 public key in uncompressed form")
         }
-        let (key, nonce) = try aes128gcmKeys(keys: keys, senderKey: senderKey, salt: salt)
+        let (privateKey, publicKey) = try keys.agreement()
+        guard let sharedSecret = try? privateKey.sharedSecretFromKeyAgreement(with: senderKey) else {
+            throw DecryptionFailure("the sender's key does not agree a key with the subscription's")
+        }
+        let (key, nonce) = aes128gcmKeys(
+            sharedSecret: sharedSecret, authSecret: keys.authSecret, receiverKey: publicKey, senderKey: senderKeyBytes, salt: salt)
         let plain = try open(Data(record), key: key, nonce: nonce)
         // The last record's delimiter is 2, followed only by zeros (RFC 8188 §2).
         guard let delimiter = plain.lastIndex(where: { $0 != 0 }) else { throw DecryptionFailure("the record has no padding delimiter: it is all zeros") }
@@ -112,12 +126,13 @@ public enum MessageEncryption {
         guard let senderKey = try? P256.KeyAgreement.PublicKey(x963Representation: senderKeyBytes) else {
             throw DecryptionFailure("Crypto-Key's dh is not a P-256 public key in uncompressed form")
         }
-        guard let sharedSecret = try? keys.privateKey.sharedSecretFromKeyAgreement(with: senderKey) else {
+        let (privateKey, receiver) = try keys.agreement()
+        guard let sharedSecret = try? privateKey.sharedSecretFromKeyAgreement(with: senderKey) else {
             throw DecryptionFailure("Crypto-Key's dh does not agree a key with the subscription's")
         }
         let authKey = sharedSecret.hkdfDerivedSymmetricKey(
             using: SHA256.self, salt: keys.authSecret, sharedInfo: Data("Content-Encoding: auth\0".utf8), outputByteCount: 32)
-        let receiver = keys.publicKey, sender = senderKeyBytes
+        let sender = senderKeyBytes
         var context = Data("P-256\0".utf8)
         context.append(contentsOf: [0, 65]); context.append(receiver)
         context.append(contentsOf: [0, 65]); context.append(sender)
@@ -147,14 +162,6 @@ public enum MessageEncryption {
     }
 
     /// The content-encryption key and nonce of RFC 8291 §3.4 and RFC 8188 §2.2–2.3.
-    private static func aes128gcmKeys(keys: SubscriptionKeys, senderKey: P256.KeyAgreement.PublicKey, salt: Data) throws(DecryptionFailure) -> (SymmetricKey, Data) {
-        guard let sharedSecret = try? keys.privateKey.sharedSecretFromKeyAgreement(with: senderKey) else {
-            throw DecryptionFailure("the sender's key does not agree a key with the subscription's")
-        }
-        return aes128gcmKeys(
-            sharedSecret: sharedSecret, authSecret: keys.authSecret, receiverKey: keys.publicKey, senderKey: senderKey.x963Representation, salt: salt)
-    }
-
     private static func aes128gcmKeys(sharedSecret: SharedSecret, authSecret: Data, receiverKey: Data, senderKey: Data, salt: Data) -> (SymmetricKey, Data) {
         let keyInfo = Data("WebPush: info\0".utf8) + receiverKey + senderKey
         let inputKey = sharedSecret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: authSecret, sharedInfo: keyInfo, outputByteCount: 32)

@@ -20,7 +20,7 @@ struct MessageEncryptionTests {
 
     @Test func decryptsTheRFCsExample() throws {
         let keys = try Self.appendixKeys()
-        #expect(Base64URL.encode(keys.publicKey) == "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4")
+        #expect(Base64URL.encode(try #require(keys.publicKey)) == "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4")
         let plain = try MessageEncryption.decrypt(aes128gcm: Self.bytes(Self.appendixMessage), keys: keys)
         #expect(String(decoding: plain, as: UTF8.self) == "When I grow up, I want to be a watermelon")
     }
@@ -29,7 +29,7 @@ struct MessageEncryptionTests {
         let keys = try Self.appendixKeys()
         let sender = try P256.KeyAgreement.PrivateKey(rawRepresentation: Self.bytes("yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw"))
         let body = try MessageEncryption.encrypt(
-            aes128gcm: Data("When I grow up, I want to be a watermelon".utf8), to: keys.privateKey.publicKey, authSecret: keys.authSecret,
+            aes128gcm: Data("When I grow up, I want to be a watermelon".utf8), to: try #require(keys.privateKey).publicKey, authSecret: keys.authSecret,
             senderKey: sender, salt: Self.bytes("DGv6ra1nlYgDCS1FRnbzlw"))
         #expect(Base64URL.encode(body) == Self.appendixMessage)
     }
@@ -37,13 +37,13 @@ struct MessageEncryptionTests {
     @Test func roundTripsAndRefusesAnotherSubscriptionsKeys() throws {
         let keys = SubscriptionKeys.generate()
         let text = Data(#"{"web_push": 8030}"#.utf8)
-        let body = try MessageEncryption.encrypt(aes128gcm: text, to: keys.privateKey.publicKey, authSecret: keys.authSecret)
+        let body = try MessageEncryption.encrypt(aes128gcm: text, to: try #require(keys.privateKey).publicKey, authSecret: keys.authSecret)
         #expect(try MessageEncryption.decrypt(aes128gcm: body, keys: keys) == text)
         let other = SubscriptionKeys.generate()
         #expect { try MessageEncryption.decrypt(aes128gcm: body, keys: other) } throws: { error in
             (error as? DecryptionFailure)?.description.contains("tag does not match") == true
         }
-        let wrongAuth = SubscriptionKeys(privateKey: keys.privateKey, authSecret: Data(repeating: 7, count: 16))
+        let wrongAuth = SubscriptionKeys(privateKey: try #require(keys.privateKey), authSecret: Data(repeating: 7, count: 16))
         #expect(throws: DecryptionFailure.self) { try MessageEncryption.decrypt(aes128gcm: body, keys: wrongAuth) }
     }
 

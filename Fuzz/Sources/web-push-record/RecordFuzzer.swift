@@ -11,8 +11,9 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     // Made per input: a global's storage looks leaked to LeakSanitizer.
     guard let keys = SubscriptionKeys(privateKeyBytes: Data(repeating: 7, count: 32), authSecret: Data(repeating: 1, count: 16)) else { return 0 }
     _ = try? MessageEncryption.decrypt(aes128gcm: bytes, keys: keys)
-    _ = try? MessageEncryption.decrypt(aesgcm: bytes, salt: bytes.prefix(16), senderKey: keys.publicKey, keys: keys)
-    guard bytes.count <= 3993, let sealed = try? MessageEncryption.encrypt(aes128gcm: bytes, to: keys.privateKey.publicKey, authSecret: keys.authSecret)
+    guard let privateKey = keys.privateKey, let publicKey = keys.publicKey else { return 0 }
+    _ = try? MessageEncryption.decrypt(aesgcm: bytes, salt: bytes.prefix(16), senderKey: publicKey, keys: keys)
+    guard bytes.count <= 3993, let sealed = try? MessageEncryption.encrypt(aes128gcm: bytes, to: privateKey.publicKey, authSecret: keys.authSecret)
     else { return 0 }
     precondition((try? MessageEncryption.decrypt(aes128gcm: sealed, keys: keys)) == bytes)
     return 0

@@ -18,6 +18,8 @@ struct WebPushEndpoint: RouterMiddleware {
 
     let delivery: WebPushDelivery
     let store: any NotificationStore
+    /// Tokens verified before (a sender reuses one for hours).
+    let verifiedTokens = VerifiedTokens()
     let intake: SenderIntake
     let faults: SenderFaults
     /// Whether the port serves TLS: the scheme of the endpoints' origin, which VAPID's `aud` must name.
@@ -101,7 +103,7 @@ struct WebPushEndpoint: RouterMiddleware {
         record.deviceToken = recipient.device.token
         let credentials = try VAPIDCredentials(
             authorization: headers[.authorization], cryptoKey: headers[Self.cryptoKey], takesLegacyForm: service.takesLegacyForms)
-        let claims = try credentials.verifiedClaims()
+        let claims = try verifiedTokens.claims(of: credentials)
         details["vapid"] = claims.json
         record.tokenIssuer = claims.subject ?? claims.audience
         try claims.check(service: service, audience: origin, now: clock())
