@@ -74,7 +74,9 @@ public struct VAPIDCredentials: Sendable {
         default:
             throw .unknownScheme
         }
-        _ = try Self.decodeKey(publicKeyText)
+        // The key's form is checked here; whether it is a point of the curve, when the token is verified (a token
+        // verified before was verified with these very bytes).
+        try Self.checkKeyForm(publicKeyText)
     }
 
     private let publicKeyText: Substring
@@ -100,13 +102,20 @@ public struct VAPIDCredentials: Sendable {
 
     /// The key as a P-256 public key, after the checks FCM words one by one.
     static func decodeKey(_ text: Substring) throws(VAPIDFault) -> P256.Signing.PublicKey {
+        let bytes = try checkKeyForm(text)
+        guard let key = try? P256.Signing.PublicKey(x963Representation: bytes) else { throw .publicKey(.notOnCurve) }
+        return key
+    }
+
+    /// The key's bytes, if they are base64url of 65 bytes in uncompressed form.
+    @discardableResult
+    static func checkKeyForm(_ text: Substring) throws(VAPIDFault) -> Data {
         guard text.utf8.allSatisfy(Self.isBase64URLByte), let bytes = Base64URL.decode(text.trimmingSuffix("=")) else {
             throw .publicKey(.notBase64URL)
         }
         guard bytes.count == 65 else { throw .publicKey(.wrongLength(bytes.count)) }
         guard bytes.first == 4 else { throw .publicKey(.compressed) }
-        guard let key = try? P256.Signing.PublicKey(x963Representation: bytes) else { throw .publicKey(.notOnCurve) }
-        return key
+        return bytes
     }
 
     static func isBase64URLByte(_ byte: UInt8) -> Bool {
