@@ -178,3 +178,31 @@ def test_a_viewer_resumes_across_a_server_restart_without_loss_or_repeats(tmp_pa
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_web_push_subscription_is_one_across_servers_sharing_the_database(tmp_path, database):
+    """Web Push (issue 58) on PostgreSQL: a subscription made on one server is pushed to through the other, and an
+    unsubscribe on the first is answered 410 by the second, whose device session follows the first's change."""
+    from test_web_push import DECLARATIVE, application_server, push as web_push, refusal, register_iphone, subscribe
+    first = Server(str(tmp_path), tls=False, database=database)
+    second = Server(str(tmp_path), tls=False, database=database)
+    try:
+        vapid, key = application_server()
+        device, auth = register_iphone(first)
+        subscription, location = subscribe(first, device, auth, key)
+        through_second = dict(subscription, endpoint=subscription["endpoint"].replace(first.url, second.url))
+        assert web_push(second, through_second, DECLARATIVE, vapid).status_code == 201
+        assert [n["title"] for g in read_center(first, device)["groups"] for n in g["notifications"]] == ["Order shipped"]
+        assert httpx.delete(f"{first.url}{location}", headers=auth).status_code == 204
+        deadline = time.time() + 10
+        while True:
+            try:
+                web_push(second, through_second, DECLARATIVE, vapid)
+            except Exception:  # WebPushException once the second server has the change
+                break
+            assert time.time() < deadline, "the second server still takes pushes to an unsubscribed endpoint"
+            time.sleep(0.1)
+        assert refusal(second, through_second, DECLARATIVE, vapid).status_code == 410
+    finally:
+        first.stop()
+        second.stop()

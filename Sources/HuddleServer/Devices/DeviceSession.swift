@@ -26,9 +26,21 @@ actor DeviceSession {
     private let committed = CommittedChanges()
     /// The most notifications one app keeps; past that, its oldest go, in the delivery's transaction.
     private let notificationsPerApp: Int
-    /// The apps the center has, as of the last change applied, each with what FCM knows of it: read without entering
-    /// the session, by every push before its payload is read and every FCM message to an app's registration token.
-    private let installedApps: Mutex<[String: FirebaseInstallation]>
+    /// The apps the center has, as of the last change applied, each with what FCM knows of it and its web push
+    /// subscription: read without entering the session, by every push before its payload is read, every FCM message to
+    /// an app's registration token and every web push to a subscription's endpoint.
+    private let installedApps: Mutex<[String: InstalledApp]>
+
+    /// What the senders read of an installed app.
+    struct InstalledApp: Sendable {
+        var firebase: FirebaseInstallation
+        var webPush: WebPushSubscription?
+
+        init(_ app: AppRecord) {
+            firebase = app.firebase
+            webPush = app.webPush
+        }
+    }
     private let logger: Logger
 
     private init(
@@ -74,9 +86,10 @@ actor DeviceSession {
     }
 
     /// What FCM knows of each app the center has.
-    private static func installations(in snapshot: DeviceSnapshot, center: Center) -> [String: FirebaseInstallation] {
+    private static func installations(in snapshot: DeviceSnapshot, center: Center) -> [String: InstalledApp] {
         let registered = Set(center.registeredApps)
-        return Dictionary(snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, $0.firebase) }, uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            snapshot.apps.filter { registered.contains($0.topic) }.map { ($0.topic, InstalledApp($0)) }, uniquingKeysWith: { _, last in last })
     }
 
     /// An Android phone's installed apps, by package name, which draw its shade; `nil` for an iPhone, which has none.
@@ -345,7 +358,7 @@ actor DeviceSession {
         switch change.kind {
         case .appSaved(let app):
             let registered = publisher.center.registration(for: app.topic) != nil
-            installedApps.withLock { $0[app.topic] = registered ? app.firebase : nil }
+            installedApps.withLock { $0[app.topic] = registered ? InstalledApp(app) : nil }
         case .appDeleted(let topic):
             installedApps.withLock { $0[topic] = nil }
         default: break
@@ -356,7 +369,12 @@ actor DeviceSession {
 
     /// What FCM knows of an installed app, as of the last change applied (nothing is read from the store).
     nonisolated func firebaseInstallation(of topic: String) -> FirebaseInstallation? {
-        installedApps.withLock { $0[topic] }
+        installedApps.withLock { $0[topic]?.firebase }
+    }
+
+    /// A web app's push subscription, as of the last change applied (nothing is read from the store).
+    nonisolated func webPushSubscription(of topic: String) -> WebPushSubscription? {
+        installedApps.withLock { $0[topic]?.webPush }
     }
 
     // MARK: Reading

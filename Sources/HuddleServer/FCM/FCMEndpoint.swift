@@ -25,7 +25,7 @@ struct FCMEndpoint: RouterMiddleware {
     let store: any NotificationStore
     let authentication: FCMAuthentication
     /// Where each registration token seen was installed.
-    let registrations = RegistrationTokens()
+    let registrations = TokenPlaces()
     /// Every send's record, timing, history and count.
     let intake: SenderIntake
     let faults: SenderFaults
@@ -535,27 +535,5 @@ struct FCMEndpoint: RouterMiddleware {
         // client that honours it retries a 429 with one, which the SDK would then never raise as QuotaExceededError.)
         if error.httpStatus == 503 { headers[.retryAfter] = "1" }
         return .json(error.json, status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
-    }
-}
-
-/// Where registration tokens were installed (device, app), bounded: a token is given to one app once and never moves,
-/// so what is remembered stays true; a token whose app went is found gone through the device's session.
-final class RegistrationTokens: Sendable {
-    let capacity: Int
-    private let places = Mutex<[String: (device: String, app: String)]>([:])
-
-    init(capacity: Int = 100_000) {
-        self.capacity = max(1, capacity)
-    }
-
-    func place(of token: String) -> (device: String, app: String)? {
-        places.withLock { $0[token] }
-    }
-
-    func remember(_ token: String, device: String, app: String) {
-        places.withLock { places in
-            if places.count >= capacity, places[token] == nil { places.removeAll(keepingCapacity: true) }
-            places[token] = (device, app)
-        }
     }
 }

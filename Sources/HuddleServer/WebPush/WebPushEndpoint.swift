@@ -20,6 +20,8 @@ struct WebPushEndpoint: RouterMiddleware {
     let store: any NotificationStore
     /// Tokens verified before (a sender reuses one for hours).
     let verifiedTokens = VerifiedTokens()
+    /// Where each endpoint ID seen belongs (device, web app).
+    let subscriptions = TokenPlaces()
     let intake: SenderIntake
     let faults: SenderFaults
     /// Whether the port serves TLS: the scheme of the endpoints' origin, which VAPID's `aud` must name.
@@ -97,7 +99,7 @@ struct WebPushEndpoint: RouterMiddleware {
         service: WebPushService, subscriptionID: String, headers: HTTPFields, origin: String, body: SenderRequestBody,
         record: inout SenderRequestRecord, details: inout JSONObject
     ) async throws -> CheckedPush {
-        guard subscriptionID.utf8.count <= 64, let recipient = try await store.webPushRecipient(subscriptionID: subscriptionID),
+        guard subscriptionID.utf8.count <= 64, let recipient = try await recipient(of: subscriptionID),
             recipient.subscription.service == service.rawValue
         else { throw WebPushRefusal.unknownSubscription }
         record.deviceToken = recipient.device.token
@@ -124,6 +126,20 @@ struct WebPushEndpoint: RouterMiddleware {
         if let topic = pushHeaders.topic { details["topic"] = .string(topic) }
         record.storedApp = recipient.app
         return CheckedPush(recipient: recipient, service: service, headers: pushHeaders, body: bytes)
+    }
+
+    /// The web app an endpoint ID names, with its subscription as of the last change its device's session applied:
+    /// from the IDs seen before and the session in memory (an ID never moves to another app, and the session follows
+    /// the app's changes, other servers' included), else from the store.
+    private func recipient(of subscriptionID: String) async throws -> WebPushRecipient? {
+        if let known = subscriptions.place(of: subscriptionID), let session = try await delivery.centers.session(for: known.device),
+            let subscription = session.webPushSubscription(of: known.app), subscription.id == subscriptionID
+        {
+            return WebPushRecipient(device: session.device, app: known.app, subscription: subscription)
+        }
+        guard let found = try await store.webPushRecipient(subscriptionID: subscriptionID) else { return nil }
+        subscriptions.remember(subscriptionID, device: found.device.token, app: found.app)
+        return found
     }
 
     private func applyFault(device: String, app: String, record: inout SenderRequestRecord) async throws {
