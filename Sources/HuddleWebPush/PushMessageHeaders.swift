@@ -48,7 +48,8 @@ public struct PushMessageHeaders: Sendable, Hashable {
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw .badTTL(ttlText) }
         guard !ttlText.hasPrefix("-") else { throw .negativeTTL }
         // RFC 8030 §5.2: a value past 2^31 counts as 2^31; every service keeps far less.
-        ttl = digits.count > 10 ? Self.longestTTL(service) : min(Int(digits) ?? Int.max, Self.longestTTL(service))
+        let significant = digits.drop { $0 == "0" }
+        ttl = significant.count > 10 ? Self.longestTTL(service) : min(Int(significant) ?? 0, Self.longestTTL(service))
 
         let encoding = header("content-encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
         let saltText = header("encryption").flatMap { VAPIDCredentials.parameter("salt", inCryptoKey: $0) }

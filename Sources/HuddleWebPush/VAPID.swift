@@ -167,7 +167,7 @@ extension VAPIDCredentials {
         }
         let subject: String?
         switch claims["sub"] {
-        case nil: subject = nil
+        case nil, .null?: subject = nil
         case .string(let text)?: subject = text
         default: throw .malformedToken("sub is not a string")
         }
@@ -214,7 +214,7 @@ extension VAPIDClaims {
     /// addresses at `localhost` and reserved names and of a `mailto:` with spaces, so a contact here is a `mailto:` of
     /// `local@domain.tld` or an `https:` URL of a dotted host, neither at a reserved name (docs/web-push.md).
     public static func isContactApple(_ subject: String?) -> Bool {
-        guard let subject, !subject.contains(" ") else { return false }
+        guard let subject, subject.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else { return false }
         let host: Substring
         if subject.hasPrefix("mailto:") {
             let address = subject.dropFirst(7)

@@ -133,3 +133,30 @@ struct DeclarativePushMessageTests {
         #expect(Self.read("") == .other)
     }
 }
+
+struct WebAppOriginTests {
+    @Test(arguments: [
+        ("https://shop.example", "web.shop.example", "https://shop.example"),
+        ("HTTPS://Shop.Example:443", "web.shop.example", "https://shop.example"),
+        ("https://shop.example:0443", "web.shop.example", "https://shop.example"),
+        ("https://a.com:8443", "web.a.com.P8443", "https://a.com:8443"),
+        ("https://a.com-8443", "web.a.com-8443", "https://a.com-8443"),
+        ("http://localhost:8080", "web-http.localhost.P8080", "http://localhost:8080"),
+        ("http://localhost:80", "web-http.localhost", "http://localhost"),
+    ])
+    func anOriginIsOneAppWhateverItsSpelling(origin: String, topic: String, canonical: String) {
+        #expect(WebPushSubscription.appTopic(origin: origin) == topic)
+        #expect(WebPushSubscription.canonicalOrigin(origin) == canonical)
+    }
+
+    @Test(arguments: ["https://shop.example/path", "https://shop.example:0", "https://shop.example:65536", "https://shop.example:", "ftp://x.y",
+                      "https://[::1]", "https://sh op.example", "https://shop.example:000000000000000000443"])
+    func whatIsNoOriginHasNoApp(text: String) {
+        #expect(WebPushSubscription.appTopic(origin: text) == nil)
+    }
+
+    @Test func ttlWithLeadingZerosIsItsNumber() throws {
+        #expect(try PushMessageHeaders(service: .mozilla, bodyLength: 0) { ["ttl": "00000000060"][$0] }.ttl == 60)
+        #expect(try PushMessageHeaders(service: .mozilla, bodyLength: 0) { ["ttl": "000000000000000000005"][$0] }.ttl == 5)
+    }
+}

@@ -377,3 +377,19 @@ def test_unsubscribing_drops_what_was_kept_and_an_ended_subscription_cannot_come
     back = httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": True})
     assert back.status_code == 409 and "has ended" in back.text
     assert read_center(plain_server, device)["groups"] == []
+
+
+def test_a_web_app_revoked_while_its_kept_pushes_are_handed_over_answers_what_was_handed_over(plain_server):
+    """Found by the attack: Safari revokes the subscription at the third silent push of a hand-over; the request still
+    answers what it handed over, and the rest count as failed, not as an error of the request."""
+    vapid, key = application_server()
+    device, auth = register_iphone(plain_server)
+    subscription, location = subscribe(plain_server, device, auth, key, serviceWorkerShowsNotifications=False)
+    assert httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": False}).status_code == 200
+    for n in range(5):
+        assert push(plain_server, subscription, {"kind": "sync", "n": n}, vapid, ttl=600).status_code == 201
+    back = httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": True})
+    assert back.status_code == 200, back.text
+    assert (back.json()["delivered"], back.json()["failed"]) == (3, 2)
+    [listed] = httpx.get(f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions", headers=auth).json()["subscriptions"]
+    assert (listed["active"], listed["pending"], listed["silentPushes"]) == (False, 0, 3)

@@ -57,32 +57,41 @@ public struct WebPushSubscription: Sendable, Hashable {
 
     public var isActive: Bool { endedAt == nil }
 
-    /// The topic of the app a web app is on a device, from its origin: `web.` and the host, with the port after a `-`
-    /// (`https://shop.example:8443` is `web.shop.example-8443`), and `web-http.` for a cleartext origin (`localhost`
+    /// The topic of the app a web app is on a device, from its origin: `web.` and the host, with a port that is not
+    /// the scheme's default after `.P` (`https://shop.example:8443` is `web.shop.example.P8443`: an uppercase letter no
+    /// lowercased host has, so no host and port read as another), and `web-http.` for a cleartext origin (`localhost`
     /// while developing). A topic holds no `/` or `#`, which a group's ID separates with. `nil` for text that is not an
     /// origin: a scheme `https` or `http`, a host of letters, digits, `-` and `.`, an optional port, nothing after.
-    public static func appTopic(origin: String) -> String? {
-        guard origin.utf8.count <= 253 + 14, let scheme = ["https://", "http://"].first(where: { origin.lowercased().hasPrefix($0) }) else { return nil }
-        let authority = origin.dropFirst(scheme.count).lowercased()
+    public static func appTopic(origin text: String) -> String? {
+        guard let origin = parsedOrigin(text) else { return nil }
+        return (origin.secure ? "web." : "web-http.") + origin.host + (origin.port.map { ".P\($0)" } ?? "")
+    }
+
+    /// An origin as a page's `self.origin` serializes it: the scheme and host lowercased, the port as a number and left
+    /// out when it is the scheme's default (`https://Shop.example:0443` is `https://shop.example`); text that is no
+    /// origin, lowercased.
+    public static func canonicalOrigin(_ text: String) -> String {
+        guard let origin = parsedOrigin(text) else { return text.lowercased() }
+        return (origin.secure ? "https://" : "http://") + origin.host + (origin.port.map { ":\($0)" } ?? "")
+    }
+
+    /// An origin's parts: the host lowercased, the port `nil` when absent or the scheme's default.
+    private static func parsedOrigin(_ text: String) -> (secure: Bool, host: String, port: Int?)? {
+        guard text.utf8.count <= 253 + 14 else { return nil }
+        let lowered = text.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lowered.hasPrefix($0) }) else { return nil }
+        let authority = lowered.dropFirst(scheme.count)
         let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let host = parts.first, !host.isEmpty, host.first != ".", host.last != ".", host.first != "-",
             host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x2E }),
             !host.contains("..")
         else { return nil }
-        var topic = (scheme == "https://" ? "web." : "web-http.") + host
-        if parts.count == 2 {
-            guard let port = Int(parts[1]), (1...65535).contains(port), parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            topic += "-\(port)"
-        }
-        return topic
-    }
-
-    /// An origin as a page's `self.origin` serializes it: lowercased, without a default port.
-    public static func canonicalOrigin(_ origin: String) -> String {
-        var text = origin.lowercased()
-        if text.hasPrefix("https://"), text.hasSuffix(":443") { text.removeLast(4) }
-        if text.hasPrefix("http://"), text.hasSuffix(":80") { text.removeLast(3) }
-        return text
+        let secure = scheme == "https://"
+        guard parts.count == 2 else { return (secure, String(host), nil) }
+        guard !parts[1].isEmpty, parts[1].utf8.count <= 5, parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let port = Int(parts[1]),
+            (1...65535).contains(port)
+        else { return nil }
+        return (secure, String(host), port == (secure ? 443 : 80) ? nil : port)
     }
 
     /// A new endpoint ID: 32 random bytes, base64url (43 characters), never reused.

@@ -62,7 +62,8 @@ extension WebPushDelivery {
     /// hand each push over once), delivers it, and the turn that finds nothing kept marks the browser online in the same
     /// transaction, so a push arriving meanwhile is kept and handed over after the older ones, never before. What
     /// outlived its TTL is recorded as expired; a push that fails is counted and the rest go on.
-    /// - Throws: ``WebPushRefusal/subscriptionGone`` for an ended subscription.
+    /// - Throws: ``WebPushRefusal/subscriptionGone`` for a subscription ended before the hand-over began; one that ends
+    ///   during it (Safari revoking a web app for what was handed over) ends the hand-over, answered with its counts.
     func comeOnline(_ recipient: WebPushRecipient, session: DeviceSession) async throws -> Handover {
         var handover = Handover()
         // Bounded: a sender that keeps pushing cannot keep the request here; past the last turn the browser is back,
@@ -70,14 +71,21 @@ extension WebPushDelivery {
         for turn in 0..<Self.maximumHandoverTurns {
             let taken = Decided<[PendingWebPush]>([])
             let isLastTurn = turn == Self.maximumHandoverTurns - 1
-            let app = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { app in
-                guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
-                guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
-                taken.set(subscription.pending)
+            let app: AppRecord
+            do {
+                app = try await session.updateApp(topic: recipient.app, maximumApps: maximumApps) { app in
+                    guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
+                    guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
+                    taken.set(subscription.pending)
                 subscription.pending = []
-                if taken.value.isEmpty || isLastTurn { subscription.online = true }
-                app.webPush = subscription
-                return app
+                    if taken.value.isEmpty || isLastTurn { subscription.online = true }
+                    app.webPush = subscription
+                    return app
+                }
+            } catch WebPushRefusal.subscriptionGone where turn > 0 {
+                // Ended while it was handed over (unsubscribed, or revoked by what was handed over): what was handed
+                // over is answered, and nothing is left (an ended subscription keeps nothing).
+                break
             }
             guard let subscription = app.webPush else { break }
             let current = WebPushRecipient(device: recipient.device, app: recipient.app, subscription: subscription)
