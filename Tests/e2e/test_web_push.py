@@ -393,3 +393,28 @@ def test_a_web_app_revoked_while_its_kept_pushes_are_handed_over_answers_what_wa
     assert (back.json()["delivered"], back.json()["failed"]) == (3, 2)
     [listed] = httpx.get(f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions", headers=auth).json()["subscriptions"]
     assert (listed["active"], listed["pending"], listed["silentPushes"]) == (False, 0, 3)
+
+
+def test_a_host_that_is_no_host_is_not_echoed_into_location(plain_server):
+    import socket
+    vapid, key = application_server()
+    device, auth = register_iphone(plain_server)
+    subscription, _ = subscribe(plain_server, device, auth, key, service="mozilla")
+    from pywebpush import WebPusher
+    # A sender that signs the very Host it sends (py_vapid refuses such an aud, so the token is made here), so that
+    # the audience matches and the push is accepted.
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    claims = {**CONTACT, "aud": f"http://127.0.0.1:{plain_server.port}, evil", "exp": int(__import__("time").time()) + 600}
+    signing_input = b64(json.dumps({"typ": "JWT", "alg": "ES256"}).encode()) + "." + b64(json.dumps(claims).encode())
+    r, s = decode_dss_signature(vapid.private_key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    authorization = f"vapid t={signing_input}.{b64(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}, k={key}"
+    prepared = WebPusher(subscription)._prepare_send_data(data=json.dumps(DECLARATIVE), headers={"Authorization": authorization}, ttl=60)
+    path = subscription["endpoint"][len(plain_server.url):]
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{plain_server.port}, evil\r\nContent-Length: {len(prepared['data'])}\r\nConnection: close\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in prepared["headers"].items()) + "\r\n"
+    with socket.create_connection(("127.0.0.1", plain_server.port), timeout=10) as connection:
+        connection.sendall(head.encode() + prepared["data"])
+        answer = connection.recv(65536).decode(errors="replace")
+    assert answer.startswith("HTTP/1.1 201"), answer
+    assert "\r\nlocation: /web-push/mozilla/m/" in answer.lower() and "evil" not in answer

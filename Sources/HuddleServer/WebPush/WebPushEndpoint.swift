@@ -194,7 +194,9 @@ struct WebPushEndpoint: RouterMiddleware {
     static func acceptedHeaders(_ service: WebPushService, origin: String, messageID: String, ttl: Int) -> HTTPFields {
         var headers = HTTPFields()
         let escaped = messageID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "%"))) ?? messageID
-        headers[.location] = "\(origin)/web-push/\(service.rawValue)/m/\(escaped)"
+        // A stranger's Host that is no host and port is not echoed: the path alone is a Location too (RFC 9110 §10.2.2).
+        let base = WebPushSubscription.appTopic(origin: origin) == nil ? "" : origin
+        headers[.location] = "\(base)/web-push/\(service.rawValue)/m/\(escaped)"
         switch service {
         case .apple: headers[.apnsID] = messageID
         case .mozilla: headers[Self.ttl] = String(ttl)
