@@ -70,6 +70,34 @@ import Testing
         #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
     }
 
+    /// A client's `Connection: close` makes its message the connection's last: the answer says so, and the connection
+    /// is told to quiesce (Hummingbird's state handler then closes it once the answer is written).
+    @Test func aMessageWithConnectionCloseEndsTheConnection() throws {
+        let channel = try Self.connection()
+        let events = ConnectionDeadlineTests.EventRecorder()
+        try channel.pipeline.syncOperations.addHandler(events)
+        var head = HTTPRequest(method: .post, scheme: nil, authority: "localhost", path: "/bench/accept")
+        head.headerFields[.connection] = "close"
+        try channel.writeInbound(HTTPRequestPart.head(head))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        guard case .head(let answer)? = try channel.readOutbound(as: HTTPResponsePart.self) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(answer.headerFields[.connection] == "close")
+        #expect(events.quiesced == 1)
+
+        // Without it, the connection stays.
+        let other = try Self.connection()
+        try other.writeInbound(Self.head("/bench/accept"))
+        try other.writeInbound(HTTPRequestPart.end(nil))
+        guard case .head(let kept)? = try other.readOutbound(as: HTTPResponsePart.self) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(kept.headerFields[.connection] == nil)
+    }
+
     @Test func anyOtherRequestGoesToTheRouter() throws {
         let channel = try Self.connection()
         try channel.writeInbound(Self.head("/v1/devices", method: .get))

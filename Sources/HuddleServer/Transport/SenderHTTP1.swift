@@ -29,6 +29,8 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
     private var held: [NIOAny] = []
     /// A read asked for while a push was being answered, to ask for once it is.
     private var readWaiting = false
+    /// The message being answered came with `Connection: close`.
+    private var closesAfterAnswer = false
 
     init(
         endpoint: ProviderEndpoint, senderRoutes: [any SenderRoute], servesAcceptRoute: Bool, answers: AnswerWriter, clientConnection: ClientConnection,
@@ -51,6 +53,8 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
             let part = unwrapInboundIn(data)
             if case .head(let head) = part {
                 if handedOff == 0, let reading = pushes.reading(head) {
+                    // HTTP/1.1's `Connection: close` (RFC 9112 §9.6): this is the connection's last request.
+                    closesAfterAnswer = head.headerFields[.connection].map { $0.lowercased().contains("close") } ?? false
                     state = .reading(reading)
                     return
                 }
@@ -96,8 +100,9 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
             held = []
             return
         }
-        // A connection told to go away closes once this answer is written, and says so.
-        if answer.goesAway {
+        // A connection told to go away, or whose client said this was its last request, closes once this answer is
+        // written, and says so.
+        if answer.goesAway || closesAfterAnswer {
             answer.headers[.connection] = "close"
             context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
