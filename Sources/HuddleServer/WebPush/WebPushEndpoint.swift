@@ -72,6 +72,10 @@ struct WebPushEndpoint: RouterMiddleware {
             return answer
         } catch {
             let refusal = Self.refusal(for: error)
+            if refusal == .internalError || refusal == .unavailable {
+                // Not the sender's fault: what failed is said here, the sender gets the service's words only.
+                Self.logger.error("web push failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
+            }
             let words = WebPushAnswer(refusal, service: service)
             record.webPush = .object(details)
             intake.finish(
@@ -207,6 +211,8 @@ struct WebPushEndpoint: RouterMiddleware {
 
     static let cryptoKey = HTTPField.Name("Crypto-Key")!
     static let ttl = HTTPField.Name("TTL")!
+
+    private static let logger = Logger(label: "huddle.webpush")
 
     static let counterLabel = "huddle_web_push_requests_total"
     static let acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "201"), ("reason", "")])
