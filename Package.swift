@@ -207,7 +207,7 @@ let package = Package(
             name: "HuddleServerTests",
             dependencies: [
                 "HuddleAPNs", "HuddleCertificates", "HuddleCore", "HuddleFCM", "HuddleServer", "HuddleSQLite", "HuddlePostgres", "HuddleTestSupport",
-                "HuddlePostgresTestSupport", "HuddleFolderLayering",
+                "HuddlePostgresTestSupport", "HuddleFolderLayering", "HuddleWebPush", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

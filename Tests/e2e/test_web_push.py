@@ -298,10 +298,9 @@ def declarative(title):
     return {"web_push": 8030, "notification": {"title": title, "navigate": "https://shop.example/orders/42"}}
 
 
-def test_an_offline_browser_gets_what_was_kept_for_it_a_topic_replacing_and_a_ttl_expiring(plain_server):
-    """RFC 8030's store and forward: §5.4's Topic replaces an undelivered message, §5.2's TTL ends one, and TTL 0 is
-    dropped while the browser is away."""
-    import time
+def test_an_offline_browser_gets_what_was_kept_for_it_a_topic_replacing(plain_server):
+    """RFC 8030's store and forward: §5.4's Topic replaces an undelivered message, and §5.2's TTL 0 is dropped while the
+    browser is away. (A TTL running out is WebPushEndpointTests', which moves the server's clock instead of waiting.)"""
     vapid, key = application_server()
     device, auth = register_iphone(plain_server)
     subscription, location = subscribe(plain_server, device, auth, key)
@@ -309,24 +308,21 @@ def test_an_offline_browser_gets_what_was_kept_for_it_a_topic_replacing_and_a_tt
     assert offline.status_code == 200, offline.text
     assert push(plain_server, subscription, declarative("Packed"), vapid, ttl=600, headers={"Topic": "order-42"}).status_code == 201
     assert push(plain_server, subscription, declarative("Shipped"), vapid, ttl=600, headers={"Topic": "order-42"}).status_code == 201
-    assert push(plain_server, subscription, declarative("Flash sale"), vapid, ttl=1).status_code == 201
     assert push(plain_server, subscription, declarative("Now or never"), vapid, ttl=0).status_code == 201
     assert push(plain_server, subscription, declarative("Weekly picks"), vapid, ttl=600).status_code == 201
     assert read_center(plain_server, device)["groups"] == []
     records = list(reversed(requests_of(plain_server, device=device["token"])))
-    assert [record["answer"]["status"] for record in records] == [201] * 5
+    assert [record["answer"]["status"] for record in records] == [201] * 4
     assert records[1]["webPush"]["pushService"] == (
         f"kept for the offline browser, replacing the undelivered message {records[0]['answer']['apnsID']} of Topic order-42")
-    assert records[3]["webPush"]["pushService"].startswith("dropped: its TTL is 0")
+    assert records[2]["webPush"]["pushService"].startswith("dropped: its TTL is 0")
     [listed] = httpx.get(f"{plain_server.url}/v1/devices/{device['token']}/web-push/subscriptions", headers=auth).json()["subscriptions"]
-    assert (listed["online"], listed["pending"]) == (False, 3)
+    assert (listed["online"], listed["pending"]) == (False, 2)
 
-    time.sleep(1.1)  # the TTL of 1 s runs out; nothing else waits on time
     back = httpx.patch(f"{plain_server.url}{location}", headers=auth, json={"online": True}).json()
-    assert (back["delivered"], back["expired"]) == (2, 1)
+    assert (back["delivered"], back["expired"]) == (2, 0)
     titles = [n["title"] for group in read_center(plain_server, device)["groups"] for n in group["notifications"]]
     assert sorted(titles) == ["Shipped", "Weekly picks"]
-    assert any(event["action"].startswith("expired at the push service") for event in events_of(plain_server, device, auth))
 
 
 def test_pushes_at_once_to_an_offline_browser_are_each_kept(plain_server):
