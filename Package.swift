@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HuddleAPNs", targets: ["HuddleAPNs"]),
         .library(name: "HuddleFCM", targets: ["HuddleFCM"]),
         .library(name: "HuddleWebPush", targets: ["HuddleWebPush"]),
+        .library(name: "HuddleExpo", targets: ["HuddleExpo"]),
         .library(name: "HuddleCertificates", targets: ["HuddleCertificates"]),
         .library(name: "HuddleSQLite", targets: ["HuddleSQLite"]),
         .library(name: "HuddlePostgres", targets: ["HuddlePostgres"]),
@@ -58,6 +59,9 @@ let package = Package(
         // Web Push (docs/web-push.md), beside HuddleFCM: RFC 8030's push message headers, RFC 8291's message
         // encryption, RFC 8292's VAPID, each service's refusals in its own words, Declarative Web Push.
         .target(name: "HuddleWebPush", dependencies: ["HuddleCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Expo's push service (docs/expo.md), beside HuddleWebPush: its messages, push tokens, tickets, receipts and
+        // errors, and what it sends APNs and FCM for a message.
+        .target(name: "HuddleExpo", dependencies: ["HuddleCore"]),
         // Provider certificates: Apple's extensions, the rules of certificate authentication, a local certificate
         // authority and PKCS #12 files. Its own module so that the linter, which needs HuddleAPNs, does not build
         // swift-certificates.
@@ -109,6 +113,7 @@ let package = Package(
                 "HuddleAPNs",
                 "HuddleCertificates",
                 "HuddleCore",
+                "HuddleExpo",
                 "HuddleFCM",
                 "HuddleLocalization",
                 "HuddleWebPush",
@@ -122,7 +127,10 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -136,6 +144,7 @@ let package = Package(
                 "HuddleAPNs",
                 "HuddleCertificates",
                 "HuddleCore",
+                "HuddleExpo",
                 "HuddleFCM",
                 "HuddleLintCommand",
                 "HuddleLocalization",
@@ -177,6 +186,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "HuddleFCMTests", dependencies: ["HuddleFCM", "HuddleCore"]),
         .testTarget(name: "HuddleWebPushTests", dependencies: ["HuddleWebPush", "HuddleCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "HuddleExpoTests", dependencies: ["HuddleExpo", "HuddleCore"]),
         .testTarget(
             name: "HuddleAPNsTests",
             dependencies: [

@@ -239,6 +239,18 @@ public enum PostgresMigrations {
             "ALTER TABLE apps ADD COLUMN web_push TEXT",
             "CREATE UNIQUE INDEX apps_by_web_push_id ON apps (web_push_id)",
         ]),
+        Migration(identifier: "015 delivery receipts", statements: [
+            // An Expo ticket's receipt, kept a day: found by id, forgotten by age.
+            """
+            CREATE TABLE delivery_receipts (
+                id TEXT PRIMARY KEY,
+                created_at BIGINT NOT NULL,
+                error TEXT,
+                message TEXT
+            )
+            """,
+            "CREATE INDEX delivery_receipts_by_age ON delivery_receipts (created_at)",
+        ]),
     ]
 
     /// The advisory lock that migrating servers take, so that servers starting together apply each

@@ -35,12 +35,16 @@ extension PostgresNotificationStore {
             run = []
         }
         for write in writes {
-            if case .deliver(let request, let app, let date, let device, let limit) = write {
+            switch write {
+            case .deliver(let request, let app, let date, let device, let limit):
                 run.append(Delivery(request: request, app: app, date: date, device: device, notificationsPerApp: limit))
-                continue
+            case .receipted(let write, let receipt):
+                try await storeRun()
+                results.append(try await commit(write, receipt: receipt, position: results.count, pastLimit: &pastLimit))
+            default:
+                try await storeRun()
+                results += try await commitEach([write])
             }
-            try await storeRun()
-            results += try await commitEach([write])
         }
         try await storeRun()
         await trim(pastLimit, into: &results)
@@ -126,7 +130,8 @@ extension PostgresNotificationStore {
     /// the app's (``DeviceSettings/mark(for:app:appSettings:capabilities:at:)``), read under the device's lock.
     /// - Returns: its change, and its app's count when the delivery added a notification to it.
     /// - Throws: ``StoreError`` `.notFound` for an unknown device or app.
-    func deliverUnderSettings(_ delivery: Delivery) async throws -> (DeviceChange, Int?) {
+    /// - Parameter receipt: stored in the same transaction.
+    func deliverUnderSettings(_ delivery: Delivery, receipt: DeliveryReceipt? = nil) async throws -> (DeviceChange, Int?) {
         let (token, app, request) = (delivery.device, delivery.app, delivery.request)
         return try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else { throw StoreError(.notFound, "unknown device \(token)") }
@@ -156,6 +161,7 @@ extension PostgresNotificationStore {
                     """, logger: logger)?.decode(Int64.self)).map(Int.init)
             }
             try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
+            if let receipt { try await insert(receipt, connection) }
             let notification = DeliveredNotification(
                 app: app, request: request, stamp: DeliveryStamp(date: delivery.date, sequence: number), mark: mark)
             return .commit((DeviceChange(number: number, kind: .delivered(notification)), appCount))
@@ -241,6 +247,11 @@ extension PostgresNotificationStore {
     /// Events go one transaction each (``commitEach(_:)``): pushes with nothing to show are rarer than those
     /// that show, and the delivery statement stays about notifications.
     public func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
+        try await recordEvent(event, device: token, receipt: nil)
+    }
+
+    /// - Parameter receipt: stored in the same transaction.
+    private func recordEvent(_ event: DeviceEvent, device token: String, receipt: DeliveryReceipt?) async throws -> DeviceChange {
         try await client.write(logger: logger) { connection in
             guard let number = try await takeNextNumber(device: token, connection) else {
                 throw StoreError(.notFound, "unknown device \(token)")
@@ -249,6 +260,7 @@ extension PostgresNotificationStore {
                 "SELECT 1 FROM apps WHERE device_token = \(token) AND topic = \(event.app)", logger: logger) != nil
             else { throw StoreError(.notFound, "device \(token) has no app \(event.app)") }
             try await record(.event, topic: event.app, number: number, device: token, event: event, connection)
+            if let receipt { try await insert(receipt, connection) }
             return .commit(DeviceChange(number: number, kind: .event(event)))
         }
     }
@@ -370,6 +382,72 @@ extension PostgresNotificationStore {
                 changes.append(record.change(notification: notification, app: app, activities: activities ?? [], settings: settings ?? .newDevice))
             }
             return changes
+        }
+    }
+
+    // MARK: Receipts
+
+    /// A write with its receipt, in one transaction: a delivery as one under settings is stored, an event as recorded.
+    private func commit(
+        _ write: NotificationWrite, receipt: DeliveryReceipt, position: Int, pastLimit: inout [NotificationLimit.StoredDelivery]
+    ) async throws -> Result<[DeviceChange], StoreError> {
+        do {
+            switch write {
+            case .deliver(let request, let app, let date, let device, let limit):
+                let (change, appCount) = try await deliverUnderSettings(
+                    Delivery(request: request, app: app, date: date, device: device, notificationsPerApp: limit), receipt: receipt)
+                if let appCount, appCount > limit {
+                    pastLimit.append(.init(position: position, app: DeviceApp(device: device, topic: app), limit: limit))
+                }
+                return .success([change])
+            case .record(let event, let device):
+                return .success([try await recordEvent(event, device: device, receipt: receipt)])
+            case .remove, .receipted:
+                let result = try await commitEach([write])[0]
+                if case .success = result { try await saveReceipts([receipt]) }
+                return result
+            }
+        } catch let error as StoreError where error.code == .notFound {
+            return .failure(error)
+        }
+    }
+
+    private func insert(_ receipt: DeliveryReceipt, _ connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO delivery_receipts (id, created_at, error, message) VALUES (\(receipt.id), \(receipt.createdAt.milliseconds), \(receipt.error), \(receipt.message))
+            ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, error = excluded.error, message = excluded.message
+            """, logger: logger)
+    }
+
+    public func saveReceipts(_ receipts: [DeliveryReceipt]) async throws {
+        guard !receipts.isEmpty else { return }
+        try await client.write(logger: logger) { connection in
+            for receipt in receipts { try await insert(receipt, connection) }
+            return .commit(())
+        }
+    }
+
+    public func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt] {
+        guard !ids.isEmpty else { return [] }
+        return try await client.read(logger: logger) { connection in
+            try await connection.rows(
+                """
+                SELECT id, created_at, error, message FROM delivery_receipts
+                WHERE id = ANY(\(Array(Set(ids)))) AND created_at >= \(keptSince.milliseconds)
+                """, logger: logger
+            ).map { row in
+                let (id, createdAt, error, message) = try row.decode((String, Int64, String?, String?).self)
+                return DeliveryReceipt(id: id, createdAt: Date(milliseconds: createdAt), error: error, message: message)
+            }
+        }
+    }
+
+    public func forgetReceipts(createdBefore date: Date) async throws -> Int {
+        try await client.write(logger: logger) { connection in
+            let gone = try await connection.rows(
+                "DELETE FROM delivery_receipts WHERE created_at < \(date.milliseconds) RETURNING 1", logger: logger)
+            return .commit(gone.count)
         }
     }
 }

@@ -292,6 +292,19 @@ public enum SQLiteMigrations {
                     CREATE UNIQUE INDEX apps_by_web_push_id ON apps (web_push_id);
                     """)
         }
+        migrator.registerMigration("015 delivery receipts") { db in
+            // An Expo ticket's receipt, kept a day: found by id, forgotten by age.
+            try db.execute(
+                sql: """
+                    CREATE TABLE delivery_receipts (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        error TEXT,
+                        message TEXT
+                    );
+                    CREATE INDEX delivery_receipts_by_age ON delivery_receipts (created_at);
+                    """)
+        }
         return migrator
     }
 

@@ -44,15 +44,7 @@ extension SQLiteNotificationStore {
                 // A `.notFound` is found before its write changes anything, so the transaction goes on; any
                 // other error rolls the whole transaction back.
                 do {
-                    switch write {
-                    case .deliver(let request, let app, let date, let token, _):
-                        return .success([try self.deliver(request, app: app, at: date, device: token, &batch, db)])
-                    case .remove(let app, let identifiers, let deliveredThrough, let token):
-                        return .success([try self.deleteNotifications(
-                            app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)].compactMap { $0 })
-                    case .record(let event, let token):
-                        return .success([try self.recordEvent(event, device: token, &batch, db)])
-                    }
+                    return .success(try self.apply(write, &batch, db))
                 } catch let error as StoreError where error.code == .notFound {
                     return .failure(error)
                 }
@@ -66,6 +58,55 @@ extension SQLiteNotificationStore {
             }
             try batch.save(db)
             return results
+        }
+    }
+
+    /// One write of a batch, in the batch's transaction.
+    private func apply(_ write: NotificationWrite, _ batch: inout Batch, _ db: Database) throws -> [DeviceChange] {
+        switch write {
+        case .deliver(let request, let app, let date, let token, _):
+            return [try deliver(request, app: app, at: date, device: token, &batch, db)]
+        case .remove(let app, let identifiers, let deliveredThrough, let token):
+            return [try deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token, &batch, db)]
+                .compactMap { $0 }
+        case .record(let event, let token):
+            return [try recordEvent(event, device: token, &batch, db)]
+        case .receipted(let write, let receipt):
+            let changes = try apply(write, &batch, db)
+            try Self.insert([receipt], db)
+            return changes
+        }
+    }
+
+    public func saveReceipts(_ receipts: [DeliveryReceipt]) async throws {
+        guard !receipts.isEmpty else { return }
+        try await write { db in try Self.insert(receipts, db) }
+    }
+
+    private static func insert(_ receipts: [DeliveryReceipt], _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO delivery_receipts (id, created_at, error, message) VALUES (?, ?, ?, ?)")
+        for receipt in receipts {
+            try statement.execute(arguments: [receipt.id, receipt.createdAt.milliseconds, receipt.error, receipt.message])
+        }
+    }
+
+    public func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            let statement = try db.cachedStatement(sql: "SELECT id, created_at, error, message FROM delivery_receipts WHERE id = ? AND created_at >= ?")
+            var found: [DeliveryReceipt] = []
+            for id in Set(ids) {
+                guard let row = try Row.fetchOne(statement, arguments: [id, keptSince.milliseconds]) else { continue }
+                found.append(DeliveryReceipt(id: row[0], createdAt: Date(milliseconds: row[1]), error: row[2], message: row[3]))
+            }
+            return found
+        }
+    }
+
+    public func forgetReceipts(createdBefore date: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM delivery_receipts WHERE created_at < ?", arguments: [date.milliseconds])
+            return db.changesCount
         }
     }
 

@@ -120,6 +120,12 @@ func buildRouter(
             acceptedCounter: { WebPushEndpoint.acceptedCounter }, clock: configuration.clock),
         faults: faults, tls: configuration.servesTLS, clock: configuration.clock)
     router.add(middleware: webPush)
+    router.add(middleware: ExpoEndpoint(
+        centers: centers, store: store,
+        intake: SenderIntake(
+            log: requestLog, tls: configuration.servesTLS, counterLabel: ExpoEndpoint.counterLabel, refusalDimension: "error",
+            acceptedCounter: { ExpoEndpoint.acceptedCounter }, clock: configuration.clock),
+        faults: faults, accessToken: configuration.expoAccessToken, clock: configuration.clock))
     // After the provider endpoint, which answers APNs clients whatever host and origin they name.
     let formTokens = FormTokens(secureCookies: configuration.servesTLS)
     router.add(middleware: SiteGuard(hosts: siteHosts, formTokens: formTokens))

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var registrationToken: String?
     /// The bearer token `/metrics` needs; open when it is `nil`.
     public var metricsToken: String?
+    /// The access token sends to Expo's push API must present; none when `nil`.
+    public var expoAccessToken: String?
     /// Host names the device API and the pages answer to, besides the loopback names and IP addresses
     /// (`--public-host`); `"*"` answers to any. A browser lured to a name the attacker controls that
     /// resolves to this server (DNS rebinding) sends that name, and is refused.

@@ -9,7 +9,7 @@ public enum StoreConformance {
     public static let checks: [String] = Array(everyCheck.keys).sorted()
 
     static let everyCheck = all.merging(attentionChecks) { first, _ in first }.merging(firebaseChecks) { first, _ in first }
-        .merging(webPushChecks) { first, _ in first }
+        .merging(webPushChecks) { first, _ in first }.merging(receiptChecks) { first, _ in first }
 
     /// Runs one check against a new store.
     public static func check(_ name: String, store: some NotificationStore) async throws {

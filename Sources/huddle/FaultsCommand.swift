@@ -47,6 +47,12 @@ struct FaultsCommand: AsyncParsableCommand {
         var reason: String?
         @Option(help: "For FCM messages: answer this FCM error code (UNAVAILABLE, QUOTA_EXCEEDED, INTERNAL, UNREGISTERED, …).")
         var fcmError: String?
+        @Option(help: "For web pushes: answer this status in the push service's words (410, 429, 500 or 503).") var webPushStatus: Int?
+        @Option(help: ArgumentHelp(
+            "For Expo messages: this error (DeviceNotRegistered, MessageTooBig, MessageRateExceeded, MismatchSenderId, InvalidCredentials, …), "
+                + "in the receipt after an ok ticket unless --expo-in ticket."))
+        var expoError: String?
+        @Option(help: "With --expo-error: ticket or receipt (default: receipt).") var expoIn: String?
         @Option(help: "With --reason Unregistered or ExpiredToken: the timestamp answered, in milliseconds since 1970 (default: now).")
         var timestamp: Int?
         @Option(help: "Wait this many milliseconds before answering (at most 60000).") var delay: Int?
@@ -58,10 +64,12 @@ struct FaultsCommand: AsyncParsableCommand {
             var fault = JSONObject()
             let texts: [(String, String?)] = [
                 ("device", device), ("topic", topic), ("pushType", pushType), ("reason", reason), ("fcmError", fcmError), ("connection", connection),
+                ("expoError", expoError), ("expoIn", expoIn),
             ]
             for case (let name, let value?) in texts { fault[name] = .string(value) }
             let numbers: [(String, Int?)] = [
                 ("timestamp", timestamp), ("delayMilliseconds", delay), ("pushesPerSecond", pushesPerSecond), ("count", count),
+                ("webPushStatus", webPushStatus),
             ]
             for case (let name, let value?) in numbers { fault[name] = .integer(Int64(value)) }
             let api = try target.adminAPI()

@@ -69,6 +69,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The bearer token /metrics needs (default: $HUDDLE_METRICS_TOKEN; open when neither is set).")
     var metricsToken: String?
 
+    @Option(help: ArgumentHelp(
+        "The access token every send to Expo's push API must present, as a project with enhanced push security requires "
+            + "(default: $HUDDLE_EXPO_ACCESS_TOKEN; none needed when neither is set)."))
+    var expoAccessToken: String?
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Flag(help: "Start with a demo device whose apps replay the WWDC session's stories, and print its page's address.")
@@ -96,13 +101,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The admin, registration and metrics tokens (the environment's, if any, are options by now: see
+    /// The admin, registration, metrics and Expo access tokens (the environment's, if any, are options by now: see
     /// ``EnvironmentOptions``).
-    private func tokens() throws -> (admin: String?, registration: String?, metrics: String?) {
+    private func tokens() throws -> (admin: String?, registration: String?, metrics: String?, expo: String?) {
         (
             try Self.token(option: "--admin-token", given: adminToken),
             try Self.token(option: "--registration-token", given: registrationToken),
-            try Self.token(option: "--metrics-token", given: metricsToken)
+            try Self.token(option: "--metrics-token", given: metricsToken),
+            try Self.token(option: "--expo-access-token", given: expoAccessToken)
         )
     }
 
@@ -145,6 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
         let tokens = try tokens()
         configuration.adminToken = tokens.admin
         configuration.metricsToken = tokens.metrics
+        configuration.expoAccessToken = tokens.expo
         configuration.publicHosts = publicHost
         configuration.benchmarkRoutes = benchmarkRoutes
         configuration.demo = demo

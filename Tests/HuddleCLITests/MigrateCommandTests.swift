@@ -33,7 +33,8 @@ import Testing
             pending 012 integer ids for devices, apps, notifications and changes
             pending 013 apps found by Firebase installation ID
             pending 014 web apps' push subscriptions
-            14 migrations pending in \(path)
+            pending 015 delivery receipts
+            15 migrations pending in \(path)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path), "a dry run creates nothing")
@@ -42,7 +43,7 @@ import Testing
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput.hasPrefix("applied 001 devices, apps, notifications, signing keys\napplied 002"))
         #expect(applied.standardOutput.hasSuffix(
-            "applied 014 web apps' push subscriptions\n14 migrations applied to \(path)\n"))
+            "applied 015 delivery receipts\n15 migrations applied to \(path)\n"))
 
         // The default database comes from the environment when --database is not given.
         let again = try await huddle.run(["migrate"], environment: ["HUDDLE_DATABASE_URL": path])

@@ -76,7 +76,7 @@ import Testing
             }
             #expect(try await PostgresMigrations.migrate(database, logger: TestDatabase.logger) == [
                 "012 integer ids for devices, apps, notifications and changes", "013 apps found by Firebase installation ID",
-                "014 web apps' push subscriptions",
+                "014 web apps' push subscriptions", "015 delivery receipts",
             ])
             try await TestDatabase.withStore(database) { store in
                 try await StoreConformance.checkRowsKeptBy012(store: store, journalsDeliveries: true) {

@@ -118,7 +118,7 @@ import Testing
         try queue.close()
         #expect(try SQLiteMigrations.pending(path: path) == [
             "012 integer ids for devices, apps, notifications and changes", "013 apps found by Firebase installation ID",
-            "014 web apps' push subscriptions",
+            "014 web apps' push subscriptions", "015 delivery receipts",
         ])
         try await StoreConformance.checkRowsKeptBy012(store: try SQLiteNotificationStore(path: path), journalsDeliveries: false) {
             try await DatabaseQueue(path: path).read { db in

@@ -171,6 +171,15 @@ struct RecordingWrapper: NotificationStore {
         try await store.trimNotifications(app: app, device: token, limit: limit)
     }
 
+    func saveReceipts(_ receipts: [DeliveryReceipt]) async throws {
+        try await store.saveReceipts(receipts)
+    }
+    func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt] {
+        try await store.receipts(ids: ids, keptSince: keptSince)
+    }
+    func forgetReceipts(createdBefore date: Date) async throws -> Int {
+        try await store.forgetReceipts(createdBefore: date)
+    }
     func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
         try await store.recordEvent(event, device: token)
     }

@@ -10,6 +10,9 @@ public struct FirebaseInstallation: Sendable, Hashable {
     public var channels: [AndroidChannel]
     /// The channel its manifest names for FCM (`com.google.firebase.messaging.default_notification_channel_id`), if any.
     public var defaultChannelID: String?
+    /// The Expo project (`@owner/slug`) its Expo push token belongs to, when the app named one: an app's iPhone and
+    /// Android builds name the same to be sent to in one request.
+    public var expoProject: String?
 
     public init(registrationToken: String? = nil, project: String? = nil, channels: [AndroidChannel] = [], defaultChannelID: String? = nil) {
         self.registrationToken = registrationToken
@@ -64,11 +67,12 @@ public struct FirebaseInstallation: Sendable, Hashable {
     }
 
     /// Whether nothing but a token is set (what every app installed before FCM existed in Huddle has).
-    var isTokenOnly: Bool { project == nil && channels.isEmpty && defaultChannelID == nil }
+    var isTokenOnly: Bool { project == nil && channels.isEmpty && defaultChannelID == nil && expoProject == nil }
 }
 
 extension FirebaseInstallation {
-    /// The members the device API's app takes (`firebaseProject`, `channels`, `defaultChannel`), read onto `self`.
+    /// The members the device API's app takes (`firebaseProject`, `channels`, `defaultChannel`, `expoProject`), read onto
+    /// `self`.
     public mutating func update(json reader: JSONReader) throws(JSONReadError) {
         if let member = try reader.optionalMember("firebaseProject") {
             if case .null = member.value {
@@ -93,6 +97,19 @@ extension FirebaseInstallation {
                 defaultChannelID = id
             }
         }
+        if let member = try reader.optionalMember("expoProject") {
+            let name = try member.string()
+            guard Self.isValidExpoProject(name) else {
+                throw member.failure("an Expo project is @owner/slug: at most 100 letters, digits, '-', '_' and '.', with one '@' and one '/'")
+            }
+            expoProject = name
+        }
+    }
+
+    /// An Expo project's full name, `@owner/slug`, bounded.
+    public static func isValidExpoProject(_ name: String) -> Bool {
+        let parts = name.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        return name.hasPrefix("@") && name.utf8.count <= 100 && parts.count == 2 && parts.allSatisfy { isValidProjectID($0) }
     }
 
     /// A project id as `projects/{project}` names it: bounded, and safe in a path.

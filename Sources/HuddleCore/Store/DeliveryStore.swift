@@ -60,6 +60,16 @@ public protocol DeliveryStore: Sendable {
     /// Notices of changes that other processes commit, for a store that several servers share; `nil` for
     /// a store only this process writes (every change then passes through this process's own calls).
     func noticesFromOtherServers() -> AsyncStream<ChangeNotice>?
+
+    /// Stores receipts of messages that stored nothing (refused, or shown nowhere), each under its unique id; a
+    /// receipt of a stored message comes with its write (``NotificationWrite/receipted(_:receipt:)``).
+    func saveReceipts(_ receipts: [DeliveryReceipt]) async throws
+    /// The receipts among `ids` created at or after `keptSince`, in any order; unknown ids are left out.
+    func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt]
+    /// Deletes the receipts created before `date`.
+    /// - Returns: how many went.
+    @discardableResult
+    func forgetReceipts(createdBefore date: Date) async throws -> Int
 }
 
 extension DeliveryStore {
@@ -88,6 +98,12 @@ extension DeliveryStore {
                     results.append(.success(removed.map { [$0] } ?? []))
                 case .record(let event, let token):
                     results.append(.success([try await recordEvent(event, device: token)]))
+                case .receipted(let write, let receipt):
+                    // Only stores without transactions of their own commit one at a time; each database stores a
+                    // receipted write in one transaction.
+                    let result = try await commitEach([write])[0]
+                    if case .success = result { try await saveReceipts([receipt]) }
+                    results.append(result)
                 }
             } catch let error as StoreError where error.code == .notFound {
                 results.append(.failure(error))

@@ -95,19 +95,7 @@ extension InMemoryNotificationStore {
         var added: Set<DeviceApp> = []
         var results = writes.map { write -> Result<[DeviceChange], StoreError> in
             do {
-                switch write {
-                case .deliver(let request, let app, let date, let token, _):
-                    let before = devices[token]?.notifications[app]?.count ?? 0
-                    let change = try deliver(request, app: app, at: date, device: token)
-                    if devices[token]?.notifications[app]?.count ?? 0 > before { added.insert(DeviceApp(device: token, topic: app)) }
-                    return .success([change])
-                case .remove(let app, let identifiers, let deliveredThrough, let token):
-                    return .success(
-                        [deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)]
-                            .compactMap { $0 })
-                case .record(let event, let token):
-                    return .success([try recordEvent(event, device: token)])
-                }
+                return .success(try apply(write, added: &added))
             } catch {
                 return .failure(error as? StoreError ?? StoreError(.corrupt, "\(error)"))
             }
@@ -118,6 +106,39 @@ extension InMemoryNotificationStore {
             }
         }
         return results
+    }
+
+    /// One write of a batch; `added` gains the app of a delivery that added a notification.
+    private func apply(_ write: NotificationWrite, added: inout Set<DeviceApp>) throws -> [DeviceChange] {
+        switch write {
+        case .deliver(let request, let app, let date, let token, _):
+            let before = devices[token]?.notifications[app]?.count ?? 0
+            let change = try deliver(request, app: app, at: date, device: token)
+            if devices[token]?.notifications[app]?.count ?? 0 > before { added.insert(DeviceApp(device: token, topic: app)) }
+            return [change]
+        case .remove(let app, let identifiers, let deliveredThrough, let token):
+            return [deleteNotifications(app: app, identifiers: identifiers, deliveredThrough: deliveredThrough, device: token)].compactMap { $0 }
+        case .record(let event, let token):
+            return [try recordEvent(event, device: token)]
+        case .receipted(let write, let receipt):
+            let changes = try apply(write, added: &added)
+            receipts[receipt.id] = receipt
+            return changes
+        }
+    }
+
+    public func saveReceipts(_ receipts: [DeliveryReceipt]) {
+        for receipt in receipts { self.receipts[receipt.id] = receipt }
+    }
+
+    public func receipts(ids: [String], keptSince: Date) -> [DeliveryReceipt] {
+        Set(ids).compactMap { receipts[$0] }.filter { $0.createdAt >= keptSince }
+    }
+
+    public func forgetReceipts(createdBefore date: Date) -> Int {
+        let old = receipts.values.filter { $0.createdAt < date }.map(\.id)
+        for id in old { receipts[id] = nil }
+        return old.count
     }
 
     public func snapshot(device token: String) -> DeviceSnapshot? {

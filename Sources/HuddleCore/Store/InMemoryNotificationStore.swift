@@ -48,6 +48,8 @@ public actor InMemoryNotificationStore: NotificationStore {
     var devices: [String: Device] = [:]
 
     var unregistered: [String: Date] = [:]
+    /// Receipts by id (``DeliveryReceipt``).
+    var receipts: [String: DeliveryReceipt] = [:]
 
     var keys: [String: SigningKeyRecord] = [:]
 

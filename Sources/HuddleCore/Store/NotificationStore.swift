@@ -143,12 +143,21 @@ public enum NotificationWrite: Sendable {
     case remove(app: String, identifiers: [String], deliveredThrough: UInt64? = nil, device: String)
     /// ``NotificationStore/recordEvent(_:device:)``.
     case record(DeviceEvent, device: String)
+    /// A write and, in its transaction when it succeeds, the receipt of the message it stores (an Expo ticket's):
+    /// a receipt never says a message arrived that was not stored, and a stored one always has its receipt.
+    indirect case receipted(NotificationWrite, receipt: DeliveryReceipt)
 
     /// The device written to.
     public var device: String {
         switch self {
         case .deliver(_, _, _, let device, _), .remove(_, _, _, let device), .record(_, let device): device
+        case .receipted(let write, _): write.device
         }
+    }
+
+    /// The write without its receipt.
+    public var unreceipted: NotificationWrite {
+        if case .receipted(let write, _) = self { write.unreceipted } else { self }
     }
 }
 
@@ -156,7 +165,7 @@ extension [NotificationWrite] {
     /// The deliveries among these writes that `results` (one per write) say were stored.
     public func storedDeliveries(_ results: [Result<[DeviceChange], StoreError>]) -> [NotificationLimit.StoredDelivery] {
         zip(indices, self).compactMap { position, write in
-            guard case .deliver(_, let app, _, let token, let limit) = write, case .success = results[position] else { return nil }
+            guard case .deliver(_, let app, _, let token, let limit) = write.unreceipted, case .success = results[position] else { return nil }
             return NotificationLimit.StoredDelivery(position: position, app: DeviceApp(device: token, topic: app), limit: limit)
         }
     }

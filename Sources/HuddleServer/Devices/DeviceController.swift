@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HuddleAPNs
 import HuddleCore
+import HuddleExpo
 import HuddleLocalization
 import Hummingbird
 import Logging
@@ -290,6 +291,7 @@ struct DeviceController {
         let body = try await request.jsonBody()
         try body.rejectUnknownMembers([
             "name", "developmentLanguage", "settings", "categories", "liveActivities", "capabilities", "firebaseProject", "channels", "defaultChannel",
+            "expoProject",
         ])
         try Self.refuseForeignMembers(on: session.device.kind) { try body.optionalMember($0) != nil }
         let name = try body.optionalMember("name")?.string()
@@ -310,7 +312,7 @@ struct DeviceController {
         var firebaseRead = FirebaseInstallation()
         try firebaseRead.update(json: body)
         let firebaseUpdate = firebaseRead
-        let firebaseMembers = try ["firebaseProject", "channels", "defaultChannel"].filter { name throws(JSONReadError) in try body.optionalMember(name) != nil }
+        let firebaseMembers = try ["firebaseProject", "channels", "defaultChannel", "expoProject"].filter { name throws(JSONReadError) in try body.optionalMember(name) != nil }
         let app = try await updateApp(topic, session, request) { current in
             var app = current ?? AppRecord(topic: topic)
             if let name { app.displayName = name.isEmpty ? nil : name }
@@ -322,6 +324,7 @@ struct DeviceController {
             if firebaseMembers.contains("firebaseProject") { app.firebase.project = firebaseUpdate.project }
             if firebaseMembers.contains("channels") { app.firebase.channels = firebaseUpdate.channels }
             if firebaseMembers.contains("defaultChannel") { app.firebase.defaultChannelID = firebaseUpdate.defaultChannelID }
+            if firebaseMembers.contains("expoProject") { app.firebase.expoProject = firebaseUpdate.expoProject }
             return app
         }
         let tag = AppEntityTag.of(app)
@@ -550,7 +553,11 @@ struct DeviceController {
             // The Firebase installation ID, which a message's `fid` names in place of the token.
             ("fid", app.firebase.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map { .string(String($0)) } ?? .null),
             ("firebaseProject", app.firebase.project.map(JSONValue.string) ?? .null), ("channels", .array(app.firebase.channels.map(\.json))),
-            ("defaultChannel", app.firebase.defaultChannelID.map(JSONValue.string) ?? .null), ("etag", .string(tag ?? AppEntityTag.of(app))),
+            ("defaultChannel", app.firebase.defaultChannelID.map(JSONValue.string) ?? .null),
+            // The Expo push token, which Expo's push API (`/--/api/v2/push/send`) takes, and the project it belongs to.
+            ("expoPushToken", app.firebase.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map { .string(ExpoPushToken.token(installationID: $0)) } ?? .null),
+            ("expoProject", .string(app.firebase.expoProject ?? ExpoPushToken.defaultProject(app: app.topic))),
+            ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }
 }

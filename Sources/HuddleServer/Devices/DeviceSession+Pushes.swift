@@ -19,6 +19,43 @@ struct StoredPush {
     var payload: () -> JSONValue
 }
 
+extension StoredPush {
+    /// Why APNs would refuse a push that a sender makes for an iPhone on its client's behalf (FCM, Expo).
+    enum APNsRefusal: Error {
+        /// A header breaks APNs' rules (``ProviderRequestCheck``).
+        case headers(APNsReason)
+        /// The payload is one APNs refuses (too large, malformed).
+        case payload(any Error)
+    }
+
+    /// The push APNs delivers for a payload and headers a sender made, held to the provider endpoint's own checks: the
+    /// topic is the app's with the push type's suffix, as such senders set it.
+    static func apns(
+        payload payloadJSON: JSONValue, headers: [String: String], pushType sentType: PushType, app: String, messageID: String, now: Date
+    ) throws(APNsRefusal) -> StoredPush {
+        let fields: ProviderRequestCheck.HeaderFields
+        do {
+            fields = try ProviderRequestCheck.headerFields(
+                topic: app + (sentType.topicSuffix ?? ""), collapseID: headers["apns-collapse-id"], priority: headers["apns-priority"],
+                pushType: sentType.rawValue, expiration: headers["apns-expiration"])
+        } catch {
+            throw .headers(error)
+        }
+        let pushType = fields.pushType
+        let payload: APNsPayload
+        do {
+            payload = try APNsPayload.decode(payloadJSON.jsonUTF8(), maximumSize: pushType.maximumPayloadSize)
+        } catch {
+            throw .payload(error)
+        }
+        return StoredPush(
+            app: app, pushType: pushType.rawValue, messageID: messageID, priority: fields.priority, date: now,
+            deviceAction: pushType.deviceAction(for: payload),
+            request: NotificationRequest(identifier: fields.collapseID ?? messageID, content: payload.content),
+            payload: { payloadJSON })
+    }
+}
+
 /// What storing a push did.
 enum StoredPushOutcome {
     /// It showed nothing; the device's event says what it did.
@@ -30,16 +67,23 @@ enum StoredPushOutcome {
 extension DeviceSession {
     /// Stores a push: a device event for one that shows nothing, else the notification, with an event saying what the
     /// person's settings did to it when they did something (held for the summary, silenced by a Focus).
-    func store(_ push: StoredPush) async throws -> StoredPushOutcome {
+    /// - Parameter receipt: the receipt of the push's message, stored in the push's own commit (or on its own, for a
+    ///   push the device keeps nothing of).
+    func store(_ push: StoredPush, receipt: DeliveryReceipt? = nil) async throws -> StoredPushOutcome {
         if let action = push.deviceAction {
             // Nothing to show: what the device did with it is recorded instead, never dropped.
-            try await record(DeviceEvent(
-                app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: action,
-                payload: push.payload()))
+            try await record(
+                DeviceEvent(
+                    app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: action,
+                    payload: push.payload()), receipt: receipt)
             return .event(action: action)
         }
-        let change = try await deliver(push.request, app: push.app, at: push.date)
-        guard case .delivered(let notification)? = change?.kind, notification.mark != .shown,
+        guard let change = try await deliver(push.request, app: push.app, at: push.date, receipt: receipt) else {
+            // Nothing visible, so nothing stored: the receipt alone says it arrived.
+            if let receipt { try await save(receipt) }
+            return .delivered(identifier: push.request.identifier, arrival: nil)
+        }
+        guard case .delivered(let notification) = change.kind, notification.mark != .shown,
             let note = settings.note(for: notification.mark, arrivedAt: push.date)
         else { return .delivered(identifier: push.request.identifier, arrival: nil) }
         // What the settings did is an event of the device too, as its page and API list them. It follows the

@@ -116,11 +116,13 @@ actor DeviceSession {
     ///   stored).
     /// - Throws: ``DeliveryRefusal`` when the device or the app is gone (another server sharing the store
     ///   removed it after this one loaded the device); the store's error when it failed.
+    /// - Parameter receipt: the receipt of the message that brought it, committed with it.
     @discardableResult
-    func deliver(_ request: NotificationRequest, app: String, at date: Date) async throws -> DeviceChange? {
+    func deliver(_ request: NotificationRequest, app: String, at date: Date, receipt: DeliveryReceipt? = nil) async throws -> DeviceChange? {
         guard request.content.isVisible else { return nil }
         if let problem = NotificationLimits.problem(identifier: request.identifier) { throw DeliveryRefusal.unstorableIdentifier(problem: problem) }
-        let changes = try await commitInTurn(.deliver(request, app: app, at: date, device: token, notificationsPerApp: notificationsPerApp))
+        let write = NotificationWrite.deliver(request, app: app, at: date, device: token, notificationsPerApp: notificationsPerApp)
+        let changes = try await commitInTurn(receipt.map { .receipted(write, receipt: $0) } ?? write)
         ServerMetrics.delivered()
         for case .removed(_, let trimmed) in changes.dropFirst().map(\.kind) { ServerMetrics.removed(trimmed.count) }
         return changes.first
@@ -128,8 +130,16 @@ actor DeviceSession {
 
     /// Records what the device did with a push that shows nothing.
     /// - Throws: ``DeliveryRefusal`` as ``deliver(_:app:at:)`` does; the store's error when it failed.
-    func record(_ event: DeviceEvent) async throws {
-        _ = try await commitInTurn(.record(event, device: token))
+    /// - Parameter receipt: the receipt of the message that brought it, committed with it.
+    func record(_ event: DeviceEvent, receipt: DeliveryReceipt? = nil) async throws {
+        let write = NotificationWrite.record(event, device: token)
+        _ = try await commitInTurn(receipt.map { .receipted(write, receipt: $0) } ?? write)
+    }
+
+    /// Stores the receipt of a message the device kept nothing of (``NotificationWrite/receipted(_:receipt:)`` brings
+    /// the others' with them).
+    func save(_ receipt: DeliveryReceipt) async throws {
+        try await store.saveReceipts([receipt])
     }
 
     /// Changes the person's settings of the device in the store's transaction, then applies the change here.

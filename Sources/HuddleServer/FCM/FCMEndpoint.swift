@@ -342,20 +342,13 @@ struct FCMEndpoint: RouterMiddleware {
             throw FCMError.invalid(
                 field: "message.apns.headers", "apns-push-type \"\(pushTypeName.prefix(40))\" is not one FCM sends to a device token")
         }
-        let fields = try headerFields(headers, app: app, pushType: sentType)
-        let pushType = fields.pushType
-        let payloadJSON = message.apnsPayload
-        let payload: APNsPayload
         do {
-            payload = try APNsPayload.decode(payloadJSON.jsonUTF8(), maximumSize: pushType.maximumPayloadSize)
-        } catch {
+            return try StoredPush.apns(payload: message.apnsPayload, headers: headers, pushType: sentType, app: app, messageID: messageID, now: now)
+        } catch .headers(let reason) {
+            throw FCMError.invalid(field: "message.apns.headers", "APNs would refuse these headers: \(reason.rawValue) (\(headerRule(reason)))")
+        } catch .payload(let error) {
             throw FCMError.invalid(field: "message.apns.payload", "The APNs payload FCM would send is refused by APNs: \(error)")
         }
-        return StoredPush(
-            app: app, pushType: pushType.rawValue, messageID: messageID, priority: fields.priority, date: now,
-            deviceAction: pushType.deviceAction(for: payload),
-            request: NotificationRequest(identifier: fields.collapseID ?? messageID, content: payload.content),
-            payload: { payloadJSON })
     }
 
     /// The APNs headers FCM sends, held to APNs' own rules (the APNs endpoint's checks): FCM hands them to APNs, which

@@ -6,4 +6,6 @@ enum Sender: String, Sendable, CaseIterable {
     case fcm
     /// The Web Push service (RFC 8030) at each subscription's endpoint (`/web-push/…`).
     case webPush
+    /// Expo's push service (`/--/api/v2/push/send`).
+    case expo
 }

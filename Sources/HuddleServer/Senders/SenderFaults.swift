@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HuddleAPNs
 import HuddleCore
+import HuddleExpo
 import HuddleFCM
 import Synchronization
 
@@ -64,7 +65,7 @@ struct SenderFault: Sendable {
     /// - Throws: ``JSONReadError`` naming the member that is wrong.
     init(id: Int, json body: JSONReader, now: Date) throws(JSONReadError) {
         try body.rejectUnknownMembers([
-            "device", "topic", "pushType", "reason", "fcmError", "webPushStatus", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond",
+            "device", "topic", "pushType", "reason", "fcmError", "webPushStatus", "expoError", "expoIn", "timestamp", "delayMilliseconds", "connection", "pushesPerSecond",
             "count",
         ])
         func text(_ name: String, maximumLength: Int) throws(JSONReadError) -> String? {
@@ -111,8 +112,23 @@ struct SenderFault: Sendable {
             }
             return status
         }
-        if [reason != nil, fcmError != nil, webPushStatus != nil].filter({ $0 }).count > 1 {
-            throw body.failure("a fault answers APNs pushes (reason), FCM messages (fcmError) or web pushes (webPushStatus), one of them")
+        var expoError: ExpoDeliveryError?
+        if let name = try text("expoError", maximumLength: 64) {
+            guard let code = ExpoDeliveryError(rawValue: name) else {
+                throw try body.member("expoError").failure(
+                    "expected one of Expo's ticket and receipt errors: \(ExpoDeliveryError.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            expoError = code
+        }
+        var expoStage = FaultAnswer.ExpoStage.receipt
+        if let name = try text("expoIn", maximumLength: 16) {
+            guard let stage = FaultAnswer.ExpoStage(rawValue: name), expoError != nil else {
+                throw try body.member("expoIn").failure("expected ticket or receipt, with an expoError")
+            }
+            expoStage = stage
+        }
+        if [reason != nil, fcmError != nil, webPushStatus != nil, expoError != nil].filter({ $0 }).count > 1 {
+            throw body.failure("a fault answers APNs pushes (reason), FCM messages (fcmError), web pushes (webPushStatus) or Expo messages (expoError), one of them")
         }
         var connection: ConnectionAction?
         if let name = try text("connection", maximumLength: 32) {
@@ -122,8 +138,8 @@ struct SenderFault: Sendable {
             }
             connection = action
         }
-        if connection != nil, fcmError != nil || webPushStatus != nil {
-            throw try body.member("connection").failure("connection faults are for the APNs endpoint's connections, not FCM messages or web pushes")
+        if connection != nil, fcmError != nil || webPushStatus != nil || expoError != nil {
+            throw try body.member("connection").failure("connection faults are for the APNs endpoint's connections, not FCM, web push or Expo messages")
         }
         if connection == .goAway, reason == nil { reason = .shutdown }
         if connection == .resetStream || connection == .close, reason != nil {
@@ -131,13 +147,15 @@ struct SenderFault: Sendable {
         }
         let delay = try whole("delayMilliseconds", in: 0...Self.maximumDelayMilliseconds)
         let pushesPerSecond = try whole("pushesPerSecond", in: 1...Self.maximumTimes)
-        if pushesPerSecond != nil, reason != nil || fcmError != nil || webPushStatus != nil || connection != nil || delay != nil {
+        if pushesPerSecond != nil, reason != nil || fcmError != nil || webPushStatus != nil || expoError != nil || connection != nil || delay != nil {
             throw body.failure("pushesPerSecond answers TooManyRequests beyond the rate; it takes no reason, connection or delay")
         }
-        guard reason != nil || fcmError != nil || webPushStatus != nil || connection != nil || delay != nil || pushesPerSecond != nil else {
-            throw body.failure("say what the fault does: reason, fcmError, webPushStatus, connection, delayMilliseconds or pushesPerSecond")
+        guard reason != nil || fcmError != nil || webPushStatus != nil || expoError != nil || connection != nil || delay != nil || pushesPerSecond != nil
+        else {
+            throw body.failure("say what the fault does: reason, fcmError, webPushStatus, expoError, connection, delayMilliseconds or pushesPerSecond")
         }
-        let sender: Sender? = fcmError != nil ? .fcm : webPushStatus != nil ? .webPush : (reason != nil || connection != nil) ? .apns : nil
+        let sender: Sender? =
+            fcmError != nil ? .fcm : webPushStatus != nil ? .webPush : expoError != nil ? .expo : (reason != nil || connection != nil) ? .apns : nil
         match = Match(
             device: try text("device", maximumLength: 200)?.lowercased(), topic: try text("topic", maximumLength: 255), pushType: pushType,
             sender: sender)
@@ -155,6 +173,7 @@ struct SenderFault: Sendable {
         }
         self.id = id
         answer = reason.map { .apns($0, timestamp: timestamp) } ?? fcmError.map(FaultAnswer.fcm) ?? webPushStatus.map(FaultAnswer.webPush)
+            ?? expoError.map { .expo($0, in: expoStage) }
         delayMilliseconds = delay
         self.connection = connection
         self.pushesPerSecond = pushesPerSecond
@@ -178,6 +197,9 @@ struct SenderFault: Sendable {
         case .webPush(let status):
             object["status"] = .integer(Int64(status))
             object["webPushStatus"] = .integer(Int64(status))
+        case .expo(let error, let stage):
+            object["expoError"] = .string(error.rawValue)
+            object["expoIn"] = .string(stage.rawValue)
         case nil:
             break
         }
@@ -199,6 +221,13 @@ enum FaultAnswer: Sendable, Hashable {
     case fcm(FCMError.Code)
     /// A push service's status (410, 429, 500, 503), answered in the words of the service the subscription imitates.
     case webPush(Int)
+    /// An Expo error, in the message's ticket or (after an ok ticket) in its receipt.
+    case expo(ExpoDeliveryError, in: ExpoStage)
+
+    /// Where an Expo error surfaces.
+    enum ExpoStage: String, Sendable, Hashable {
+        case ticket, receipt
+    }
 
     /// The statuses a web push fault may answer: the subscription gone, too many requests, the service failing.
     static let webPushStatuses = [410, 429, 500, 503]
@@ -209,6 +238,7 @@ enum FaultAnswer: Sendable, Hashable {
         case .apns: .apns
         case .fcm: .fcm
         case .webPush: .webPush
+        case .expo: .expo
         }
     }
 
@@ -218,6 +248,7 @@ enum FaultAnswer: Sendable, Hashable {
         case .apns(let reason, _): "answered \(reason.status.code) \(reason.rawValue)"
         case .fcm(let code): "answered \(code.httpStatus) \(code.rawValue)"
         case .webPush(let status): "answered \(status)"
+        case .expo(let error, let stage): "\(error.rawValue) in the \(stage.rawValue)"
         }
     }
 }

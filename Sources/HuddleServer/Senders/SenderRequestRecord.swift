@@ -52,9 +52,10 @@ struct SenderRequestRecord: Sendable {
     /// For a stored notification the person's settings touched: what the device did ("held for the 08:00 summary",
     /// "silenced by the Work Focus").
     var arrival: String?
-    /// For a web push: its service, VAPID claims, TTL, Urgency and Topic, and what the browser decrypted (or why it
-    /// could not), shown as the record's `webPush` member.
-    var webPush: JSONValue?
+    /// What only its sender has, shown as the record's member of the sender's name: a web push's service, VAPID
+    /// claims, TTL, Urgency and Topic and what the browser decrypted (`webPush`); an Expo message's ticket, receipt
+    /// and what Expo sent APNs or FCM for it (`expo`).
+    var senderDetails: (member: String, value: JSONValue)?
 
     init(
         receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
@@ -132,7 +133,7 @@ struct SenderRequestRecord: Sendable {
             if let arrival { stored["arrival"] = .string(arrival) }
             object["notification"] = .object(stored)
         }
-        if let webPush { object["webPush"] = webPush }
+        if let senderDetails { object[senderDetails.member] = senderDetails.value }
         if let storedApp, let eventAction {
             object["event"] = .object(JSONObject([("app", .string(storedApp)), ("action", .string(eventAction))]))
         }

@@ -8,6 +8,7 @@ extension FirebaseInstallation {
         object["project"] = project.map(JSONValue.string)
         if !channels.isEmpty { object["channels"] = .array(channels.map(\.json)) }
         object["defaultChannel"] = defaultChannelID.map(JSONValue.string)
+        object["expoProject"] = expoProject.map(JSONValue.string)
         return JSONValue.object(object).jsonText()
     }
 
@@ -18,10 +19,11 @@ extension FirebaseInstallation {
         guard let text else { return installation }
         do {
             let reader = JSONReader(try JSONParser.parse(text))
-            try reader.rejectUnknownMembers(["project", "channels", "defaultChannel"])
+            try reader.rejectUnknownMembers(["project", "channels", "defaultChannel", "expoProject"])
             installation.project = try reader.optionalMember("project")?.string()
             installation.channels = try reader.optionalMember("channels").map { reader throws(JSONReadError) in try AndroidChannel.list(json: reader) } ?? []
             installation.defaultChannelID = try reader.optionalMember("defaultChannel")?.string()
+            installation.expoProject = try reader.optionalMember("expoProject")?.string()
         } catch {
             throw StoreError(.corrupt, "the Firebase installation of app \(topic) cannot be read: \(error)")
         }

@@ -1,0 +1,421 @@
+import Foundation
+import HTTPTypes
+import HuddleAPNs
+import HuddleCore
+import HuddleExpo
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Synchronization
+
+/// Expo's push service on Expo's paths (docs/expo.md), for Expo's unchanged server SDKs pointed at Huddle:
+///
+/// - `POST /--/api/v2/push/send`: one message or an array, at most 100 notifications, answered with one ticket per
+///   recipient in order; each accepted message is delivered as Expo delivers it, an APNs push to an iPhone and an FCM
+///   message to an Android phone, in one commit with its receipt;
+/// - `POST /--/api/v2/push/getReceipts`: `{"ids": […]}`, at most 1,000, answered with the receipts kept (a day).
+///
+/// Either path may follow a prefix (Python's `PushClient(api_url=…)` puts one there). A middleware before
+/// ``SiteGuard``, as the other senders are: SDKs name whatever host they were pointed at.
+struct ExpoEndpoint: RouterMiddleware {
+    typealias Context = HuddleRequestContext
+
+    let centers: DeviceCenters
+    let store: any NotificationStore
+    let intake: SenderIntake
+    let faults: SenderFaults
+    /// The access token every send must present (Expo's "enhanced push security"), when the server has one.
+    let accessToken: String?
+    let clock: @Sendable () -> Date
+    /// Where each installation ID seen was installed (device, app).
+    let installations = TokenPlaces()
+    /// When receipts past their day were last forgotten.
+    private let lastForgetting = LastForgetting()
+
+    private final class LastForgetting: Sendable {
+        let date = Mutex<Date>(.distantPast)
+    }
+
+    static let sendPath = "/--/api/v2/push/send"
+    static let receiptsPath = "/--/api/v2/push/getReceipts"
+    /// The most bytes of a request body, compressed or inflated (Expo documents none; 100 messages of 4 KiB fit).
+    static let maximumBodySize = 1 << 20
+    /// How long receipts are kept (Expo's page: "push receipts are cleared after 24 hours").
+    static let receiptLifetime: TimeInterval = 86_400
+    /// The most bytes of what Expo sends APNs or FCM for one message (`MessageTooBig` past it).
+    static let maximumPayloadSize = 4_096
+    /// How many of a request's notifications are delivered at once (they share the store's commits).
+    static let concurrentDeliveries = 16
+    /// The longest message the inspector keeps of each notification.
+    static let longestMessageKept = 16 * 1024
+
+    static let counterLabel = "huddle_expo_notifications_total"
+    static let acceptedCounter = Counter(label: counterLabel, dimensions: [("status", "200"), ("error", "")])
+    private static let logger = Logger(label: "huddle.expo")
+
+    enum Route {
+        case send, receipts
+    }
+
+    /// The route a path names, after any prefix.
+    static func route(of path: String) -> Route? {
+        if path.hasSuffix(sendPath) { return .send }
+        if path.hasSuffix(receiptsPath) { return .receipts }
+        return nil
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = Self.route(of: request.uri.path) else { return try await next(request, context) }
+        guard request.method == .post else {
+            return Self.answer(ExpoRequestError(.methodNotAllowed, "\(request.method.rawValue) is not allowed here: Expo's push API takes POST"))
+        }
+        switch route {
+        case .send:
+            let response = await send(request, context: context)
+            if response.status == .ok { SenderAccepted.tell(context) }
+            return response
+        case .receipts:
+            return await receipts(request)
+        }
+    }
+
+    // MARK: Sending
+
+    /// A recipient's app, with its device's session.
+    struct Recipient: Sendable {
+        var session: DeviceSession
+        var app: String
+        var installation: FirebaseInstallation
+        var device: DeviceRecord { session.device }
+        var project: String { installation.expoProject ?? ExpoPushToken.defaultProject(app: app) }
+    }
+
+    private func send(_ request: Request, context: Context) async -> Response {
+        let started = ContinuousClock.now
+        let client = ProviderExchange.client(of: context.connectionChannel)
+        let path = request.uri.path
+        let now = clock()
+        do {
+            try SiteGuard.checkSameOrigin(request)
+            try checkAccessToken(request)
+            let json = try await Self.json(of: request)
+            let push = try ExpoPushRequest(json: json)
+            let messagesJSON: [JSONValue] = if case .array(let elements) = json { elements } else { [json] }
+            var recipients: [Recipient?] = []
+            for (_, token) in push.recipients {
+                recipients.append(try await ExpoPushToken.installationID(of: token).asyncFlatMap { try await recipient(installationID: String($0)) })
+            }
+            try Self.checkOneProject(push.recipients.map(\.token), recipients)
+            var messageIndexes: [Int] = []
+            for (index, message) in push.messages.enumerated() { messageIndexes += Array(repeating: index, count: message.to.count) }
+            let work = zip(push.recipients, recipients).enumerated().map { position, pair in
+                Notification(
+                    message: pair.0.message, token: pair.0.token, recipient: pair.1, messageJSON: messagesJSON[messageIndexes[position]])
+            }
+            let tickets = await deliverAll(work, path: path, client: client, isHTTP2: context.isHTTP2, now: now)
+            let data: JSONValue = push.answersSingleTicket && tickets.count == 1 ? tickets[0].json : .array(tickets.map(\.json))
+            return .json(.object(JSONObject([("data", data)])))
+        } catch {
+            let refusal = Self.refusal(for: error)
+            var record = intake.begin(client: client, isHTTP2: context.isHTTP2, method: request.method.rawValue, path: path)
+            intake.finish(
+                &record, messageID: "", answer: .refused(status: refusal.httpStatus, reason: refusal.code.rawValue, description: refusal.message),
+                started: started)
+            return Self.answer(refusal)
+        }
+    }
+
+    /// One notification of a request: a message to one of its tokens.
+    struct Notification: Sendable {
+        var message: ExpoMessage
+        var token: String
+        var recipient: Recipient?
+        var messageJSON: JSONValue
+    }
+
+    /// Delivers each notification, a bounded number at once, each with its own record; the tickets in order.
+    private func deliverAll(_ work: [Notification], path: String, client: String?, isHTTP2: Bool, now: Date) async -> [ExpoTicket] {
+        await withTaskGroup(of: (Int, ExpoTicket).self) { group in
+            var tickets = [ExpoTicket?](repeating: nil, count: work.count)
+            var next = 0
+            func start() {
+                guard next < work.count else { return }
+                let position = next
+                next += 1
+                group.addTask { (position, await deliver(work[position], path: path, client: client, isHTTP2: isHTTP2, now: now)) }
+            }
+            for _ in 0..<Self.concurrentDeliveries { start() }
+            for await (position, ticket) in group {
+                tickets[position] = ticket
+                start()
+            }
+            return tickets.map { $0 ?? .error(.expoError, message: "The notification was not handled.", token: "") }
+        }
+    }
+
+    /// One notification, as Expo handles it: a ticket at once, then its delivery to APNs or FCM, whose outcome is its
+    /// receipt.
+    private func deliver(_ work: Notification, path: String, client: String?, isHTTP2: Bool, now: Date) async -> ExpoTicket {
+        let started = ContinuousClock.now
+        var record = intake.begin(client: client, isHTTP2: isHTTP2, method: "POST", path: path)
+        let messageText = work.messageJSON.jsonUTF8()
+        if messageText.count <= Self.longestMessageKept { record.payload = messageText }
+        record.deviceToken = work.recipient?.device.token
+        let ticketID = UUID.timeOrderedLowercasedString(at: now)
+        var details = JSONObject([("expoPushToken", .string(String(work.token.prefix(ExpoMessage.longestToken))))])
+        if let recipient = work.recipient {
+            details["project"] = .string(recipient.project)
+            details["app"] = .string(recipient.app)
+        }
+        let ticket: ExpoTicket
+        var receipt: DeliveryReceipt?
+        do {
+            (ticket, receipt) = try await outcome(of: work, ticketID: ticketID, now: now, record: &record, details: &details)
+        } catch {
+            Self.logger.error("an Expo notification failed", metadata: ["ticket": "\(ticketID)", "error": "\(error)"])
+            ticket = .error(.expoError, message: "The notification could not be enqueued; send it again.", token: work.token)
+        }
+        details["ticket"] = ticket.json
+        if let receipt { details["receipt"] = receipt.expoJSON }
+        record.senderDetails = ("expo", .object(details))
+        switch ticket {
+        case .ok(let id):
+            intake.finish(&record, messageID: id, answer: .accepted(status: 200), started: started)
+        case .error(let error, let message, _):
+            intake.finish(&record, messageID: "", answer: .refused(status: 200, reason: error.rawValue, description: message), started: started)
+        }
+        return ticket
+    }
+
+    /// The ticket of a notification and, for an accepted one, its receipt (stored: with the delivery when it is one).
+    private func outcome(
+        of work: Notification, ticketID: String, now: Date, record: inout SenderRequestRecord, details: inout JSONObject
+    ) async throws -> (ExpoTicket, DeliveryReceipt?) {
+        let token = String(work.token.prefix(ExpoMessage.longestToken))
+        guard ExpoPushToken.installationID(of: work.token) != nil else {
+            return (.error(.deviceNotRegistered, message: "\"\(token)\" is not a valid Expo push token", token: token), nil)
+        }
+        func failed(_ error: ExpoDeliveryError, _ message: String? = nil) async throws -> (ExpoTicket, DeliveryReceipt?) {
+            let receipt = DeliveryReceipt(id: ticketID, createdAt: now, error: error.rawValue, message: message ?? error.message(token: token))
+            try await store.saveReceipts([receipt])
+            return (.ok(id: ticketID), receipt)
+        }
+        if !faults.isEmpty,
+            let effect = faults.take(
+                device: work.recipient?.device.token ?? "", topic: work.recipient?.app ?? "", pushType: .alert,
+                rateLimited: .expo(.messageRateExceeded, in: .receipt), now: now)
+        {
+            record.fault = effect.summary
+            if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
+            switch effect.answer {
+            case .expo(let error, .ticket)?: return (.error(error, message: error.message(token: token), token: token), nil)
+            case .expo(let error, .receipt)?: return try await failed(error)
+            default: break
+            }
+        }
+        // A token of no app now: Expo takes it (it knows every token it gave) and APNs or FCM refuse it.
+        guard let recipient = work.recipient else { return try await failed(.deviceNotRegistered) }
+        let push: StoredPush
+        switch made(work.message, for: recipient, messageID: ticketID, now: now, details: &details) {
+        case .success(let made): push = made
+        case .failure(let refusal): return try await failed(refusal.error, refusal.message)
+        }
+        let receipt = DeliveryReceipt(id: ticketID, createdAt: now)
+        do {
+            record.storedApp = recipient.app
+            record.note(try await recipient.session.store(push, receipt: receipt))
+            return (.ok(id: ticketID), receipt)
+        } catch DeliveryRefusal.deviceGone {
+            centers.forget(recipient.device.token)
+            return try await failed(.deviceNotRegistered)
+        } catch DeliveryRefusal.unknownApp {
+            return try await failed(.deviceNotRegistered)
+        } catch DeliveryRefusal.unstorableIdentifier(let problem) {
+            return try await failed(.providerError, "The notification's tag or collapseId \(problem)")
+        }
+    }
+
+    /// Why APNs or FCM would refuse what Expo sends them for a message.
+    struct ProviderRefusal: Error {
+        var error: ExpoDeliveryError
+        var message: String
+    }
+
+    /// What Expo sends for a message to the recipient's device, as that device stores it: an APNs push to an iPhone, an
+    /// FCM data message to Android (which expo-notifications posts).
+    private func made(
+        _ message: ExpoMessage, for recipient: Recipient, messageID: String, now: Date, details: inout JSONObject
+    ) -> Result<StoredPush, ProviderRefusal> {
+        let tooBig = ProviderRefusal(error: .messageTooBig, message: ExpoDeliveryError.messageTooBig.message(token: ""))
+        // Expo sends iPhones APNs pushes and Android phones FCM messages: a device that FCM reaches through APNs is an
+        // iPhone.
+        switch recipient.device.kind.fcmArrival {
+        case .apnsPush:
+            let payload = message.apnsPayload(project: recipient.project)
+            let headers = message.apnsHeaders(now: now)
+            details["apns"] = .object(JSONObject([
+                ("headers", .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))), ("payload", payload),
+            ]))
+            guard payload.jsonUTF8().count <= Self.maximumPayloadSize else { return .failure(tooBig) }
+            let pushType = PushType(rawValue: headers["apns-push-type"] ?? "") ?? .alert
+            do throws(StoredPush.APNsRefusal) {
+                return .success(try StoredPush.apns(payload: payload, headers: headers, pushType: pushType, app: recipient.app, messageID: messageID, now: now))
+            } catch {
+                switch error {
+                case .headers(let reason):
+                    return .failure(ProviderRefusal(error: .providerError, message: "APNs refused the notification: \(reason.rawValue)"))
+                case .payload(let error):
+                    return .failure(ProviderRefusal(error: .providerError, message: "APNs refused the notification's payload: \(error)"))
+                }
+            }
+        case .androidNotification:
+            let data = message.fcmData(project: recipient.project)
+            let dataJSON = JSONValue.object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            details["fcm"] = .object(JSONObject([
+                ("priority", .string(message.isHighPriorityOnAndroid ? "high" : "normal")), ("data", dataJSON),
+            ]))
+            guard dataJSON.jsonUTF8().count <= Self.maximumPayloadSize else { return .failure(tooBig) }
+            let request = message.androidRequest(messageID: messageID)
+            let action: String? =
+                if request == nil {
+                    "gave the data message to the app (expo-notifications' background task); a message with no title or body shows nothing"
+                } else if message.namesMissingChannel(recipient.installation.channels) {
+                    "posted nothing: the app has not created channel \"\(message.channelID ?? "")\" (Expo: a notification to a channel that does not exist is not shown)"
+                } else {
+                    nil
+                }
+            return .success(StoredPush(
+                app: recipient.app, pushType: "fcm", messageID: messageID, priority: message.isHighPriorityOnAndroid ? 10 : 5, date: now,
+                deviceAction: action, request: request ?? NotificationRequest(identifier: messageID, content: NotificationContent()),
+                payload: { dataJSON }))
+        }
+    }
+
+    /// The app an installation ID belongs to: from the IDs seen before and the device's session in memory, else from
+    /// the store.
+    private func recipient(installationID id: String) async throws -> Recipient? {
+        if let known = installations.place(of: id), let session = try await centers.session(for: known.device),
+            let installation = session.firebaseInstallation(of: known.app),
+            installation.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map({ $0 == id }) == true
+        {
+            return Recipient(session: session, app: known.app, installation: installation)
+        }
+        guard let registrationToken = try await store.registrationToken(installationID: id),
+            let found = try await store.firebaseRecipient(registrationToken: registrationToken)
+        else { return nil }
+        installations.remember(id, device: found.device.token, app: found.app)
+        guard let session = try await centers.session(for: found.device.token) else { return nil }
+        return Recipient(session: session, app: found.app, installation: session.firebaseInstallation(of: found.app) ?? found.installation)
+    }
+
+    /// Refuses a request whose tokens belong to more than one project, naming each project's tokens, as Expo does.
+    private static func checkOneProject(_ tokens: [String], _ recipients: [Recipient?]) throws {
+        var tokensByProject: [(project: String, tokens: [String])] = []
+        for (token, recipient) in zip(tokens, recipients) {
+            guard let project = recipient?.project else { continue }
+            if let index = tokensByProject.firstIndex(where: { $0.project == project }) {
+                tokensByProject[index].tokens.append(token)
+            } else {
+                tokensByProject.append((project, [token]))
+            }
+        }
+        guard tokensByProject.count > 1 else { return }
+        throw ExpoRequestError(
+            .tooManyExperienceIDs,
+            "All push notification messages in the same request must be for the same project; check the details field to investigate conflicting tokens.",
+            details: .object(JSONObject(tokensByProject.map { ($0.project, .array($0.tokens.map(JSONValue.string))) })))
+    }
+
+    /// Refuses a send without the server's access token, when it has one (`huddle serve --expo-access-token`).
+    private func checkAccessToken(_ request: Request) throws {
+        guard let accessToken else { return }
+        guard let presented = Secrets.bearer(request), Secrets.constantTimeEqual(presented, accessToken) else {
+            throw ExpoRequestError(
+                .unauthorized, "The bearer token is invalid: this project requires an access token (send Authorization: Bearer <token>).")
+        }
+    }
+
+    // MARK: Receipts
+
+    private func receipts(_ request: Request) async -> Response {
+        do {
+            let ids = try ExpoReceiptRequest(json: try await Self.json(of: request)).ids
+            let now = clock()
+            try await forgetOldReceipts(now: now)
+            let kept = try await store.receipts(ids: ids.filter { $0.utf8.count <= DeliveryReceipt.longestID }, keptSince: now - Self.receiptLifetime)
+            let byID = Dictionary(kept.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var data = JSONObject()
+            for id in ids where data[id] == nil {
+                if let receipt = byID[id] { data[id] = receipt.expoJSON }
+            }
+            return .json(.object(JSONObject([("data", .object(data))])))
+        } catch {
+            return Self.answer(Self.refusal(for: error))
+        }
+    }
+
+    /// Deletes the receipts past their day, at most once a minute (a request finds none of them either way).
+    private func forgetOldReceipts(now: Date) async throws {
+        let due = lastForgetting.date.withLock { last in
+            guard now.timeIntervalSince(last) >= 60 else { return false }
+            last = now
+            return true
+        }
+        if due { try await store.forgetReceipts(createdBefore: now - Self.receiptLifetime) }
+    }
+
+    // MARK: Bodies and answers
+
+    /// A request's JSON body, inflated when it came compressed, whatever its `Content-Type` (Python's SDK sends none from
+    /// a session of the caller's own).
+    private static func json(of request: Request) async throws -> JSONValue {
+        var body: ByteBuffer
+        do {
+            body = try await request.collectBody(limit: maximumBodySize)
+        } catch {
+            throw ExpoRequestError(.validationError, "The request body is larger than \(maximumBodySize) bytes.")
+        }
+        if let encoding = request.headers[.contentEncoding]?.lowercased(), encoding != "identity" {
+            guard CompressedBody.encodings.contains(encoding) else {
+                throw ExpoRequestError(.validationError, "Content-Encoding \(encoding.prefix(40)) is not supported: send gzip, deflate or none.")
+            }
+            do {
+                body = try CompressedBody.inflate(body, encoding: encoding, limit: maximumBodySize)
+            } catch {
+                throw ExpoRequestError(.validationError, "The request body cannot be inflated: \(error)")
+            }
+        }
+        do {
+            return try JSONParser.parse(body.readableBytesView)
+        } catch {
+            throw ExpoRequestError(.validationError, "The request body is not JSON: \(error)")
+        }
+    }
+
+    /// A failure as Expo's answer: its own refusals as they are, the site's origin rule as unauthorized, anything else
+    /// an internal error (logged).
+    private static func refusal(for error: any Error) -> ExpoRequestError {
+        switch error {
+        case let refusal as ExpoRequestError: return refusal
+        case let refusal as APIError: return ExpoRequestError(.unauthorized, refusal.message)
+        case let error as StoreError where error.code == .unavailable:
+            return ExpoRequestError(.internalServerError, "The push service is unavailable; try again.")
+        default:
+            logger.error("an Expo request failed", metadata: ["error": "\(error)"])
+            return ExpoRequestError(.internalServerError, "An unknown error occurred.")
+        }
+    }
+
+    static func answer(_ error: ExpoRequestError) -> Response {
+        .json(error.json, status: HTTPResponse.Status(code: error.httpStatus))
+    }
+}
+
+extension Optional {
+    /// The value mapped by an async transform, or `nil`.
+    fileprivate func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
