@@ -75,7 +75,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleFCM", "HuddleLocalization", "HuddleWebPush"]),
+        .target(name: "HuddleLint", dependencies: ["HuddleAPNs", "HuddleCore", "HuddleExpo", "HuddleFCM", "HuddleLocalization", "HuddleWebPush"]),
         // The lint command's options and run, shared by `huddle lint` and `huddle-lint`.
         .target(
             name: "HuddleLintCommand",

@@ -29,6 +29,8 @@ public struct ExpoRequestError: Error, Sendable, Hashable, CustomStringConvertib
     public var code: Code
     public var message: String
     public var details: JSONValue?
+    /// For a `VALIDATION_ERROR`: the key path of the member at fault (`[1].priority`), as ``JSONReader`` writes it.
+    public var keyPath: String?
 
     public init(_ code: Code, _ message: String, details: JSONValue? = nil) {
         self.code = code
@@ -38,7 +40,9 @@ public struct ExpoRequestError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// A message or body that is not what Expo's API takes, at its key path.
     public static func validation(_ error: JSONReadError) -> ExpoRequestError {
-        ExpoRequestError(.validationError, error.path.isEmpty ? error.message : "\"\(error.path)\" \(error.message)")
+        var refusal = ExpoRequestError(.validationError, error.path.isEmpty ? error.message : "\"\(error.path)\" \(error.message)")
+        refusal.keyPath = error.path
+        return refusal
     }
 
     public var httpStatus: Int { code.httpStatus }

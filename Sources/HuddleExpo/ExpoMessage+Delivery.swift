@@ -76,9 +76,11 @@ extension ExpoMessage {
     /// Whether FCM carries it at high priority: `high` only (Android's default is normal).
     public var isHighPriorityOnAndroid: Bool { priority == .high }
 
-    /// The notification expo-notifications posts on Android for the FCM message; `nil` for a message with nothing to
-    /// show (the app's background task gets its data). Its channel is the one asked for (expo-notifications posts to
-    /// it, or, when the app never created it, nothing shows: ``namesMissingChannel(_:)``), else the shade's fallback.
+    /// The notification Android shows for the FCM message, which carries a notification as well as data (Expo's page on
+    /// receiving notifications): the Firebase SDK posts it while the app is in the background, on the channel asked for
+    /// if the app created it and else on the manifest's default or Firebase's fallback, as every FCM notification
+    /// (docs/expo.md, "Channels"). Its identifier is the `tag`, else the message's, as expo-notifications takes it.
+    /// `nil` for a message with nothing to show: the app's background task gets its data.
     public func androidRequest(messageID: String) -> NotificationRequest? {
         guard title != nil || body != nil else { return nil }
         let presentation = AndroidPresentation(
@@ -87,13 +89,6 @@ extension ExpoMessage {
         let content = NotificationContent(
             title: title.map(LocalizableText.plain), body: body.map(LocalizableText.plain), categoryIdentifier: categoryID ?? "",
             userInfo: data ?? JSONObject(), android: presentation)
-        return NotificationRequest(identifier: tag ?? collapseID ?? messageID, content: content)
-    }
-
-    /// Whether Android shows nothing because the message names a channel the app has not created (Expo's page: "If
-    /// the channel does not exist on the device, the notification is not shown").
-    public func namesMissingChannel(_ channels: [AndroidChannel]) -> Bool {
-        guard let channelID else { return false }
-        return !channels.contains { $0.id == channelID }
+        return NotificationRequest(identifier: tag ?? messageID, content: content)
     }
 }

@@ -20,9 +20,9 @@ public enum ExpoPushToken {
         return nil
     }
 
-    /// The project of an app that named none: `@huddle/` and its bundle ID or package name (an Expo project's full
-    /// name is `@owner/slug`).
-    public static func defaultProject(app topic: String) -> String {
-        "@huddle/\(topic)"
-    }
+    /// The project of every app that names none (an Expo project's full name is `@owner/slug`): one for all, so that a
+    /// request to an iPhone's app and an Android phone's, whatever their bundle ID and package name, is one project's,
+    /// as an app's two builds are at Expo. Apps that name their projects apart are refused together
+    /// (`PUSH_TOO_MANY_EXPERIENCE_IDS`).
+    public static let defaultProject = "@huddle/default"
 }

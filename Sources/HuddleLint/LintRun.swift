@@ -112,6 +112,10 @@ struct LintRun {
             fileCount += 1
             documents.append(document)
             WebPushRules.check(document)
+        } else if ExpoRules.isMessage(document.json) {
+            fileCount += 1
+            documents.append(document)
+            ExpoRules.check(document)
         } else if FCMRules.isMessage(document.json) {
             fileCount += 1
             documents.append(document)
@@ -124,7 +128,7 @@ struct LintRun {
             findings.append(
                 LintFinding(
                     .unreadableFile, file: file.displayPath, line: 1, column: 1,
-                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), a web push (\"web_push\", or a request's \"vapid\"), nor a scenario or app description (an object with \"apps\")"))
+                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), a web push (\"web_push\", or a request's \"vapid\"), an Expo message (\"to\"), nor a scenario or app description (an object with \"apps\")"))
         }
     }
 

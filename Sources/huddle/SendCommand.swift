@@ -11,7 +11,7 @@ import NIOSSL
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Send a push, as a provider does, to Huddle or any APNs-compatible endpoint; or, with --fcm, an FCM message; or, with --web-push, a web push.",
+        abstract: "Send a push, as a provider does, to Huddle or any APNs-compatible endpoint; or, with --fcm, an FCM message; with --web-push, a web push; with --expo, Expo messages.",
         discussion: """
             Reads the payload from a file (or standard input with -), signs a provider token with the .p8 key, \
             and prints the status, the reason and the apns-id. HTTPS URLs use HTTP/2 (ALPN), http:// URLs \
@@ -27,6 +27,10 @@ struct SendCommand: AsyncParsableCommand {
             JSON): it is encrypted as RFC 8291's aes128gcm for the subscription, signed with VAPID (aud: the \
             endpoint's origin, exp: 12 hours, sub: --subject), and sent to the endpoint with TTL (--ttl), and \
             Urgency and Topic when given (--urgency, --topic). Exits 0 on 201.
+
+            With --expo, the file is what Expo's push API takes (one message, or an array of them, each with its \
+            ExponentPushToken[…] in to): it goes to <url>/--/api/v2/push/send (with --expo-access-token as a bearer \
+            token when given), and the answer, its tickets, is printed. Exits 0 when every ticket is ok.
             """
     )
 
@@ -41,6 +45,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Send an FCM message instead, authenticated by this service account's JSON key file (huddle fcm service-account writes one).")
     var fcm: String?
     @Option(help: "Send a web push instead, to this subscription (JSON: endpoint, keys.p256dh, keys.auth).") var webPush: String?
+    @Flag(help: "Send Expo messages instead, to Expo's push API at --url.") var expo = false
+    @Option(help: "With --expo: the project's access token (enhanced push security).") var expoAccessToken: String?
     @Option(help: "With --web-push: the application server's VAPID private key (PEM; huddle keys vapid makes one).") var vapidKey: String?
     @Option(help: "With --web-push: VAPID's sub, a contact (mailto: or https:), which Apple's service requires.") var subject: String?
     @Option(help: "With --web-push: the TTL header, in seconds.") var ttl = 60
@@ -61,8 +67,10 @@ struct SendCommand: AsyncParsableCommand {
         if key != nil, teamId == nil { throw ValidationError("--key needs --team-id.") }
         if webPush != nil, vapidKey == nil { throw ValidationError("--web-push needs --vapid-key (huddle keys vapid --out vapid.pem makes one).") }
         if webPush == nil, vapidKey != nil || subject != nil || urgency != nil { throw ValidationError("--vapid-key, --subject and --urgency are for --web-push.") }
-        if fcm == nil, webPush == nil, device == nil || topic == nil {
-            throw ValidationError("an APNs push needs --device and --topic (or send an FCM message with --fcm, a web push with --web-push).")
+        if [fcm != nil, webPush != nil, expo].filter({ $0 }).count > 1 { throw ValidationError("--fcm, --web-push and --expo send one kind each: choose one.") }
+        if !expo, expoAccessToken != nil { throw ValidationError("--expo-access-token is for --expo.") }
+        if fcm == nil, webPush == nil, !expo, device == nil || topic == nil {
+            throw ValidationError("an APNs push needs --device and --topic (or send an FCM message with --fcm, a web push with --web-push, Expo messages with --expo).")
         }
     }
 
@@ -72,6 +80,8 @@ struct SendCommand: AsyncParsableCommand {
                 try await sendFCM(keyFile: fcm)
             } else if let webPush, let vapidKey {
                 try await sendWebPush(subscriptionFile: webPush, vapidKeyFile: vapidKey)
+            } else if expo {
+                try await sendExpo()
             } else {
                 try await send()
             }

@@ -32,7 +32,7 @@ struct ExpoMessageTests {
         #expect(ExpoPushToken.installationID(of: "ExponentPushToken[abc") == nil)
         #expect(ExpoPushToken.installationID(of: "abcdefghijklmnopqrstuv") == nil)
         #expect(ExpoPushToken.installationID(of: "ExponentPushToken[" + String(repeating: "a", count: 65) + "]") == nil)
-        #expect(ExpoPushToken.defaultProject(app: "com.example.chat") == "@huddle/com.example.chat")
+        #expect(ExpoPushToken.defaultProject == "@huddle/default")
     }
 
     @Test func everyFieldOfExposFormatIsRead() throws {
@@ -140,8 +140,6 @@ struct ExpoMessageTests {
         #expect(request.content.title == .plain("T") && request.content.body == .plain("B"))
         #expect(request.content.android?.channelID == "chat" && request.content.android?.count == 4)
         #expect(request.content.userInfo["k"] == .integer(1))
-        #expect(message.namesMissingChannel([]))
-        #expect(!message.namesMissingChannel([AndroidChannel(id: "chat", name: "Chat")]))
         let dataOnly = try #require(try Self.request(#"{"to": "t", "data": {"k": 1}}"#).messages.first)
         #expect(dataOnly.androidRequest(messageID: "m") == nil)
         #expect(!dataOnly.isHighPriorityOnAndroid)

@@ -18,7 +18,7 @@ ERROR_RULES = {
     "unreadable-file", "invalid-scenario", "invalid-payload", "payload-too-large", "summary-arg-count", "unknown-category",
     "unknown-loc-key", "loc-args-count", "plural-missing-category", "plural-missing-other", "undefined-plural-variable",
     "format-mismatch", "invalid-format", "live-activity-payload", "live-activity-content-state", "fcm-invalid-message",
-    "web-push-declarative", "web-push-too-large", "web-push-request",
+    "web-push-declarative", "web-push-too-large", "web-push-request", "expo-invalid-message", "expo-too-large",
     # A warning rule whose bad fixture has its error case too: a background push without content-available.
     "push-type-payload",
 }

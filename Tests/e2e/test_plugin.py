@@ -148,3 +148,16 @@ def test_the_web_push_fixture_gives_a_subscription_that_pywebpush_sends_to(huddl
     assert [n["title"] for group in center["groups"] for n in group["notifications"]] == ["Back in stock"]
     [record] = huddle.requests(device=huddle_web_push.device.token)
     assert record["webPush"]["payload"] == message
+
+
+def test_the_expo_fixture_sends_to_a_device_and_its_receipt_comes_back(huddle, huddle_expo, huddle_device):
+    from exponent_server_sdk import PushMessage
+    assert huddle_device.expo_token.startswith("ExponentPushToken[")
+    ticket = huddle_expo.publish(PushMessage(to=huddle_device.expo_token, title="Order shipped", body="Arrives Friday"))
+    ticket.validate_response()
+    center = huddle_device.center(wait=10, notifications=1)
+    assert [n["title"] for group in center["groups"] for n in group["notifications"]] == ["Order shipped"]
+    [receipt] = huddle_expo.check_receipts_multiple([ticket])
+    receipt.validate_response()
+    [record] = huddle.requests(device=huddle_device.token)
+    assert record["expo"]["ticket"] == {"status": "ok", "id": ticket.id}

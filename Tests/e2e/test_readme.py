@@ -150,6 +150,9 @@ def test_every_sh_block_of_the_readme_runs_as_typed_in_order_against_one_server(
     assert re.search(r"^200$", block("Certificate authentication"), re.M), output
     fcm = block("Firebase Cloud Messaging")
     assert re.search(r'^200 \{"name":"projects/my-project/messages/', fcm, re.M) and re.search(r"^Teja$", fcm, re.M), output
+    expo = block("Expo")
+    assert re.search(r"^ExponentPushToken\[[A-Za-z0-9_-]{22}\]$", expo, re.M) and re.search(r'^200 \{"data":\[\{"status":"ok","id":"', expo, re.M), output
+    assert re.search(r'^\{"status":"ok"\}$', expo, re.M) and '"expoError":"DeviceNotRegistered"' in expo, output
     summary_block = block("Scheduled summary and Focus")
     assert "com.example.news: held for the 08:00 summary\ncom.example.chat: silenced by the Work Focus\n" in summary_block, output
     assert '{"title":"Your Morning Summary","count":1}' in summary_block, output

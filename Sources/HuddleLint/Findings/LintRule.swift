@@ -24,6 +24,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case webPushDeclarative = "web-push-declarative"
     case webPushTooLarge = "web-push-too-large"
     case webPushRequest = "web-push-request"
+    // Expo messages
+    case expoInvalidMessage = "expo-invalid-message"
+    case expoTooLarge = "expo-too-large"
     // Live Activity payloads
     case liveActivityPayload = "live-activity-payload"
     case liveActivityContentState = "live-activity-content-state"
@@ -54,7 +57,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .unreadableFile, .invalidScenario, .invalidPayload, .payloadTooLarge, .summaryArgCount, .unknownCategory,
             .unknownLocKey, .locArgsCount, .pluralMissingCategory, .pluralMissingOther, .undefinedPluralVariable,
             .formatMismatch, .invalidFormat, .liveActivityPayload, .liveActivityContentState, .fcmInvalidMessage, .webPushDeclarative,
-            .webPushTooLarge, .webPushRequest:
+            .webPushTooLarge, .webPushRequest, .expoInvalidMessage, .expoTooLarge:
             .error
         case .unknownKey, .unusedSummaryArg, .threadIdMix, .pluralUnusedCategory, .missingTranslation, .orphanedTranslation,
             .duplicateKey, .needsReview, .newTranslation, .staleEntry, .pushTypePayload, .liveActivityDate, .liveActivityKey,
@@ -86,6 +89,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .webPushDeclarative: "A Declarative Web Push (\"web_push\": 8030) that WebKit's parser refuses: Safari hands it to the service worker instead of showing it."
         case .webPushTooLarge: "A web push plaintext over 3993 bytes, which no longer fits the 4096-byte body every push service takes once encrypted."
         case .webPushRequest: "A web push request's Topic, Urgency, TTL or VAPID claims that a push service refuses (Apple's, Mozilla's, Google's, each named)."
+        case .expoInvalidMessage: "An Expo push message that Expo's push API refuses (VALIDATION_ERROR, over 100 notifications) or a to that is not an Expo push token, whose ticket is DeviceNotRegistered."
+        case .expoTooLarge: "An Expo message whose APNs payload or FCM data is over 4096 bytes: Expo answers an ok ticket and a MessageTooBig receipt."
         case .interruptionLevelCapability: "A time-sensitive or critical push from an app whose description lacks the capability (timeSensitive) or entitlement (criticalAlerts): iOS treats it as active, so it breaks through neither the scheduled summary nor a Focus."
         case .liveActivityPayload: "A Live Activity aps that the device cannot apply: no event or timestamp, a key of the wrong type, start without its attributes."
         case .liveActivityContentState: "A content-state or attributes that does not decode into the declared type, so iOS drops the push."

@@ -556,7 +556,7 @@ struct DeviceController {
             ("defaultChannel", app.firebase.defaultChannelID.map(JSONValue.string) ?? .null),
             // The Expo push token, which Expo's push API (`/--/api/v2/push/send`) takes, and the project it belongs to.
             ("expoPushToken", app.firebase.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map { .string(ExpoPushToken.token(installationID: $0)) } ?? .null),
-            ("expoProject", .string(app.firebase.expoProject ?? ExpoPushToken.defaultProject(app: app.topic))),
+            ("expoProject", .string(app.firebase.expoProject ?? ExpoPushToken.defaultProject)),
             ("etag", .string(tag ?? AppEntityTag.of(app))),
         ]))
     }

@@ -88,7 +88,7 @@ struct ExpoEndpoint: RouterMiddleware {
         var app: String
         var installation: FirebaseInstallation
         var device: DeviceRecord { session.device }
-        var project: String { installation.expoProject ?? ExpoPushToken.defaultProject(app: app) }
+        var project: String { installation.expoProject ?? ExpoPushToken.defaultProject }
     }
 
     private func send(_ request: Request, context: Context) async -> Response {
@@ -278,13 +278,8 @@ struct ExpoEndpoint: RouterMiddleware {
             guard dataJSON.jsonUTF8().count <= Self.maximumPayloadSize else { return .failure(tooBig) }
             let request = message.androidRequest(messageID: messageID)
             let action: String? =
-                if request == nil {
-                    "gave the data message to the app (expo-notifications' background task); a message with no title or body shows nothing"
-                } else if message.namesMissingChannel(recipient.installation.channels) {
-                    "posted nothing: the app has not created channel \"\(message.channelID ?? "")\" (Expo: a notification to a channel that does not exist is not shown)"
-                } else {
-                    nil
-                }
+                request == nil
+                ? "gave the data message to the app (expo-notifications' background task); a message with no title or body shows nothing" : nil
             return .success(StoredPush(
                 app: recipient.app, pushType: "fcm", messageID: messageID, priority: message.isHighPriorityOnAndroid ? 10 : 5, date: now,
                 deviceAction: action, request: request ?? NotificationRequest(identifier: messageID, content: NotificationContent()),

@@ -31,10 +31,12 @@ class WaitTimedOut(AssertionError):
 class Device:
     """A registered device with one app: its token and secret, and its center."""
 
-    def __init__(self, huddle, token, secret, topic, fcm_token=None):
+    def __init__(self, huddle, token, secret, topic, fcm_token=None, expo_token=None):
         self.huddle, self.token, self.secret, self.topic = huddle, token, secret, topic
         # The app's FCM registration token: what an FCM message to this device's app is sent to.
         self.fcm_token = fcm_token
+        # The app's Expo push token (ExponentPushToken[…]): what an Expo message to this device's app is sent to.
+        self.expo_token = expo_token
 
     def center(self, languages="en", locked=False, wait=None, notifications=None, change=None):
         """The rendered center; with `wait` (seconds) and `notifications` or `change`, once it holds them."""
@@ -110,7 +112,7 @@ class Huddle:
         installed = self.http.put(f"/v1/devices/{token}/apps/{topic}", headers={"authorization": f"Bearer {secret}"},
                                   json={"categories": categories or []})
         installed.raise_for_status()
-        return Device(self, token, secret, topic, installed.json()["fcmToken"])
+        return Device(self, token, secret, topic, installed.json()["fcmToken"], installed.json()["expoPushToken"])
 
     def android_device(self, package="com.example.android", channels=None, android_version=15, name="huddle-pytest"):
         """Registers an Android phone and installs `package` with its notification channels (default: one, "default")."""
@@ -120,7 +122,7 @@ class Huddle:
         installed = self.http.put(f"/v1/devices/{token}/apps/{package}", headers={"authorization": f"Bearer {secret}"},
                                   json={"channels": channels or [{"id": "default", "name": "Default", "importance": "default"}]})
         installed.raise_for_status()
-        return Device(self, token, secret, package, installed.json()["fcmToken"])
+        return Device(self, token, secret, package, installed.json()["fcmToken"], installed.json()["expoPushToken"])
 
     def web_push_subscription(self, device=None, origin="https://app.example.com", service=None, name=None,
                               service_worker_shows_notifications=True):
@@ -151,6 +153,15 @@ class Huddle:
         private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
         return {"type": "service_account", "project_id": project, "private_key_id": key_id, "private_key": private, "client_email": email,
                 "client_id": key_id, "token_uri": f"{self.url}/token", "universe_domain": "googleapis.com"}
+
+    def expo_client(self, **options):
+        """A `PushClient` of Expo's Python server SDK (exponent_server_sdk) that sends to this server: only its `host`
+        changes. Devices' apps give their `expo_token`."""
+        try:
+            from exponent_server_sdk import PushClient
+        except ImportError as missing:
+            raise ImportError("huddle_expo needs Expo's server SDK: pip install exponent_server_sdk") from missing
+        return PushClient(host=self.url, **options)
 
     def fcm_url(self):
         """What `firebase_admin.messaging._MessagingService.FCM_URL` is set to so that the Python Admin SDK sends here."""

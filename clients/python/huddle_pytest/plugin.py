@@ -1,7 +1,7 @@
 """The pytest plugin: `huddle` gives each test a clean Huddle (a server started once per session, or the one
 --huddle-url names) with a registered signing key; `huddle_device` a device with an app on it; `huddle_firebase_app`
 Google's Admin SDK sending to that server for one test; `huddle_web_push` a web app's push subscription on an iPhone,
-with an application server key to send with."""
+with an application server key to send with; `huddle_expo` Expo's Python server SDK sending to that server."""
 
 import os
 
@@ -55,6 +55,13 @@ def huddle_web_push(huddle):
     `info` is the subscription to send to, `vapid_private_key` and `vapid_claims` what pywebpush signs with, and
     `device` the iPhone whose center shows what arrives."""
     return huddle.web_push_subscription()
+
+
+@pytest.fixture
+def huddle_expo(huddle):
+    """A `PushClient` of Expo's server SDK for Python that sends to the test's server (`PushClient(host=…)`); a device's
+    `expo_token` is what a message is sent to, and its tickets' receipts come from the same server."""
+    return huddle.expo_client()
 
 
 @pytest.fixture
