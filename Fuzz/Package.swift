@@ -24,6 +24,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("web-push-vapid", ["HuddleWebPush"]),
     ("web-push-record", ["HuddleWebPush"]),
     ("web-push-declarative", ["HuddleWebPush"]),
+    ("expo-message", ["HuddleExpo", "HuddleCore"]),
 ]
 
 let package = Package(

@@ -110,6 +110,12 @@ public struct ExpoMessage: Sendable, Hashable {
         tag = try text("tag")
     }
 
+    /// The bytes of its texts and its data as JSON: what both the APNs payload and the FCM data Expo makes of it carry
+    /// at least, so that a message past a size limit is known without making either.
+    public var textBytes: Int {
+        [title, subtitle, body].reduce(0) { $0 + ($1?.utf8.count ?? 0) } + (data.map { JSONValue.object($0).jsonUTF8().count } ?? 0)
+    }
+
     /// Whether it shows something (a notification message); without, it is a headless background one.
     public var hasAlert: Bool { title != nil || body != nil || subtitle != nil }
 }
@@ -141,9 +147,10 @@ public struct ExpoPushRequest: Sendable {
             throw ExpoRequestError(.validationError, "expected a message object or an array of messages, found \(json.kindDescription)")
         }
         // Counted before any message is read: an oversized request costs no more than its count.
+        // A message counts once at least: an empty `to` sends nothing, but its message was still read.
         var count = 0
         for element in elements {
-            if case .array(let tokens)? = try? element.optionalMember("to")?.value { count += tokens.count } else { count += 1 }
+            if case .array(let tokens)? = try? element.optionalMember("to")?.value { count += max(1, tokens.count) } else { count += 1 }
         }
         guard count <= Self.maximumNotifications else {
             throw ExpoRequestError(

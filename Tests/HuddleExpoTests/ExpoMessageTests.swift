@@ -74,6 +74,17 @@ struct ExpoMessageTests {
         #expect(refusal?.code == .tooManyNotifications && refusal?.httpStatus == 400)
         let many = Array(repeating: #"{"to": "\#(Self.token)"}"#, count: 101).joined(separator: ",")
         #expect(Self.refusal("[\(many)]")?.code == .tooManyNotifications)
+        // A message with an empty to sends nothing, yet counts: 80,000 of them are no way past the limit.
+        let empty = Array(repeating: #"{"to": []}"#, count: 101).joined(separator: ",")
+        #expect(Self.refusal("[\(empty)]")?.code == .tooManyNotifications)
+        #expect(try Self.request(#"[{"to": []}]"#).recipients.isEmpty)
+    }
+
+    @Test func textBytesCountWhatEveryProviderPayloadCarries() throws {
+        let message = try #require(try Self.request(#"{"to": "t", "title": "ab", "subtitle": "é", "body": "c", "data": {"k": 1}}"#).messages.first)
+        #expect(message.textBytes == 2 + 2 + 1 + #"{"k":1}"#.utf8.count)
+        #expect(message.apnsPayload(project: "@o/s").jsonUTF8().count > message.textBytes)
+        #expect(JSONValue.object(JSONObject(message.fcmData(project: "@o/s").map { ($0.key, .string($0.value)) })).jsonUTF8().count > message.textBytes)
     }
 
     @Test func recipientsComeInRequestOrderAndOnlyOneStringToAnswersOneTicket() throws {

@@ -56,6 +56,41 @@ import Testing
         }
     }
 
+    @Test func aMessageTooBigKeepsOnlyItsSizeInTheInspector() async throws {
+        var configuration = ServerConfiguration()
+        configuration.adminToken = "admin"
+        let application = Application(router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
+        try await application.test(.router) { client in
+            let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
+            let token = try #require(device["token"]?.stringValue)
+            let auth: HTTPFields = [.authorization: "Bearer \(try #require(device["secret"]?.stringValue))"]
+            let app = try await client.execute(uri: "/v1/devices/\(token)/apps/com.example.chat", method: .put, headers: auth, body: ByteBuffer(string: "{}")) {
+                try Self.json($0.body)
+            }
+            let expoToken = try #require(app["expoPushToken"]?.stringValue)
+            // Just past the limit once Expo wraps it, and a body far past what the inspector keeps.
+            for (body, kept) in [(String(repeating: "b", count: 4_050), true), (String(repeating: "b", count: 100_000), false)] {
+                let message = JSONValue.object(JSONObject([("to", .string(expoToken)), ("body", .string(body))]))
+                let sent = try await client.execute(uri: "/--/api/v2/push/send", method: .post, body: ByteBuffer(bytes: message.jsonUTF8())) {
+                    try Self.json($0.body)
+                }
+                #expect(sent["data"]?["status"] == "ok")
+                let records = try await client.execute(uri: "/v1/admin/requests?device=\(token)&limit=1", method: .get, headers: [.authorization: "Bearer admin"]) {
+                    try Self.json($0.body)
+                }
+                let record = try #require(records["requests"]?.arrayValue?.first)
+                #expect(record["expo"]?["receipt"]?["details"]?["error"] == "MessageTooBig")
+                #expect((record["payload"] != nil) == kept)
+                if kept {
+                    #expect(record["expo"]?["apns"]?["payload"] == nil && (record["expo"]?["apns"]?["payloadBytes"]).map { if case .integer(let size) = $0 { size > 4_096 } else { false } } == true)
+                } else {
+                    // Known too big from its text alone: nothing was made for APNs.
+                    #expect(record["expo"]?["apns"] == nil)
+                }
+            }
+        }
+    }
+
     @Test func aRefusedRequestIsAnErrorsEnvelopeWithExposCode() async throws {
         let application = Application(router: buildRouter(configuration: ServerConfiguration(), store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
         try await application.test(.router) { client in

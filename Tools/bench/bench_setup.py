@@ -3,7 +3,7 @@ devices with the bench app, and writes into WORK what the load tools need: `jwt`
 (the first device's token), `devices` (every device's token, one a line), `secrets` (their secrets, in the
 same order, for the device API and its streams) and `payload.json`; with `--fcm`, what FCM sends need too.
 
-    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm] [--web-push] [--insecure]
+    python3 Tools/bench/bench_setup.py URL WORK [--devices N] [--key PATH] [--fcm] [--web-push] [--expo] [--insecure]
 
 The key is `--key` (default WORK/key.p8), made when it does not exist yet: servers that share one key accept
 one provider token. `payload.json` is the 544-byte push the tooling baselines used, unless WORK has one
@@ -34,6 +34,8 @@ def main():
     parser.add_argument("--fcm", action="store_true", help="also set up FCM sends (fcm_access_token, fcm_registration, fcm_message.json)")
     parser.add_argument("--web-push", action="store_true",
                         help="also subscribe a web app on the first device (web_push_path, web_push_body.bin, web_push_authorization)")
+    parser.add_argument("--expo", action="store_true",
+                        help="also write expo_messages.json: 100 Expo messages to the first device's app, of the APNs payload's texts")
     parser.add_argument("--insecure", action="store_true", help="do not verify an https URL's certificate (a self-signed one)")
     arguments = parser.parse_args()
     if arguments.insecure:
@@ -68,6 +70,20 @@ def main():
         set_up_fcm(arguments.url, arguments.work, call, tokens[0], secrets[0])
     if arguments.web_push:
         set_up_web_push(arguments.url, arguments.work, call, tokens[0], secrets[0])
+    if arguments.expo:
+        set_up_expo(arguments.url, arguments.work, tokens[0], secrets[0])
+
+
+def set_up_expo(url, work, device, secret):
+    """For Expo sends: `expo_messages.json`, a request of 100 messages (Expo's most) to the bench app's Expo push token,
+    each of the APNs payload's texts, as the Python SDK's publish_multiple sends a chunk."""
+    apps = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{url}/v1/devices/{device}/apps", headers={"authorization": f"Bearer {secret}"})))
+    payload = json.loads(baseline_payload())
+    aps = payload["aps"]
+    message = {"to": apps[0]["expoPushToken"], "title": aps["alert"]["title"], "body": aps["alert"]["body"], "sound": "default",
+               "categoryId": aps["category"], "data": {"conversation": payload["conversation"]}}
+    (work / "expo_messages.json").write_text(json.dumps([message] * 100))
 
 
 def set_up_web_push(url, work, call, device, secret):

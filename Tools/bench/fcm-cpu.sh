@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# FCM sends and web pushes into SQLite beside APNs pushes into SQLite, in interleaved rounds on one machine (issues 42
-# and 58): the same texts, to the same iPhone's app (by its APNs device token, and by its FCM registration token) and
-# to a web app on it (a Declarative Web Push, decrypted on each arrival), each on a fresh server and database, with nginx answering `return 200` to the same requests as the floor. Figures are the rate
-# (h2load, 16 connections, 8 streams each, one thread) and the server's CPU per request; the medians end it, each
-# as a share of nginx's rate.
+# FCM sends, web pushes and Expo sends into SQLite beside APNs pushes into SQLite, in interleaved rounds on one machine
+# (issues 42, 58 and 59): the same texts, to the same iPhone's app (by its APNs device token, its FCM registration token
+# and its Expo push token) and to a web app on it (a Declarative Web Push, decrypted on each arrival), each on a fresh
+# server and database, with nginx answering `return 200` to the same requests as the floor. Figures are the rate
+# (h2load, 16 connections, 8 streams each, one thread) and the server's CPU per notification; an Expo send carries 100
+# notifications (Expo's most), so REQUESTS/100 of them are sent and its rate counted in notifications. The medians end
+# it, each as a share of nginx's rate.
 #
 #   HUDDLE=<release binary> Tools/bench/fcm-cpu.sh [REQUESTS] [ROUNDS]      defaults: 20000 requests, 3 rounds
 #
@@ -16,16 +18,21 @@ rounds=${2:-3}
 source Tools/bench/lib.sh
 make_workdir
 
-measure() {  # label kind (apns, fcm or webpush)
-    local url server_pid before after rate
+measure() {  # label kind (apns, fcm, webpush or expo)
+    local url server_pid before after rate per=1
     rm -f "$work"/*.sqlite* "$work"/payload.json
     start_huddle "$huddle" "$work/serve.log" --database "$work/bench.sqlite" --admin-token bench
     url=$huddle_url server_pid=$huddle_pid
-    bench_setup "$url" "$work" --fcm --web-push
+    bench_setup "$url" "$work" --fcm --web-push --expo
     before=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
     if [[ $2 == apns ]]; then
         rate=$(h2load -n "$requests" -c16 -m8 -t1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
             -H "authorization: bearer $(cat "$work/jwt")" "$url/3/device/$(cat "$work/device")" | awk '/finished in/ {print $4}')
+    elif [[ $2 == expo ]]; then
+        per=100
+        rate=$(h2load -n "$((requests / per))" -c16 -m8 -t1 -d "$work/expo_messages.json" -H "content-type: application/json" \
+            "$url/--/api/v2/push/send" | awk '/finished in/ {print $4}')
+        rate=$(awk -v rate="$rate" -v per="$per" 'BEGIN { printf "%.2f", rate * per }')
     elif [[ $2 == webpush ]]; then
         rate=$(h2load -n "$requests" -c16 -m8 -t1 -d "$work/web_push_body.bin" -H "content-encoding: aes128gcm" -H "ttl: 60" \
             -H "authorization: $(cat "$work/web_push_authorization")" "$url$(cat "$work/web_push_path")" | awk '/finished in/ {print $4}')
@@ -35,7 +42,7 @@ measure() {  # label kind (apns, fcm or webpush)
     fi
     after=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
     stop_huddle "$server_pid"
-    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests )) µs CPU per request" | tee -a "$work/results"
+    echo "$1: $rate req/s, $(( (after - before) * 1000000 / $(getconf CLK_TCK) / (requests / per * per) )) µs CPU per request" | tee -a "$work/results"
 }
 
 measure_nginx() {
@@ -53,6 +60,7 @@ for round in $(seq "$rounds"); do
     measure "APNs pushes into SQLite" apns
     measure "FCM sends into SQLite" fcm
     measure "web pushes into SQLite" webpush
+    measure "Expo notifications (100 per send) into SQLite" expo
     measure_nginx
 done
 echo "== medians over $rounds rounds"

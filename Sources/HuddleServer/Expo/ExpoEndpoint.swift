@@ -107,11 +107,17 @@ struct ExpoEndpoint: RouterMiddleware {
                 recipients.append(try await ExpoPushToken.installationID(of: token).asyncFlatMap { try await recipient(installationID: String($0)) })
             }
             try Self.checkOneProject(push.recipients.map(\.token), recipients)
-            var messageIndexes: [Int] = []
-            for (index, message) in push.messages.enumerated() { messageIndexes += Array(repeating: index, count: message.to.count) }
-            let work = zip(push.recipients, recipients).enumerated().map { position, pair in
-                Notification(
-                    message: pair.0.message, token: pair.0.token, recipient: pair.1, messageJSON: messagesJSON[messageIndexes[position]])
+            // What is the same for each token of a message is made once: its text for the inspector, whether it is too big.
+            var work: [Notification] = []
+            var position = 0
+            for (index, message) in push.messages.enumerated() {
+                let text = messagesJSON[index].jsonUTF8()
+                let kept = text.count <= Self.longestMessageKept ? text : nil
+                let tooBig = message.textBytes > Self.maximumPayloadSize
+                for token in message.to {
+                    work.append(Notification(message: message, token: token, recipient: recipients[position], messageText: kept, isTooBig: tooBig))
+                    position += 1
+                }
             }
             let tickets = await deliverAll(work, path: path, client: client, isHTTP2: context.isHTTP2, now: now)
             let data: JSONValue = push.answersSingleTicket && tickets.count == 1 ? tickets[0].json : .array(tickets.map(\.json))
@@ -131,7 +137,10 @@ struct ExpoEndpoint: RouterMiddleware {
         var message: ExpoMessage
         var token: String
         var recipient: Recipient?
-        var messageJSON: JSONValue
+        /// The message as sent, for the inspector; `nil` past ``longestMessageKept``.
+        var messageText: [UInt8]?
+        /// Whether its texts and data alone are past ``maximumPayloadSize``.
+        var isTooBig: Bool
     }
 
     /// Delivers each notification, a bounded number at once, each with its own record; the tickets in order.
@@ -159,8 +168,7 @@ struct ExpoEndpoint: RouterMiddleware {
     private func deliver(_ work: Notification, path: String, client: String?, isHTTP2: Bool, now: Date) async -> ExpoTicket {
         let started = ContinuousClock.now
         var record = intake.begin(client: client, isHTTP2: isHTTP2, method: "POST", path: path)
-        let messageText = work.messageJSON.jsonUTF8()
-        if messageText.count <= Self.longestMessageKept { record.payload = messageText }
+        record.payload = work.messageText
         record.deviceToken = work.recipient?.device.token
         let ticketID = UUID.timeOrderedLowercasedString(at: now)
         var details = JSONObject([("expoPushToken", .string(String(work.token.prefix(ExpoMessage.longestToken))))])
@@ -174,11 +182,11 @@ struct ExpoEndpoint: RouterMiddleware {
             (ticket, receipt) = try await outcome(of: work, ticketID: ticketID, now: now, record: &record, details: &details)
         } catch {
             Self.logger.error("an Expo notification failed", metadata: ["ticket": "\(ticketID)", "error": "\(error)"])
-            ticket = .error(.expoError, message: "The notification could not be enqueued; send it again.", token: work.token)
+            ticket = .error(.expoError, message: "The notification could not be enqueued; send it again.", token: String(work.token.prefix(ExpoMessage.longestToken)))
         }
         details["ticket"] = ticket.json
         if let receipt { details["receipt"] = receipt.expoJSON }
-        record.senderDetails = ("expo", .object(details))
+        record.senderDetails = SenderDetails("expo", .object(details))
         switch ticket {
         case .ok(let id):
             intake.finish(&record, messageID: id, answer: .accepted(status: 200), started: started)
@@ -216,6 +224,7 @@ struct ExpoEndpoint: RouterMiddleware {
         }
         // A token of no app now: Expo takes it (it knows every token it gave) and APNs or FCM refuse it.
         guard let recipient = work.recipient else { return try await failed(.deviceNotRegistered) }
+        if work.isTooBig { return try await failed(.messageTooBig) }
         let push: StoredPush
         switch made(work.message, for: recipient, messageID: ticketID, now: now, details: &details) {
         case .success(let made): push = made
@@ -232,7 +241,7 @@ struct ExpoEndpoint: RouterMiddleware {
         } catch DeliveryRefusal.unknownApp {
             return try await failed(.deviceNotRegistered)
         } catch DeliveryRefusal.unstorableIdentifier(let problem) {
-            return try await failed(.providerError, "The notification's tag or collapseId \(problem)")
+            return try await failed(.providerError, "The notification's identifier (its tag, else its collapseId) is \(problem)")
         }
     }
 
@@ -254,10 +263,13 @@ struct ExpoEndpoint: RouterMiddleware {
         case .apnsPush:
             let payload = message.apnsPayload(project: recipient.project)
             let headers = message.apnsHeaders(now: now)
+            let size = payload.jsonUTF8().count
+            // What was sent is kept whole only within the limit: the inspector's history is bounded by bytes.
             details["apns"] = .object(JSONObject([
-                ("headers", .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))), ("payload", payload),
+                ("headers", .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))),
+                size <= Self.maximumPayloadSize ? ("payload", payload) : ("payloadBytes", .integer(Int64(size))),
             ]))
-            guard payload.jsonUTF8().count <= Self.maximumPayloadSize else { return .failure(tooBig) }
+            guard size <= Self.maximumPayloadSize else { return .failure(tooBig) }
             let pushType = PushType(rawValue: headers["apns-push-type"] ?? "") ?? .alert
             do throws(StoredPush.APNsRefusal) {
                 return .success(try StoredPush.apns(payload: payload, headers: headers, pushType: pushType, app: recipient.app, messageID: messageID, now: now))
@@ -272,10 +284,12 @@ struct ExpoEndpoint: RouterMiddleware {
         case .androidNotification:
             let data = message.fcmData(project: recipient.project)
             let dataJSON = JSONValue.object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            let size = dataJSON.jsonUTF8().count
             details["fcm"] = .object(JSONObject([
-                ("priority", .string(message.isHighPriorityOnAndroid ? "high" : "normal")), ("data", dataJSON),
+                ("priority", .string(message.isHighPriorityOnAndroid ? "high" : "normal")),
+                size <= Self.maximumPayloadSize ? ("data", dataJSON) : ("dataBytes", .integer(Int64(size))),
             ]))
-            guard dataJSON.jsonUTF8().count <= Self.maximumPayloadSize else { return .failure(tooBig) }
+            guard size <= Self.maximumPayloadSize else { return .failure(tooBig) }
             let request = message.androidRequest(messageID: messageID)
             let action: String? =
                 request == nil

@@ -55,7 +55,11 @@ struct SenderRequestRecord: Sendable {
     /// What only its sender has, shown as the record's member of the sender's name: a web push's service, VAPID
     /// claims, TTL, Urgency and Topic and what the browser decrypted (`webPush`); an Expo message's ticket, receipt
     /// and what Expo sent APNs or FCM for it (`expo`).
-    var senderDetails: (member: String, value: JSONValue)?
+    var senderDetails: SenderDetails? {
+        didSet { senderDetailsBytes = senderDetails?.value.jsonUTF8().count ?? 0 }
+    }
+    /// The size of ``senderDetails`` as JSON, counted once, for the history's byte limit.
+    private var senderDetailsBytes = 0
 
     init(
         receivedAt: Date, client: String? = nil, httpVersion: String, tls: Bool, method: String, path: String,
@@ -80,7 +84,7 @@ struct SenderRequestRecord: Sendable {
 
     /// What the record holds in memory, roughly, for the history's byte limit.
     var byteCount: Int {
-        256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0) + (fault?.utf8.count ?? 0)
+        256 + path.utf8.count + (payload?.count ?? 0) + (description?.utf8.count ?? 0) + (fault?.utf8.count ?? 0) + senderDetailsBytes
             + (certificateSubject?.utf8.count ?? 0) + (certificateTopics?.reduce(0) { $0 + $1.utf8.count } ?? 0)
             + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
@@ -138,5 +142,16 @@ struct SenderRequestRecord: Sendable {
             object["event"] = .object(JSONObject([("app", .string(storedApp)), ("action", .string(eventAction))]))
         }
         return .object(object)
+    }
+}
+
+/// What only a record's sender has (``SenderRequestRecord/senderDetails``), shown as the record's member `member`.
+struct SenderDetails: Sendable {
+    var member: String
+    var value: JSONValue
+
+    init(_ member: String, _ value: JSONValue) {
+        self.member = member
+        self.value = value
     }
 }

@@ -65,7 +65,7 @@ struct WebPushEndpoint: RouterMiddleware {
             } else {
                 record.note(try await delivery.deliver(push, messageID: messageID, details: &details))
             }
-            record.senderDetails = ("webPush", .object(details))
+            record.senderDetails = SenderDetails("webPush", .object(details))
             intake.finish(&record, messageID: messageID, answer: .accepted(status: 201), started: started)
             var answer = SenderAnswer(status: .created, headers: Self.acceptedHeaders(service, origin: origin, messageID: messageID, ttl: push.headers.ttl))
             answer.acceptsSender = true
@@ -77,7 +77,7 @@ struct WebPushEndpoint: RouterMiddleware {
                 Self.logger.error("web push failed", metadata: ["message": "\(messageID)", "error": "\(error)"])
             }
             let words = WebPushAnswer(refusal, service: service)
-            record.senderDetails = ("webPush", .object(details))
+            record.senderDetails = SenderDetails("webPush", .object(details))
             intake.finish(
                 &record, messageID: messageID,
                 answer: .refused(status: words.status, reason: WebPushAnswer.reason(refusal, service: service), description: nil), started: started)
