@@ -82,14 +82,17 @@ struct SenderFault: Sendable {
             guard range.contains(value) else { throw member.failure("expected a whole number from \(range.lowerBound) to \(range.upperBound)") }
             return value
         }
-        var pushType: PushType?
-        if let name = try text("pushType", maximumLength: 32) {
-            guard let type = PushType(rawValue: name) else {
-                throw try body.member("pushType").failure(
-                    "expected one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
+        /// A member naming one of `Value`'s cases, listed in the refusal (`what` says whose they are).
+        func oneOf<Value: RawRepresentable & CaseIterable>(
+            _ name: String, _ type: Value.Type, what: String, maximumLength: Int = 64
+        ) throws(JSONReadError) -> Value? where Value.RawValue == String {
+            guard let text = try text(name, maximumLength: maximumLength) else { return nil }
+            guard let value = Value(rawValue: text) else {
+                throw try body.member(name).failure("expected one of \(what)\(Value.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            pushType = type
+            return value
         }
+        let pushType = try oneOf("pushType", PushType.self, what: "", maximumLength: 32)
         var reason: APNsReason?
         if let name = try text("reason", maximumLength: 64) {
             guard let known = APNsReason(rawValue: name) else {
@@ -97,14 +100,7 @@ struct SenderFault: Sendable {
             }
             reason = known
         }
-        var fcmError: FCMError.Code?
-        if let name = try text("fcmError", maximumLength: 64) {
-            guard let code = FCMError.Code(rawValue: name) else {
-                throw try body.member("fcmError").failure(
-                    "expected one of FCM's error codes: \(FCMError.Code.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            fcmError = code
-        }
+        let fcmError = try oneOf("fcmError", FCMError.Code.self, what: "FCM's error codes: ")
         let webPushStatus = try body.optionalMember("webPushStatus").map { member throws(JSONReadError) in
             let status = try member.integer()
             guard FaultAnswer.webPushStatuses.contains(status) else {
@@ -112,14 +108,7 @@ struct SenderFault: Sendable {
             }
             return status
         }
-        var expoError: ExpoDeliveryError?
-        if let name = try text("expoError", maximumLength: 64) {
-            guard let code = ExpoDeliveryError(rawValue: name) else {
-                throw try body.member("expoError").failure(
-                    "expected one of Expo's ticket and receipt errors: \(ExpoDeliveryError.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            expoError = code
-        }
+        let expoError = try oneOf("expoError", ExpoDeliveryError.self, what: "Expo's ticket and receipt errors: ")
         var expoStage = FaultAnswer.ExpoStage.receipt
         if let name = try text("expoIn", maximumLength: 16) {
             guard let stage = FaultAnswer.ExpoStage(rawValue: name), expoError != nil else {
