@@ -40,12 +40,16 @@ extension ExpoMessage {
     /// `default` 10 on iOS, `normal` 5; a background push always 5, as APNs requires), `apns-expiration` from `ttl`,
     /// else `expiration`, and `apns-collapse-id`.
     public func apnsHeaders(now: Date) -> [String: String] {
-        let showsAlert = hasAlert || badge != nil || sound != nil
-        var headers = ["apns-push-type": showsAlert ? "alert" : "background"]
-        headers["apns-priority"] = !showsAlert || priority == .normal ? "5" : "10"
+        var headers = ["apns-push-type": apnsPushType]
+        headers["apns-priority"] = apnsPushType == "background" || priority == .normal ? "5" : "10"
         if let expiresAt = expiresAt(now: now) { headers["apns-expiration"] = String(expiresAt) }
         if let collapseID { headers["apns-collapse-id"] = collapseID }
         return headers
+    }
+
+    /// `alert` for a message that shows, sounds or badges; `background` for one of data alone.
+    public var apnsPushType: String {
+        hasAlert || badge != nil || sound != nil ? "alert" : "background"
     }
 
     /// When the message expires, in UNIX seconds: `ttl` from now (0 meaning "now or never", as APNs reads 0), else

@@ -403,9 +403,8 @@ extension PostgresNotificationStore {
             case .record(let event, let device):
                 return .success([try await recordEvent(event, device: device, receipt: receipt)])
             case .remove, .receipted:
-                let result = try await commitEach([write])[0]
-                if case .success = result { try await saveReceipts([receipt]) }
-                return result
+                try write.checkTakesReceipt()
+                return .success([])
             }
         } catch let error as StoreError where error.code == .notFound {
             return .failure(error)
@@ -443,11 +442,22 @@ extension PostgresNotificationStore {
         }
     }
 
-    public func forgetReceipts(createdBefore date: Date) async throws -> Int {
+    public func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int {
         try await client.write(logger: logger) { connection in
-            let gone = try await connection.rows(
-                "DELETE FROM delivery_receipts WHERE created_at < \(date.milliseconds) RETURNING 1", logger: logger)
-            return .commit(gone.count)
+            var forgotten = try await connection.rows(
+                "DELETE FROM delivery_receipts WHERE created_at < \(date.milliseconds) RETURNING 1", logger: logger
+            ).count
+            let kept = try await connection.firstRow("SELECT count(*) FROM delivery_receipts", logger: logger)?.decode(Int64.self) ?? 0
+            if kept > Int64(count) {
+                forgotten += try await connection.rows(
+                    """
+                    DELETE FROM delivery_receipts WHERE id IN (
+                        SELECT id FROM delivery_receipts ORDER BY created_at LIMIT \(kept - Int64(max(count, 0))))
+                    RETURNING 1
+                    """, logger: logger
+                ).count
+            }
+            return .commit(forgotten)
         }
     }
 }

@@ -72,6 +72,7 @@ extension SQLiteNotificationStore {
         case .record(let event, let token):
             return [try recordEvent(event, device: token, &batch, db)]
         case .receipted(let write, let receipt):
+            try write.checkTakesReceipt()
             let changes = try apply(write, &batch, db)
             try Self.insert([receipt], db)
             return changes
@@ -103,10 +104,18 @@ extension SQLiteNotificationStore {
         }
     }
 
-    public func forgetReceipts(createdBefore date: Date) async throws -> Int {
+    public func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int {
         try await write { db in
             try db.execute(sql: "DELETE FROM delivery_receipts WHERE created_at < ?", arguments: [date.milliseconds])
-            return db.changesCount
+            var forgotten = db.changesCount
+            let kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM delivery_receipts") ?? 0
+            if kept > count {
+                try db.execute(
+                    sql: "DELETE FROM delivery_receipts WHERE id IN (SELECT id FROM delivery_receipts ORDER BY created_at LIMIT ?)",
+                    arguments: [kept - max(count, 0)])
+                forgotten += db.changesCount
+            }
+            return forgotten
         }
     }
 

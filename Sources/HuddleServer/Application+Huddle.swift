@@ -55,6 +55,7 @@ public func buildApplication(
     application.addServices(StreamHeartbeat(interval: configuration.heartbeatInterval, beats: [centers.heartbeat, requestLog.heartbeat]))
     application.addServices(MemoryReturn(connections: connections))
     application.addServices(SummaryDelivery(centers: centers, clock: configuration.clock, logger: logger))
+    application.addServices(ReceiptRetention(store: store, clock: configuration.clock, logger: logger))
     if let notices = store.noticesFromOtherServers() {
         application.addServices(DeviceCentersService(centers: centers, notices: notices, logger: logger))
     }

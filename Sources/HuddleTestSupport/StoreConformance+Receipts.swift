@@ -16,8 +16,37 @@ extension StoreConformance {
             #expect(found == [receipt("new", at: start.addingTimeInterval(3600), error: "DeviceNotRegistered"), receipt("old", at: start)])
             #expect(try await store.receipts(ids: ["old", "new"], keptSince: start.addingTimeInterval(1)).map(\.id) == ["new"])
             #expect(try await store.receipts(ids: [], keptSince: start).isEmpty)
-            #expect(try await store.forgetReceipts(createdBefore: start.addingTimeInterval(1)) == 1)
+            #expect(try await store.forgetReceipts(createdBefore: start.addingTimeInterval(1), keepingAtMost: 10) == 1)
             #expect(try await store.receipts(ids: ["old", "new"], keptSince: start).map(\.id) == ["new"])
+        },
+        "past the most receipts kept, the oldest go first": { store in
+            try await store.saveReceipts((0..<5).map { receipt("r\($0)", at: start.addingTimeInterval(Double($0))) })
+            #expect(try await store.forgetReceipts(createdBefore: start, keepingAtMost: 2) == 3)
+            #expect(try await store.receipts(ids: (0..<5).map { "r\($0)" }, keptSince: start).map(\.id).sorted() == ["r3", "r4"])
+            #expect(try await store.forgetReceipts(createdBefore: start, keepingAtMost: 2) == 0)
+        },
+        "a receipted delivery past its app's limit trims the app as a plain one does": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            for index in 0..<3 {
+                _ = try await store.commit([
+                    .receipted(.deliver(request("n\(index)"), app: "com.example.app", at: start, device: token, notificationsPerApp: 2), receipt: receipt("r\(index)"))
+                ])
+            }
+            #expect(try await store.snapshot(device: token)?.notifications.map(\.request.identifier) == ["n1", "n2"])
+            #expect(try await store.receipts(ids: ["r0", "r1", "r2"], keptSince: start).count == 3)
+        },
+        "a receipt comes with a delivery or an event only": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            let removal = NotificationWrite.remove(app: "com.example.app", identifiers: ["x"], device: token)
+            // Refused as the write's failure or the whole commit's, as each store reports a caller's mistake.
+            var refused = true
+            do {
+                if case .success = try await store.commit([.receipted(removal, receipt: receipt("r"))])[0] { refused = false }
+            } catch {}
+            #expect(refused)
+            #expect(try await store.receipts(ids: ["r"], keptSince: start).isEmpty)
         },
         "a receipted delivery and event commit their receipts, and a refused one commits none": { store in
             try await store.createDevice(device())

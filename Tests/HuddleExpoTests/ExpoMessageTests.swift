@@ -74,7 +74,7 @@ struct ExpoMessageTests {
         #expect(refusal?.code == .tooManyNotifications && refusal?.httpStatus == 400)
         let many = Array(repeating: #"{"to": "\#(Self.token)"}"#, count: 101).joined(separator: ",")
         #expect(Self.refusal("[\(many)]")?.code == .tooManyNotifications)
-        // A message with an empty to sends nothing, yet counts: 80,000 of them are no way past the limit.
+        // A message with an empty to sends nothing, yet counts: 101 of them are past the limit, as 80,000 would be.
         let empty = Array(repeating: #"{"to": []}"#, count: 101).joined(separator: ",")
         #expect(Self.refusal("[\(empty)]")?.code == .tooManyNotifications)
         #expect(try Self.request(#"[{"to": []}]"#).recipients.isEmpty)

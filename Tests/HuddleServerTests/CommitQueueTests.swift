@@ -177,8 +177,8 @@ struct RecordingWrapper: NotificationStore {
     func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt] {
         try await store.receipts(ids: ids, keptSince: keptSince)
     }
-    func forgetReceipts(createdBefore date: Date) async throws -> Int {
-        try await store.forgetReceipts(createdBefore: date)
+    func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int {
+        try await store.forgetReceipts(createdBefore: date, keepingAtMost: count)
     }
     func recordEvent(_ event: DeviceEvent, device token: String) async throws -> DeviceChange {
         try await store.recordEvent(event, device: token)

@@ -4,6 +4,7 @@ import HuddleCore
 @testable import HuddleServer
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Prometheus
 import Synchronization
@@ -38,7 +39,9 @@ import Testing
         let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         var configuration = ServerConfiguration()
         configuration.clock = { now.withLock { $0 } }
-        let application = Application(router: buildRouter(configuration: configuration, store: InMemoryNotificationStore(), metrics: PrometheusCollectorRegistry()))
+        configuration.adminToken = "admin"
+        let store = InMemoryNotificationStore()
+        let application = Application(router: buildRouter(configuration: configuration, store: store, metrics: PrometheusCollectorRegistry()))
         try await application.test(.router) { client in
             // Set up here rather than by iPhoneApp(_:): Swift 6.3.1's region analysis crashes on it beside receipts() below.
             let device = try await client.execute(uri: "/v1/devices", method: .post) { try Self.json($0.body) }
@@ -57,6 +60,14 @@ import Testing
             #expect(tickets[1]["details"]?["error"] == "DeviceNotRegistered")
             let ids = tickets.compactMap { $0["id"]?.stringValue }
             #expect(ids.count == 2)
+            // Each ok ticket is its own message's: the inspector's record of each id holds the message it answered.
+            let records = try await client.execute(uri: "/v1/admin/requests?device=\(token)", method: .get, headers: [.authorization: "Bearer admin"]) {
+                try Self.json($0.body)
+            }
+            let titleOfTicket = Dictionary(uniqueKeysWithValues: (records["requests"]?.arrayValue ?? []).compactMap { record in
+                record["answer"]?["apnsID"]?.stringValue.flatMap { id in record["payload"]?["title"]?.stringValue.map { (id, $0) } }
+            })
+            #expect(ids.map { titleOfTicket[$0] } == ["One", "Two"])
 
             func receipts() async throws -> JSONValue {
                 let asked = JSONValue.object(JSONObject([("ids", .array((ids + ["unknown"]).map(JSONValue.string)))]))
@@ -67,9 +78,12 @@ import Testing
             let ok = JSONValue.object(JSONObject([("status", "ok")]))
             #expect(try await receipts() == .object(JSONObject([("data", .object(JSONObject(ids.map { ($0, ok) })))])))
 
-            // A day on, Expo has cleared them.
+            // A day on, Expo has cleared them: not answered, and gone from the store after the retention's round.
             now.withLock { $0 += 24 * 3600 + 1 }
             #expect(try await receipts() == .object(JSONObject([("data", .object(JSONObject()))])))
+            #expect(await store.receipts(ids: ids, keptSince: .distantPast).count == 2)
+            await ReceiptRetention(store: store, clock: { now.withLock { $0 } }, logger: Logger(label: "test")).forgetOld()
+            #expect(await store.receipts(ids: ids, keptSince: .distantPast).isEmpty)
 
             let center = try await client.execute(uri: "/v1/devices/\(token)/center", method: .get, headers: auth) { try Self.json($0.body) }
             let titles = (center["groups"]?.arrayValue ?? []).flatMap { $0["notifications"]?.arrayValue ?? [] }.compactMap { $0["title"]?.stringValue }
@@ -130,6 +144,9 @@ import Testing
         let deflated = try #require(Data(base64Encoded: "eJyrVirJV7JSUHKtKMjPS80rCSgtzgjJz07Ni05MSo5Vqq0elR+VH5UflR+VH5UflR+VH5UflR+VH5WnkjwANXCDUQ=="))
         let inflated = try CompressedBody.inflate(ByteBuffer(bytes: deflated), encoding: "deflate", limit: 1 << 20)
         #expect(String(buffer: inflated) == text)
+        // The same by Python's gzip.compress, as Node's SDK sends a body.
+        let gzipped = try #require(Data(base64Encoded: "H4sIAAAAAAACA6tWKslXslJQcq0oyM9LzSsJKC3OCMnPTs2LTkxKjlWqrR6VH5UflR+VH5UflR+VH5UflR+VH5UflaeSPABGUf0ZgAwAAA=="))
+        #expect(String(buffer: try CompressedBody.inflate(ByteBuffer(bytes: gzipped), encoding: "gzip", limit: 1 << 20)) == text)
         #expect(throws: CompressedBody.Refusal.self) { try CompressedBody.inflate(ByteBuffer(bytes: deflated), encoding: "deflate", limit: 100) }
         #expect(throws: CompressedBody.Refusal.self) { try CompressedBody.inflate(ByteBuffer(string: "not compressed"), encoding: "gzip", limit: 1 << 20) }
         #expect(throws: CompressedBody.Refusal.self) {

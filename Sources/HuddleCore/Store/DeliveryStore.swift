@@ -66,10 +66,10 @@ public protocol DeliveryStore: Sendable {
     func saveReceipts(_ receipts: [DeliveryReceipt]) async throws
     /// The receipts among `ids` created at or after `keptSince`, in any order; unknown ids are left out.
     func receipts(ids: [String], keptSince: Date) async throws -> [DeliveryReceipt]
-    /// Deletes the receipts created before `date`.
+    /// Deletes the receipts created before `date`, then, of those left, the oldest past `count`.
     /// - Returns: how many went.
     @discardableResult
-    func forgetReceipts(createdBefore date: Date) async throws -> Int
+    func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int
 }
 
 extension DeliveryStore {
@@ -101,6 +101,7 @@ extension DeliveryStore {
                 case .receipted(let write, let receipt):
                     // Only stores without transactions of their own commit one at a time; each database stores a
                     // receipted write in one transaction.
+                    try write.checkTakesReceipt()
                     let result = try await commitEach([write])[0]
                     if case .success = result { try await saveReceipts([receipt]) }
                     results.append(result)

@@ -121,6 +121,7 @@ extension InMemoryNotificationStore {
         case .record(let event, let token):
             return [try recordEvent(event, device: token)]
         case .receipted(let write, let receipt):
+            try write.checkTakesReceipt()
             let changes = try apply(write, added: &added)
             receipts[receipt.id] = receipt
             return changes
@@ -135,10 +136,15 @@ extension InMemoryNotificationStore {
         Set(ids).compactMap { receipts[$0] }.filter { $0.createdAt >= keptSince }
     }
 
-    public func forgetReceipts(createdBefore date: Date) -> Int {
-        let old = receipts.values.filter { $0.createdAt < date }.map(\.id)
-        for id in old { receipts[id] = nil }
-        return old.count
+    public func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) -> Int {
+        let before = receipts.count
+        receipts = receipts.filter { $0.value.createdAt >= date }
+        if receipts.count > count {
+            for receipt in receipts.values.sorted(by: { $0.createdAt < $1.createdAt }).prefix(receipts.count - max(count, 0)) {
+                receipts[receipt.id] = nil
+            }
+        }
+        return before - receipts.count
     }
 
     public func snapshot(device token: String) -> DeviceSnapshot? {

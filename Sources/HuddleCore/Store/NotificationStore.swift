@@ -159,6 +159,15 @@ public enum NotificationWrite: Sendable {
     public var unreceipted: NotificationWrite {
         if case .receipted(let write, _) = self { write.unreceipted } else { self }
     }
+
+    /// Refuses a write that cannot come with a receipt: only a delivery or an event stores a message. Every store
+    /// refuses the rest alike, before anything is written.
+    public func checkTakesReceipt() throws(StoreError) {
+        switch self {
+        case .deliver, .record: return
+        case .remove, .receipted: throw StoreError(.corrupt, "a receipt comes with a delivery or an event, not with \(self)")
+        }
+    }
 }
 
 extension [NotificationWrite] {

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleAPNs
 import HuddleCore
+import Logging
 
 /// A push as a device's session stores it, whichever API carried it (APNs' provider API, FCM's `messages:send`).
 struct StoredPush {
@@ -87,10 +88,16 @@ extension DeviceSession {
             let note = settings.note(for: notification.mark, arrivedAt: push.date)
         else { return .delivered(identifier: push.request.identifier, arrival: nil) }
         // What the settings did is an event of the device too, as its page and API list them. It follows the
-        // delivery's commit: a crash between them loses the note, never the notification.
-        try await record(DeviceEvent(
-            app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: note,
-            payload: push.payload()))
+        // delivery's commit: a crash between them loses the note, never the notification. The push is stored, so a
+        // note that cannot be recorded is logged, not answered: a sender told otherwise would send the push again (and
+        // an Expo ticket would contradict its committed receipt).
+        do {
+            try await record(DeviceEvent(
+                app: push.app, pushType: push.pushType, messageID: push.messageID, date: push.date, priority: push.priority, action: note,
+                payload: push.payload()))
+        } catch {
+            logger.error("device \(device.token): push \(push.messageID) stored, its note (\(note)) not recorded: \(error)")
+        }
         return .delivered(identifier: push.request.identifier, arrival: note)
     }
 }

@@ -41,7 +41,7 @@ actor DeviceSession {
             webPush = app.webPush
         }
     }
-    private let logger: Logger
+    let logger: Logger
 
     private init(
         token: String, snapshot: DeviceSnapshot, store: any NotificationStore, commits: CommitQueue, notificationsPerApp: Int,

@@ -30,22 +30,13 @@ struct ExpoEndpoint: RouterMiddleware {
     let clock: @Sendable () -> Date
     /// Where each installation ID seen was installed (device, app).
     let installations = TokenPlaces()
-    /// When receipts past their day were last forgotten.
-    private let lastForgetting = LastForgetting()
-
-    private final class LastForgetting: Sendable {
-        let date = Mutex<Date>(.distantPast)
-    }
-
     static let sendPath = "/--/api/v2/push/send"
     static let receiptsPath = "/--/api/v2/push/getReceipts"
     /// The most bytes of a request body, compressed or inflated (Expo documents none; 100 messages of 4 KiB fit).
     static let maximumBodySize = 1 << 20
-    /// How long receipts are kept (Expo's page: "push receipts are cleared after 24 hours").
-    static let receiptLifetime: TimeInterval = 86_400
     /// The most bytes of what Expo sends APNs or FCM for one message (`MessageTooBig` past it).
     static let maximumPayloadSize = 4_096
-    /// How many of a request's notifications are delivered at once (they share the store's commits).
+    /// How many devices of a request are delivered to at once (their commits share the store's).
     static let concurrentDeliveries = 16
     /// The longest message the inspector keeps of each notification.
     static let longestMessageKept = 16 * 1024
@@ -97,7 +88,12 @@ struct ExpoEndpoint: RouterMiddleware {
         let path = request.uri.path
         let now = clock()
         do {
-            try SiteGuard.checkSameOrigin(request)
+            do {
+                try SiteGuard.checkSameOrigin(request)
+            } catch let refusal as APIError {
+                // A page of another site: not a sender this project authorized.
+                throw ExpoRequestError(.unauthorized, refusal.message)
+            }
             try checkAccessToken(request)
             let json = try await Self.json(of: request)
             let push = try ExpoPushRequest(json: json)
@@ -143,20 +139,42 @@ struct ExpoEndpoint: RouterMiddleware {
         var isTooBig: Bool
     }
 
-    /// Delivers each notification, a bounded number at once, each with its own record; the tickets in order.
+    /// Delivers each notification with its own record; the tickets in request order. One device's notifications are
+    /// delivered one after another in request order (so that of two with one `tag` the later is the one shown, every
+    /// time); devices at once, a bounded number of them, so that their commits share the store's.
     private func deliverAll(_ work: [Notification], path: String, client: String?, isHTTP2: Bool, now: Date) async -> [ExpoTicket] {
-        await withTaskGroup(of: (Int, ExpoTicket).self) { group in
+        var lanes: [[Int]] = []
+        var laneOfDevice: [String: Int] = [:]
+        for (position, notification) in work.enumerated() {
+            guard let device = notification.recipient?.device.token else {
+                lanes.append([position])
+                continue
+            }
+            if let lane = laneOfDevice[device] {
+                lanes[lane].append(position)
+            } else {
+                laneOfDevice[device] = lanes.count
+                lanes.append([position])
+            }
+        }
+        return await withTaskGroup(of: [(Int, ExpoTicket)].self) { group in
             var tickets = [ExpoTicket?](repeating: nil, count: work.count)
             var next = 0
             func start() {
-                guard next < work.count else { return }
-                let position = next
+                guard next < lanes.count else { return }
+                let lane = lanes[next]
                 next += 1
-                group.addTask { (position, await deliver(work[position], path: path, client: client, isHTTP2: isHTTP2, now: now)) }
+                group.addTask {
+                    var answered: [(Int, ExpoTicket)] = []
+                    for position in lane {
+                        answered.append((position, await deliver(work[position], path: path, client: client, isHTTP2: isHTTP2, now: now)))
+                    }
+                    return answered
+                }
             }
             for _ in 0..<Self.concurrentDeliveries { start() }
-            for await (position, ticket) in group {
-                tickets[position] = ticket
+            for await answered in group {
+                for (position, ticket) in answered { tickets[position] = ticket }
                 start()
             }
             return tickets.map { $0 ?? .error(.expoError, message: "The notification was not handled.", token: "") }
@@ -211,7 +229,8 @@ struct ExpoEndpoint: RouterMiddleware {
         }
         if !faults.isEmpty,
             let effect = faults.take(
-                device: work.recipient?.device.token ?? "", topic: work.recipient?.app ?? "", pushType: .alert,
+                device: work.recipient?.device.token ?? "", topic: work.recipient?.app ?? "",
+                pushType: PushType(rawValue: work.message.apnsPushType) ?? .alert,
                 rateLimited: .expo(.messageRateExceeded, in: .receipt), now: now)
         {
             record.fault = effect.summary
@@ -252,7 +271,7 @@ struct ExpoEndpoint: RouterMiddleware {
     }
 
     /// What Expo sends for a message to the recipient's device, as that device stores it: an APNs push to an iPhone, an
-    /// FCM data message to Android (which expo-notifications posts).
+    /// FCM message of a notification and data to Android (shown as any FCM notification is).
     private func made(
         _ message: ExpoMessage, for recipient: Recipient, messageID: String, now: Date, details: inout JSONObject
     ) -> Result<StoredPush, ProviderRefusal> {
@@ -270,7 +289,7 @@ struct ExpoEndpoint: RouterMiddleware {
                 size <= Self.maximumPayloadSize ? ("payload", payload) : ("payloadBytes", .integer(Int64(size))),
             ]))
             guard size <= Self.maximumPayloadSize else { return .failure(tooBig) }
-            let pushType = PushType(rawValue: headers["apns-push-type"] ?? "") ?? .alert
+            let pushType = PushType(rawValue: message.apnsPushType) ?? .alert
             do throws(StoredPush.APNsRefusal) {
                 return .success(try StoredPush.apns(payload: payload, headers: headers, pushType: pushType, app: recipient.app, messageID: messageID, now: now))
             } catch {
@@ -347,31 +366,23 @@ struct ExpoEndpoint: RouterMiddleware {
 
     // MARK: Receipts
 
+    /// The receipts asked for, in the order asked, each once; those not kept (unknown, or past their day, which
+    /// ``ReceiptRetention`` deletes) left out.
     private func receipts(_ request: Request) async -> Response {
         do {
             let ids = try ExpoReceiptRequest(json: try await Self.json(of: request)).ids
-            let now = clock()
-            try await forgetOldReceipts(now: now)
-            let kept = try await store.receipts(ids: ids.filter { $0.utf8.count <= DeliveryReceipt.longestID }, keptSince: now - Self.receiptLifetime)
+            let kept = try await store.receipts(
+                ids: ids.filter { $0.utf8.count <= DeliveryReceipt.longestID }, keptSince: clock() - ReceiptRetention.lifetime)
             let byID = Dictionary(kept.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var data = JSONObject()
-            for id in ids where data[id] == nil {
-                if let receipt = byID[id] { data[id] = receipt.expoJSON }
+            var answered = Set<String>()
+            var members: [(String, JSONValue)] = []
+            for id in ids where answered.insert(id).inserted {
+                if let receipt = byID[id] { members.append((id, receipt.expoJSON)) }
             }
-            return .json(.object(JSONObject([("data", .object(data))])))
+            return .json(.object(JSONObject([("data", .object(JSONObject(members)))])))
         } catch {
             return Self.answer(Self.refusal(for: error))
         }
-    }
-
-    /// Deletes the receipts past their day, at most once a minute (a request finds none of them either way).
-    private func forgetOldReceipts(now: Date) async throws {
-        let due = lastForgetting.date.withLock { last in
-            guard now.timeIntervalSince(last) >= 60 else { return false }
-            last = now
-            return true
-        }
-        if due { try await store.forgetReceipts(createdBefore: now - Self.receiptLifetime) }
     }
 
     // MARK: Bodies and answers
@@ -402,12 +413,10 @@ struct ExpoEndpoint: RouterMiddleware {
         }
     }
 
-    /// A failure as Expo's answer: its own refusals as they are, the site's origin rule as unauthorized, anything else
-    /// an internal error (logged).
+    /// A failure as Expo's answer: its own refusals as they are, anything else an internal error (logged).
     private static func refusal(for error: any Error) -> ExpoRequestError {
         switch error {
         case let refusal as ExpoRequestError: return refusal
-        case let refusal as APIError: return ExpoRequestError(.unauthorized, refusal.message)
         case let error as StoreError where error.code == .unavailable:
             return ExpoRequestError(.internalServerError, "The push service is unavailable; try again.")
         default:
