@@ -2,6 +2,7 @@
 chromium showing it: the iPhone's Lock Screen card, Android's shade. The two pages are put side by side in one picture
 (docs/expo-phones.png was made by this test)."""
 import base64
+import json
 import os
 import pathlib
 import shutil
@@ -10,6 +11,7 @@ from exponent_server_sdk import PushClient, PushMessage
 from playwright.sync_api import expect
 
 from test_expo import android, iphone
+from test_inspector import sign_in_and_open_the_inspector
 
 
 def test_one_request_of_the_python_sdk_shows_on_the_iphones_page_and_in_androids_shade(plain_server, browser, tmp_path):
@@ -51,4 +53,19 @@ def test_one_request_of_the_python_sdk_shows_on_the_iphones_page_and_in_androids
     # HUDDLE_DOCS_PICTURES=<folder> keeps the picture (how docs/expo-phones.png was made).
     if os.environ.get("HUDDLE_DOCS_PICTURES"):
         shutil.copy(picture, pathlib.Path(os.environ["HUDDLE_DOCS_PICTURES"]) / "expo-phones.png")
+    context.close()
+
+
+def test_the_inspector_page_shows_an_expo_messages_ticket_receipt_and_what_was_sent(plain_server, browser):
+    device, token = iphone(plain_server)
+    [ticket] = PushClient(host=plain_server.url).publish_multiple([PushMessage(to=token, title="Inspected", body="by the page")])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    sign_in_and_open_the_inspector(page, plain_server)
+    page.locator("#requests tbody tr", has_text=ticket.id).click()
+    expect(page.locator("#detail-sender-name")).to_have_text("Expo")
+    shown = json.loads(page.locator("#detail-sender-details").text_content())
+    assert shown["ticket"] == {"status": "ok", "id": ticket.id} and shown["receipt"] == {"status": "ok"}
+    assert shown["apns"]["payload"]["aps"]["alert"] == {"title": "Inspected", "body": "by the page"}
+    assert json.loads(page.locator("#detail-payload").text_content())["title"] == "Inspected"
     context.close()

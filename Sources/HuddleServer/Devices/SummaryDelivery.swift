@@ -27,12 +27,7 @@ struct SummaryDelivery: Service {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: interval)
-                await deliverDue()
-            }
-        }
+        await Periodically.run(every: interval) { await deliverDue() }
     }
 
     /// Delivers every summary due now; a failure is logged, and the next round tries again.

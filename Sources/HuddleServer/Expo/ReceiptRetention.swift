@@ -26,12 +26,7 @@ struct ReceiptRetention: Service {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: interval)
-                await forgetOld()
-            }
-        }
+        await Periodically.run(every: interval) { await forgetOld() }
     }
 
     /// One round; a failure is logged, and the next round tries again.

@@ -14,6 +14,8 @@
   const milliseconds = new Intl.NumberFormat(language, { style: "unit", unit: "millisecond", maximumFractionDigits: 1 });
   const relative = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
   const byId = (id) => document.getElementById(id);
+  // The record's member of each sender that has one (SenderRequestRecord.senderDetails), and the sender's name.
+  const SENDER_NAMES = { webPush: "Web Push", expo: "Expo" };
 
   function cell(row, text, className) {
     const td = document.createElement("td");
@@ -125,6 +127,14 @@
 
     // The payload as JSON, indented; a body that is not JSON as it came.
     byId("detail-payload").textContent = "payload" in record ? JSON.stringify(record.payload, null, 2) : (record.payloadText ?? "");
+    // What only the request's sender has (a web push's decryption, an Expo message's ticket, receipt and what was sent
+    // for it), under the sender's own name, which no language translates.
+    const sender = Object.keys(SENDER_NAMES).find((member) => member in record);
+    byId("detail-sender").hidden = !sender;
+    if (sender) {
+      byId("detail-sender-name").textContent = SENDER_NAMES[sender];
+      byId("detail-sender-details").textContent = JSON.stringify(record[sender], null, 2);
+    }
     detail.scrollIntoView({ block: "nearest" });
   }
 
