@@ -32,9 +32,25 @@ public enum TestDatabase {
         return try PostgresURL(text)
     }
 
-    /// Runs `body` with a new, empty database (migrated unless asked not to), dropped afterwards.
+    /// Runs `body` with a new, empty database (migrated unless asked not to), dropped afterwards. At most
+    /// ``DatabaseSlots/count`` at once: each test's store holds a pool, a listener and an administering connection, and the
+    /// tests run in parallel against one server of 200 connections (scripts/postgres).
     public static func withFresh<Value: Sendable>(
         migrated: Bool = true, _ body: (PostgresURL) async throws -> Value
+    ) async throws -> Value {
+        await DatabaseSlots.shared.take()
+        do {
+            let value = try await withFreshDatabase(migrated: migrated, body)
+            await DatabaseSlots.shared.give()
+            return value
+        } catch {
+            await DatabaseSlots.shared.give()
+            throw error
+        }
+    }
+
+    private static func withFreshDatabase<Value: Sendable>(
+        migrated: Bool, _ body: (PostgresURL) async throws -> Value
     ) async throws -> Value {
         let server = try server()
         var database = server
@@ -89,5 +105,28 @@ public enum TestDatabase {
         let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
         defer { Task { try? await connection.close() } }
         return try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).collect().map { try $0.decode(String.self) }
+    }
+}
+
+/// The tests' fresh databases in use at once, bounded: a test past the bound waits for one to be dropped.
+actor DatabaseSlots {
+    static let shared = DatabaseSlots()
+    /// Each test holds up to about six connections (a pool of 4, the listener, an administering one): 24 of them stay well
+    /// inside the server's 200, beside the tests that connect on their own.
+    static let count = 24
+
+    private var free = count
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func take() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
