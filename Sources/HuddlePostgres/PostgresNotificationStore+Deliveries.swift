@@ -138,6 +138,7 @@ extension PostgresNotificationStore {
             guard let appRow = try await connection.firstRow(
                 "SELECT id, settings, capabilities FROM apps WHERE device_token = \(token) AND topic = \(app)", logger: logger)
             else { throw StoreError(.notFound, "device \(token) has no app \(app)") }
+            if let receipt { try await insertFirst(receipt, connection) }
             let (appID, appSettingsText, capabilitiesText) = try appRow.decode((Int64, String, String?).self)
             let mark = try await self.settings(device: token, connection).mark(
                 for: request, app: app, appSettings: try RowCodec.appSettings(appSettingsText, app: app),
@@ -161,7 +162,6 @@ extension PostgresNotificationStore {
                     """, logger: logger)?.decode(Int64.self)).map(Int.init)
             }
             try await record(.delivered, topic: app, identifiers: [request.identifier], number: number, device: token, connection)
-            if let receipt { try await insert(receipt, connection) }
             let notification = DeliveredNotification(
                 app: app, request: request, stamp: DeliveryStamp(date: delivery.date, sequence: number), mark: mark)
             return .commit((DeviceChange(number: number, kind: .delivered(notification)), appCount))
@@ -259,8 +259,8 @@ extension PostgresNotificationStore {
             guard try await connection.firstRow(
                 "SELECT 1 FROM apps WHERE device_token = \(token) AND topic = \(event.app)", logger: logger) != nil
             else { throw StoreError(.notFound, "device \(token) has no app \(event.app)") }
+            if let receipt { try await insertFirst(receipt, connection) }
             try await record(.event, topic: event.app, number: number, device: token, event: event, connection)
-            if let receipt { try await insert(receipt, connection) }
             return .commit(DeviceChange(number: number, kind: .event(event)))
         }
     }
@@ -408,7 +408,26 @@ extension PostgresNotificationStore {
             }
         } catch let error as StoreError where error.code == .notFound {
             return .failure(error)
+        } catch let error as StoreError where error.code == .conflict && error.message == Self.receiptStoredAlready.message {
+            // Committed before: the commit queue retries every write of a batch that failed as a whole, this one
+            // included, which went in its own transaction. Stored once, it changes nothing now.
+            return .success([])
         }
+    }
+
+    /// What ends a receipted write's transaction (rolled back) whose receipt is stored: the write was committed with
+    /// it, and is not committed again.
+    private static let receiptStoredAlready = StoreError(.conflict, "the write's receipt is stored: the write was committed with it")
+
+    /// Stores a receipted write's receipt, first in its transaction, which ends (rolled back) when the receipt is there
+    /// already: its primary key decides, inside the commit.
+    private func insertFirst(_ receipt: DeliveryReceipt, _ connection: PostgresConnection) async throws {
+        let inserted = try await connection.rows(
+            """
+            INSERT INTO delivery_receipts (id, created_at, error, message) VALUES (\(receipt.id), \(receipt.createdAt.milliseconds), \(receipt.error), \(receipt.message))
+            ON CONFLICT (id) DO NOTHING RETURNING 1
+            """, logger: logger)
+        guard !inserted.isEmpty else { throw Self.receiptStoredAlready }
     }
 
     private func insert(_ receipt: DeliveryReceipt, _ connection: PostgresConnection) async throws {

@@ -73,6 +73,8 @@ extension SQLiteNotificationStore {
             return [try recordEvent(event, device: token, &batch, db)]
         case .receipted(let write, let receipt):
             try write.checkTakesReceipt()
+            // Committed before with its receipt: not again (SQLite's one writer makes the check the commit's own).
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM delivery_receipts WHERE id = ?", arguments: [receipt.id]) == nil else { return [] }
             let changes = try apply(write, &batch, db)
             try Self.insert([receipt], db)
             return changes

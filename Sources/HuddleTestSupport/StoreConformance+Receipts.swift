@@ -19,6 +19,21 @@ extension StoreConformance {
             #expect(try await store.forgetReceipts(createdBefore: start.addingTimeInterval(1), keepingAtMost: 10) == 1)
             #expect(try await store.receipts(ids: ["old", "new"], keptSince: start).map(\.id) == ["new"])
         },
+        "a receipted write committed again (a retry) is stored once": { store in
+            try await store.createDevice(device())
+            _ = try await store.saveApp(AppRecord(topic: "com.example.app"), device: token)
+            let event = DeviceEvent(app: "com.example.app", pushType: "fcm", messageID: "e", date: start, priority: 5, action: "kept", payload: [:])
+            let writes: [NotificationWrite] = [
+                .receipted(.deliver(request("n1"), app: "com.example.app", at: start, device: token), receipt: receipt("r1")),
+                .receipted(.record(event, device: token), receipt: receipt("r2")),
+            ]
+            #expect(try await store.commit(writes).map { (try? $0.get())?.count } == [1, 1])
+            let before = try #require(try await store.snapshot(device: token))
+            #expect(try await store.commit(writes).map { (try? $0.get())?.count } == [0, 0])
+            let after = try #require(try await store.snapshot(device: token))
+            #expect(after.lastChange == before.lastChange && after.events.count == before.events.count)
+            #expect(after.notifications.map(\.stamp) == before.notifications.map(\.stamp))
+        },
         "past the most receipts kept, the oldest go first": { store in
             try await store.saveReceipts((0..<5).map { receipt("r\($0)", at: start.addingTimeInterval(Double($0))) })
             #expect(try await store.forgetReceipts(createdBefore: start, keepingAtMost: 2) == 3)

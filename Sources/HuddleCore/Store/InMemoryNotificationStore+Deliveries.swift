@@ -122,6 +122,8 @@ extension InMemoryNotificationStore {
             return [try recordEvent(event, device: token)]
         case .receipted(let write, let receipt):
             try write.checkTakesReceipt()
+            // Committed before with its receipt: not again.
+            guard receipts[receipt.id] == nil else { return [] }
             let changes = try apply(write, added: &added)
             receipts[receipt.id] = receipt
             return changes

@@ -144,7 +144,8 @@ public enum NotificationWrite: Sendable {
     /// ``NotificationStore/recordEvent(_:device:)``.
     case record(DeviceEvent, device: String)
     /// A write and, in its transaction when it succeeds, the receipt of the message it stores (an Expo ticket's):
-    /// a receipt never says a message arrived that was not stored, and a stored one always has its receipt.
+    /// a receipt never says a message arrived that was not stored, and a stored one always has its receipt. Committed
+    /// again (a retry), it changes nothing: the receipt, found in the transaction, says the write is stored.
     indirect case receipted(NotificationWrite, receipt: DeliveryReceipt)
 
     /// The device written to.
