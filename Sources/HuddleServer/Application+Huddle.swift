@@ -105,9 +105,11 @@ func buildRouter(
     router.add(middleware: provider)
     router.add(middleware: BroadcastEndpoint(provider: provider, maximumChannelsPerApp: configuration.limits.channelsPerApp))
     let serviceAccounts = ServiceAccountCache(store: store)
+    let firebaseRecipients = FirebaseRecipients(centers: centers, store: store)
     let fcm = FCMEndpoint(
         centers: centers, store: store,
         authentication: FCMAuthentication(accounts: serviceAccounts, requiresToken: !configuration.developmentMode, hosts: siteHosts),
+        recipients: firebaseRecipients,
         intake: SenderIntake(
             log: requestLog, tls: configuration.servesTLS, counterLabel: FCMEndpoint.counterLabel, refusalDimension: "error",
             acceptedCounter: { FCMEndpoint.acceptedCounter }, clock: configuration.clock),
@@ -122,7 +124,7 @@ func buildRouter(
         faults: faults, tls: configuration.servesTLS, clock: configuration.clock)
     router.add(middleware: webPush)
     router.add(middleware: ExpoEndpoint(
-        centers: centers, store: store,
+        centers: centers, store: store, recipients: firebaseRecipients,
         intake: SenderIntake(
             log: requestLog, tls: configuration.servesTLS, counterLabel: ExpoEndpoint.counterLabel, refusalDimension: "error",
             acceptedCounter: { ExpoEndpoint.acceptedCounter }, clock: configuration.clock),

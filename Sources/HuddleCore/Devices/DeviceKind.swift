@@ -78,6 +78,21 @@ public enum DeviceKind: Sendable, Hashable {
         }
     }
 
+    /// What an Expo message to one of its apps becomes: Expo sends an iPhone an APNs push, and Android an FCM message.
+    public enum ExpoArrival: Sendable, Hashable {
+        /// The APNs push Expo makes of the message.
+        case apnsPush
+        /// The FCM message, of a notification and data, that Android shows as any FCM notification.
+        case fcmMessage
+    }
+
+    public var expoArrival: ExpoArrival {
+        switch self {
+        case .iPhone: .apnsPush
+        case .android: .fcmMessage
+        }
+    }
+
     /// What a web push to one of its web apps becomes on the device.
     public enum WebPushArrival: Sendable, Hashable {
         /// A Home Screen web app on an iPhone (iOS 16.4 and later): a Declarative Web Push is shown as it says (iOS

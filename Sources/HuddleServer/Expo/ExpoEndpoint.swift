@@ -23,13 +23,13 @@ struct ExpoEndpoint: RouterMiddleware {
 
     let centers: DeviceCenters
     let store: any NotificationStore
+    /// The apps installation IDs name (shared with FCM's endpoint).
+    let recipients: FirebaseRecipients
     let intake: SenderIntake
     let faults: SenderFaults
     /// The access token every send must present (Expo's "enhanced push security"), when the server has one.
     let accessToken: String?
     let clock: @Sendable () -> Date
-    /// Where each installation ID seen was installed (device, app).
-    let installations = TokenPlaces()
     static let sendPath = "/--/api/v2/push/send"
     static let receiptsPath = "/--/api/v2/push/getReceipts"
     /// The most bytes of a request body, compressed or inflated (Expo documents none; 100 messages of 4 KiB fit).
@@ -73,14 +73,7 @@ struct ExpoEndpoint: RouterMiddleware {
 
     // MARK: Sending
 
-    /// A recipient's app, with its device's session.
-    struct Recipient: Sendable {
-        var session: DeviceSession
-        var app: String
-        var installation: FirebaseInstallation
-        var device: DeviceRecord { session.device }
-        var project: String { installation.expoProject ?? ExpoPushToken.defaultProject }
-    }
+    typealias Recipient = FirebaseRecipients.Recipient
 
     private func send(_ request: Request, context: Context) async -> Response {
         let started = ContinuousClock.now
@@ -98,11 +91,15 @@ struct ExpoEndpoint: RouterMiddleware {
             let json = try await Self.json(of: request)
             let push = try ExpoPushRequest(json: json)
             let messagesJSON: [JSONValue] = if case .array(let elements) = json { elements } else { [json] }
-            var recipients: [Recipient?] = []
+            var found: [Recipient?] = []
             for (_, token) in push.recipients {
-                recipients.append(try await ExpoPushToken.installationID(of: token).asyncFlatMap { try await recipient(installationID: String($0)) })
+                guard let id = ExpoPushToken.installationID(of: token) else {
+                    found.append(nil)
+                    continue
+                }
+                found.append(try await recipients.recipient(installationID: String(id)))
             }
-            try Self.checkOneProject(push.recipients.map(\.token), recipients)
+            try Self.checkOneProject(push.recipients.map(\.token), found)
             // What is the same for each token of a message is made once: its text for the inspector, whether it is too big.
             var work: [Notification] = []
             var position = 0
@@ -111,7 +108,7 @@ struct ExpoEndpoint: RouterMiddleware {
                 let kept = text.count <= Self.longestMessageKept ? text : nil
                 let tooBig = message.textBytes > Self.maximumPayloadSize
                 for token in message.to {
-                    work.append(Notification(message: message, token: token, recipient: recipients[position], messageText: kept, isTooBig: tooBig))
+                    work.append(Notification(message: message, token: token, recipient: found[position], messageText: kept, isTooBig: tooBig))
                     position += 1
                 }
             }
@@ -276,9 +273,7 @@ struct ExpoEndpoint: RouterMiddleware {
         _ message: ExpoMessage, for recipient: Recipient, messageID: String, now: Date, details: inout JSONObject
     ) -> Result<StoredPush, ProviderRefusal> {
         let tooBig = ProviderRefusal(error: .messageTooBig, message: ExpoDeliveryError.messageTooBig.message(token: ""))
-        // Expo sends iPhones APNs pushes and Android phones FCM messages: a device that FCM reaches through APNs is an
-        // iPhone.
-        switch recipient.device.kind.fcmArrival {
+        switch recipient.device.kind.expoArrival {
         case .apnsPush:
             let payload = message.apnsPayload(project: recipient.project)
             let headers = message.apnsHeaders(now: now)
@@ -300,7 +295,7 @@ struct ExpoEndpoint: RouterMiddleware {
                     return .failure(ProviderRefusal(error: .providerError, message: "APNs refused the notification's payload: \(error)"))
                 }
             }
-        case .androidNotification:
+        case .fcmMessage:
             let data = message.fcmData(project: recipient.project)
             let dataJSON = JSONValue.object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
             let size = dataJSON.jsonUTF8().count
@@ -318,23 +313,6 @@ struct ExpoEndpoint: RouterMiddleware {
                 deviceAction: action, request: request ?? NotificationRequest(identifier: messageID, content: NotificationContent()),
                 payload: { dataJSON }))
         }
-    }
-
-    /// The app an installation ID belongs to: from the IDs seen before and the device's session in memory, else from
-    /// the store.
-    private func recipient(installationID id: String) async throws -> Recipient? {
-        if let known = installations.place(of: id), let session = try await centers.session(for: known.device),
-            let installation = session.firebaseInstallation(of: known.app),
-            installation.registrationToken.flatMap(FirebaseInstallation.installationID(of:)).map({ $0 == id }) == true
-        {
-            return Recipient(session: session, app: known.app, installation: installation)
-        }
-        guard let registrationToken = try await store.registrationToken(installationID: id),
-            let found = try await store.firebaseRecipient(registrationToken: registrationToken)
-        else { return nil }
-        installations.remember(id, device: found.device.token, app: found.app)
-        guard let session = try await centers.session(for: found.device.token) else { return nil }
-        return Recipient(session: session, app: found.app, installation: session.firebaseInstallation(of: found.app) ?? found.installation)
     }
 
     /// Refuses a request whose tokens belong to more than one project, naming each project's tokens, as Expo does.
@@ -430,10 +408,7 @@ struct ExpoEndpoint: RouterMiddleware {
     }
 }
 
-extension Optional {
-    /// The value mapped by an async transform, or `nil`.
-    fileprivate func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
+extension FirebaseRecipients.Recipient {
+    /// The Expo project its token belongs to.
+    var project: String { installation.expoProject ?? ExpoPushToken.defaultProject }
 }

@@ -24,8 +24,8 @@ struct FCMEndpoint: RouterMiddleware {
     let centers: DeviceCenters
     let store: any NotificationStore
     let authentication: FCMAuthentication
-    /// Where each registration token seen was installed.
-    let registrations = TokenPlaces()
+    /// The apps registration tokens and installation IDs name (shared with Expo's endpoint).
+    let recipients: FirebaseRecipients
     /// Every send's record, timing, history and count.
     let intake: SenderIntake
     let faults: SenderFaults
@@ -240,7 +240,8 @@ struct FCMEndpoint: RouterMiddleware {
     private func deliverEach(_ message: FCMMessage, to tokens: [String], project: String, messageID: String) async {
         for token in tokens.prefix(Self.maximumFanOut) {
             do {
-                guard let recipient = try await recipient(of: token), recipient.installation.accepts(project: project) else { continue }
+                guard let recipient = try await recipients.recipient(registrationToken: token), recipient.installation.accepts(project: project)
+                else { continue }
                 _ = try await deliver(message, to: recipient, messageID: messageID)
             } catch {
                 Self.logger.warning("a topic message did not reach \(token.prefix(24))…: \(error)")
@@ -375,40 +376,15 @@ struct FCMEndpoint: RouterMiddleware {
         }
     }
 
-    /// An app that a registration token names, with its device's session.
-    struct Recipient {
-        var session: DeviceSession
-        var app: String
-        var installation: FirebaseInstallation
-        var device: DeviceRecord { session.device }
-    }
+    typealias Recipient = FirebaseRecipients.Recipient
 
-    /// The app a message's token or installation ID names: an installation ID is looked up as the token it begins.
+    /// The app a message's token or installation ID names.
     private func recipient(of target: FCMMessage.Target) async throws -> Recipient? {
         switch target {
-        case .token(let token):
-            return try await recipient(of: token)
-        case .installation(let id):
-            guard let token = try await store.registrationToken(installationID: id) else { return nil }
-            return try await recipient(of: token)
-        case .topic, .condition:
-            return nil
+        case .token(let token): try await recipients.recipient(registrationToken: token)
+        case .installation(let id): try await recipients.recipient(installationID: id)
+        case .topic, .condition: nil
         }
-    }
-
-    /// The app a registration token names: from the tokens seen before and the device's session in memory (a token
-    /// never moves to another app, and the session knows whether its app is still there and as what), else from the
-    /// store.
-    private func recipient(of token: String) async throws -> Recipient? {
-        if let known = registrations.place(of: token), let session = try await centers.session(for: known.device),
-            let installation = session.firebaseInstallation(of: known.app), installation.registrationToken == token
-        {
-            return Recipient(session: session, app: known.app, installation: installation)
-        }
-        guard let found = try await store.firebaseRecipient(registrationToken: token) else { return nil }
-        registrations.remember(token, device: found.device.token, app: found.app)
-        guard let session = try await centers.session(for: found.device.token) else { return nil }
-        return Recipient(session: session, app: found.app, installation: session.firebaseInstallation(of: found.app) ?? found.installation)
     }
 
     // MARK: Topic subscriptions
