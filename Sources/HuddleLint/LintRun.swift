@@ -102,34 +102,42 @@ struct LintRun {
             }
             return
         }
-        if file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json) {
-            fileCount += 1
-            documents.append(document)
+        let isPayload = file.kind == .simulatorPush || Scenario.isAPNsPayload(document.json)
+        guard let kind = isPayload ? .payload : Self.kind(of: document.json) else {
+            if file.isNamed {
+                findings.append(
+                    LintFinding(
+                        .unreadableFile, file: file.displayPath, line: 1, column: 1,
+                        message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), a web push (\"web_push\", or a request's \"vapid\"), an Expo message (\"to\"), nor a scenario or app description (an object with \"apps\")"))
+            }
+            return
+        }
+        fileCount += 1
+        documents.append(document)
+        switch kind {
+        case .payload:
             let reading = configuration.pushType.map(PushTypeReading.named) ?? PushTypeReading.of(document.json)
             document.context = reading.findingContext
             payloads.append(PayloadInput(document: document, reading: reading))
-        } else if WebPushRules.isDeclarative(document.json) || WebPushRules.isRequest(document.json) {
-            fileCount += 1
-            documents.append(document)
-            WebPushRules.check(document)
-        } else if ExpoRules.isMessage(document.json) {
-            fileCount += 1
-            documents.append(document)
-            ExpoRules.check(document)
-        } else if FCMRules.isMessage(document.json) {
-            fileCount += 1
-            documents.append(document)
-            fcmMessages.append(document)
-        } else if Self.isScenario(document.json) {
-            fileCount += 1
-            documents.append(document)
-            readScenario(document, isAppFile: false)
-        } else if file.isNamed {
-            findings.append(
-                LintFinding(
-                    .unreadableFile, file: file.displayPath, line: 1, column: 1,
-                    message: "neither an APNs payload (an object with \"aps\"), an FCM message (one with \"message\", or a target such as \"token\"), a web push (\"web_push\", or a request's \"vapid\"), an Expo message (\"to\"), nor a scenario or app description (an object with \"apps\")"))
+        case .webPush: WebPushRules.check(document)
+        case .expo: ExpoRules.check(document)
+        case .fcm: fcmMessages.append(document)
+        case .scenario: readScenario(document, isAppFile: false)
         }
+    }
+
+    /// What a JSON input is, by its shape.
+    private enum InputKind {
+        case payload, webPush, expo, fcm, scenario
+    }
+
+    /// The kind of a JSON input that is not an APNs payload, tried in order; `nil` for none.
+    private static func kind(of json: JSONValue) -> InputKind? {
+        if WebPushRules.isDeclarative(json) || WebPushRules.isRequest(json) { return .webPush }
+        if ExpoRules.isMessage(json) { return .expo }
+        if FCMRules.isMessage(json) { return .fcm }
+        if isScenario(json) { return .scenario }
+        return nil
     }
 
     private static func isScenario(_ json: JSONValue) -> Bool {

@@ -403,8 +403,7 @@ extension PostgresNotificationStore {
             case .record(let event, let device):
                 return .success([try await recordEvent(event, device: device, receipt: receipt)])
             case .remove, .receipted:
-                try write.checkTakesReceipt()
-                return .success([])
+                throw NotificationWrite.receiptRefused(on: write)
             }
         } catch let error as StoreError where error.code == .notFound {
             return .failure(error)
@@ -463,20 +462,18 @@ extension PostgresNotificationStore {
 
     public func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int {
         try await client.write(logger: logger) { connection in
-            var forgotten = try await connection.rows(
+            let old = try await connection.rows(
                 "DELETE FROM delivery_receipts WHERE created_at < \(date.milliseconds) RETURNING 1", logger: logger
             ).count
-            let kept = try await connection.firstRow("SELECT count(*) FROM delivery_receipts", logger: logger)?.decode(Int64.self) ?? 0
-            if kept > Int64(count) {
-                forgotten += try await connection.rows(
-                    """
-                    DELETE FROM delivery_receipts WHERE id IN (
-                        SELECT id FROM delivery_receipts ORDER BY created_at LIMIT \(kept - Int64(max(count, 0))))
-                    RETURNING 1
-                    """, logger: logger
-                ).count
-            }
-            return .commit(forgotten)
+            // Those past the newest `count`: one statement, so that two servers forgetting at once forget no more than it.
+            let past = try await connection.rows(
+                """
+                DELETE FROM delivery_receipts WHERE id IN (
+                    SELECT id FROM delivery_receipts ORDER BY created_at DESC OFFSET \(Int64(max(count, 0))))
+                RETURNING 1
+                """, logger: logger
+            ).count
+            return .commit(old + past)
         }
     }
 }

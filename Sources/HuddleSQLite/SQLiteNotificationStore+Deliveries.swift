@@ -109,15 +109,12 @@ extension SQLiteNotificationStore {
     public func forgetReceipts(createdBefore date: Date, keepingAtMost count: Int) async throws -> Int {
         try await write { db in
             try db.execute(sql: "DELETE FROM delivery_receipts WHERE created_at < ?", arguments: [date.milliseconds])
-            var forgotten = db.changesCount
-            let kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM delivery_receipts") ?? 0
-            if kept > count {
-                try db.execute(
-                    sql: "DELETE FROM delivery_receipts WHERE id IN (SELECT id FROM delivery_receipts ORDER BY created_at LIMIT ?)",
-                    arguments: [kept - max(count, 0)])
-                forgotten += db.changesCount
-            }
-            return forgotten
+            let old = db.changesCount
+            // Those past the newest `count`, by the index of their age: one statement, no count to go stale.
+            try db.execute(
+                sql: "DELETE FROM delivery_receipts WHERE id IN (SELECT id FROM delivery_receipts ORDER BY created_at DESC LIMIT -1 OFFSET ?)",
+                arguments: [max(count, 0)])
+            return old + db.changesCount
         }
     }
 

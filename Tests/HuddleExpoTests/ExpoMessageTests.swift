@@ -35,6 +35,17 @@ struct ExpoMessageTests {
         #expect(ExpoPushToken.defaultProject == "@huddle/default")
     }
 
+    @Test func anAppsExpoProjectIsOwnerAndSlug() throws {
+        for good in ["@acme/chat", "@a.b/c-d_e"] { #expect(FirebaseInstallation.isValidExpoProject(good), "\(good)") }
+        for bad in ["acme/chat", "@acme", "@acme/chat/x", "@/chat", "@acme/", "@acme/ch at", "@" + String(repeating: "a", count: 99) + "/b"] {
+            #expect(!FirebaseInstallation.isValidExpoProject(bad), "\(bad)")
+        }
+        var installation = FirebaseInstallation()
+        try installation.update(json: JSONReader(JSONParser.parse(Array(#"{"expoProject": "@acme/chat"}"#.utf8))))
+        #expect(installation.expoProject == "@acme/chat")
+        #expect(throws: JSONReadError.self) { try installation.update(json: JSONReader(JSONParser.parse(Array(#"{"expoProject": "chat"}"#.utf8)))) }
+    }
+
     @Test func everyFieldOfExposFormatIsRead() throws {
         let push = try Self.request(
             """

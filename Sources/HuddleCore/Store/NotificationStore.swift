@@ -166,8 +166,13 @@ public enum NotificationWrite: Sendable {
     public func checkTakesReceipt() throws(StoreError) {
         switch self {
         case .deliver, .record: return
-        case .remove, .receipted: throw StoreError(.corrupt, "a receipt comes with a delivery or an event, not with \(self)")
+        case .remove, .receipted: throw Self.receiptRefused(on: self)
         }
+    }
+
+    /// The refusal of a receipt on a write that stores no message.
+    public static func receiptRefused(on write: NotificationWrite) -> StoreError {
+        StoreError(.corrupt, "a receipt comes with a delivery or an event, not with \(write)")
     }
 }
 

@@ -99,20 +99,26 @@ struct ExpoEndpoint: RouterMiddleware {
                 }
                 found.append(try await recipients.recipient(installationID: String(id)))
             }
-            try Self.checkOneProject(push.recipients.map(\.token), found)
-            // What is the same for each token of a message is made once: its text for the inspector, whether it is too big.
+            let project = try Self.oneProject(push.recipients.map(\.token), found)
+            // What is the same for each token of a message is made once: its text for the inspector, whether it is too big,
+            // and what Expo sends APNs and FCM for it (for the kinds of device its tokens reach; a request is one project's).
             var work: [Notification] = []
             var position = 0
             for (index, message) in push.messages.enumerated() {
                 let text = messagesJSON[index].jsonUTF8()
                 let kept = text.count <= Self.longestMessageKept ? text : nil
                 let tooBig = message.textBytes > Self.maximumPayloadSize
-                for token in message.to {
-                    work.append(Notification(message: message, token: token, recipient: found[position], messageText: kept, isTooBig: tooBig))
-                    position += 1
+                let reached = found[position..<position + message.to.count]
+                let forms = ProviderForms(
+                    message, project: project, now: now, for: tooBig ? [] : Set(reached.compactMap { $0?.device.kind.expoArrival }))
+                for (token, recipient) in zip(message.to, reached) {
+                    work.append(Notification(message: message, token: token, recipient: recipient, messageText: kept, isTooBig: tooBig, forms: forms))
                 }
+                position += message.to.count
             }
-            let tickets = await deliverAll(work, path: path, client: client, isHTTP2: context.isHTTP2, now: now)
+            let (tickets, delay) = await deliverAll(work, path: path, client: client, isHTTP2: context.isHTTP2, now: now)
+            // A fault's delay delays the answer once, however many notifications it caught.
+            if let delay { try? await Task.sleep(for: .milliseconds(delay)) }
             let data: JSONValue = push.answersSingleTicket && tickets.count == 1 ? tickets[0].json : .array(tickets.map(\.json))
             return .json(.object(JSONObject([("data", data)])))
         } catch {
@@ -134,12 +140,45 @@ struct ExpoEndpoint: RouterMiddleware {
         var messageText: [UInt8]?
         /// Whether its texts and data alone are past ``maximumPayloadSize``.
         var isTooBig: Bool
+        var forms: ProviderForms
+    }
+
+    /// What Expo sends APNs and FCM for one message, made once for all its tokens.
+    struct ProviderForms: Sendable {
+        struct APNs: Sendable {
+            var payload: JSONValue
+            var headers: [String: String]
+            var size: Int
+        }
+
+        struct FCM: Sendable {
+            var data: JSONValue
+            var size: Int
+        }
+
+        var apns: APNs?
+        var fcm: FCM?
+
+        /// The forms the `arrivals` need.
+        init(_ message: ExpoMessage, project: String, now: Date, for arrivals: Set<DeviceKind.ExpoArrival>) {
+            if arrivals.contains(.apnsPush) {
+                let payload = message.apnsPayload(project: project)
+                apns = APNs(payload: payload, headers: message.apnsHeaders(now: now), size: payload.jsonUTF8().count)
+            }
+            if arrivals.contains(.fcmMessage) {
+                let data = JSONValue.object(JSONObject(message.fcmData(project: project).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+                fcm = FCM(data: data, size: data.jsonUTF8().count)
+            }
+        }
     }
 
     /// Delivers each notification with its own record; the tickets in request order. One device's notifications are
     /// delivered one after another in request order (so that of two with one `tag` the later is the one shown, every
     /// time); devices at once, a bounded number of them, so that their commits share the store's.
-    private func deliverAll(_ work: [Notification], path: String, client: String?, isHTTP2: Bool, now: Date) async -> [ExpoTicket] {
+    /// - Returns: the tickets, and the longest delay a fault asked for, if one did.
+    private func deliverAll(
+        _ work: [Notification], path: String, client: String?, isHTTP2: Bool, now: Date
+    ) async -> (tickets: [ExpoTicket], delayMilliseconds: Int?) {
         var lanes: [[Int]] = []
         var laneOfDevice: [String: Int] = [:]
         for (position, notification) in work.enumerated() {
@@ -154,15 +193,16 @@ struct ExpoEndpoint: RouterMiddleware {
                 lanes.append([position])
             }
         }
-        return await withTaskGroup(of: [(Int, ExpoTicket)].self) { group in
+        return await withTaskGroup(of: [(Int, Delivered)].self) { group in
             var tickets = [ExpoTicket?](repeating: nil, count: work.count)
+            var delay: Int?
             var next = 0
             func start() {
                 guard next < lanes.count else { return }
                 let lane = lanes[next]
                 next += 1
                 group.addTask {
-                    var answered: [(Int, ExpoTicket)] = []
+                    var answered: [(Int, Delivered)] = []
                     for position in lane {
                         answered.append((position, await deliver(work[position], path: path, client: client, isHTTP2: isHTTP2, now: now)))
                     }
@@ -171,16 +211,25 @@ struct ExpoEndpoint: RouterMiddleware {
             }
             for _ in 0..<Self.concurrentDeliveries { start() }
             for await answered in group {
-                for (position, ticket) in answered { tickets[position] = ticket }
+                for (position, delivered) in answered {
+                    tickets[position] = delivered.ticket
+                    if let asked = delivered.delayMilliseconds { delay = max(delay ?? 0, asked) }
+                }
                 start()
             }
-            return tickets.map { $0 ?? .error(.expoError, message: "The notification was not handled.", token: "") }
+            return (tickets.map { $0 ?? .error(.expoError, message: "The notification was not handled.", token: "") }, delay)
         }
+    }
+
+    /// A notification's ticket, and the delay a fault asked for it.
+    struct Delivered: Sendable {
+        var ticket: ExpoTicket
+        var delayMilliseconds: Int?
     }
 
     /// One notification, as Expo handles it: a ticket at once, then its delivery to APNs or FCM, whose outcome is its
     /// receipt.
-    private func deliver(_ work: Notification, path: String, client: String?, isHTTP2: Bool, now: Date) async -> ExpoTicket {
+    private func deliver(_ work: Notification, path: String, client: String?, isHTTP2: Bool, now: Date) async -> Delivered {
         let started = ContinuousClock.now
         var record = intake.begin(client: client, isHTTP2: isHTTP2, method: "POST", path: path)
         record.payload = work.messageText
@@ -193,8 +242,9 @@ struct ExpoEndpoint: RouterMiddleware {
         }
         let ticket: ExpoTicket
         var receipt: DeliveryReceipt?
+        var delay: Int?
         do {
-            (ticket, receipt) = try await outcome(of: work, ticketID: ticketID, now: now, record: &record, details: &details)
+            (ticket, receipt) = try await outcome(of: work, ticketID: ticketID, now: now, record: &record, details: &details, delay: &delay)
         } catch {
             Self.logger.error("an Expo notification failed", metadata: ["ticket": "\(ticketID)", "error": "\(error)"])
             ticket = .error(.expoError, message: "The notification could not be enqueued; send it again.", token: String(work.token.prefix(ExpoMessage.longestToken)))
@@ -208,12 +258,12 @@ struct ExpoEndpoint: RouterMiddleware {
         case .error(let error, let message, _):
             intake.finish(&record, messageID: "", answer: .refused(status: 200, reason: error.rawValue, description: message), started: started)
         }
-        return ticket
+        return Delivered(ticket: ticket, delayMilliseconds: delay)
     }
 
     /// The ticket of a notification and, for an accepted one, its receipt (stored: with the delivery when it is one).
     private func outcome(
-        of work: Notification, ticketID: String, now: Date, record: inout SenderRequestRecord, details: inout JSONObject
+        of work: Notification, ticketID: String, now: Date, record: inout SenderRequestRecord, details: inout JSONObject, delay: inout Int?
     ) async throws -> (ExpoTicket, DeliveryReceipt?) {
         let token = String(work.token.prefix(ExpoMessage.longestToken))
         guard ExpoPushToken.installationID(of: work.token) != nil else {
@@ -231,7 +281,7 @@ struct ExpoEndpoint: RouterMiddleware {
                 rateLimited: .expo(.messageRateExceeded, in: .receipt), now: now)
         {
             record.fault = effect.summary
-            if let delay = effect.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
+            delay = effect.delayMilliseconds
             switch effect.answer {
             case .expo(let error, .ticket)?: return (.error(error, message: error.message(token: token), token: token), nil)
             case .expo(let error, .receipt)?: return try await failed(error)
@@ -242,7 +292,7 @@ struct ExpoEndpoint: RouterMiddleware {
         guard let recipient = work.recipient else { return try await failed(.deviceNotRegistered) }
         if work.isTooBig { return try await failed(.messageTooBig) }
         let push: StoredPush
-        switch made(work.message, for: recipient, messageID: ticketID, now: now, details: &details) {
+        switch made(work.message, forms: work.forms, for: recipient, messageID: ticketID, now: now, details: &details) {
         case .success(let made): push = made
         case .failure(let refusal): return try await failed(refusal.error, refusal.message)
         }
@@ -270,14 +320,14 @@ struct ExpoEndpoint: RouterMiddleware {
     /// What Expo sends for a message to the recipient's device, as that device stores it: an APNs push to an iPhone, an
     /// FCM message of a notification and data to Android (shown as any FCM notification is).
     private func made(
-        _ message: ExpoMessage, for recipient: Recipient, messageID: String, now: Date, details: inout JSONObject
+        _ message: ExpoMessage, forms: ProviderForms, for recipient: Recipient, messageID: String, now: Date, details: inout JSONObject
     ) -> Result<StoredPush, ProviderRefusal> {
         let tooBig = ProviderRefusal(error: .messageTooBig, message: ExpoDeliveryError.messageTooBig.message(token: ""))
         switch recipient.device.kind.expoArrival {
         case .apnsPush:
-            let payload = message.apnsPayload(project: recipient.project)
-            let headers = message.apnsHeaders(now: now)
-            let size = payload.jsonUTF8().count
+            // Made for every kind of device the message's tokens reach (ProviderForms), so here.
+            guard let apns = forms.apns else { return .failure(ProviderRefusal(error: .expoError, message: "No APNs push was made for the notification.")) }
+            let (payload, headers, size) = (apns.payload, apns.headers, apns.size)
             // What was sent is kept whole only within the limit: the inspector's history is bounded by bytes.
             details["apns"] = .object(JSONObject([
                 ("headers", .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))),
@@ -296,9 +346,8 @@ struct ExpoEndpoint: RouterMiddleware {
                 }
             }
         case .fcmMessage:
-            let data = message.fcmData(project: recipient.project)
-            let dataJSON = JSONValue.object(JSONObject(data.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
-            let size = dataJSON.jsonUTF8().count
+            guard let fcm = forms.fcm else { return .failure(ProviderRefusal(error: .expoError, message: "No FCM message was made for the notification.")) }
+            let (dataJSON, size) = (fcm.data, fcm.size)
             details["fcm"] = .object(JSONObject([
                 ("priority", .string(message.isHighPriorityOnAndroid ? "high" : "normal")),
                 size <= Self.maximumPayloadSize ? ("data", dataJSON) : ("dataBytes", .integer(Int64(size))),
@@ -315,8 +364,9 @@ struct ExpoEndpoint: RouterMiddleware {
         }
     }
 
-    /// Refuses a request whose tokens belong to more than one project, naming each project's tokens, as Expo does.
-    private static func checkOneProject(_ tokens: [String], _ recipients: [Recipient?]) throws {
+    /// The one project a request's tokens belong to (the default when none names an app); a request of more than one
+    /// is refused, naming each project's tokens, as Expo does.
+    private static func oneProject(_ tokens: [String], _ recipients: [Recipient?]) throws -> String {
         var tokensByProject: [(project: String, tokens: [String])] = []
         for (token, recipient) in zip(tokens, recipients) {
             guard let project = recipient?.project else { continue }
@@ -326,7 +376,7 @@ struct ExpoEndpoint: RouterMiddleware {
                 tokensByProject.append((project, [token]))
             }
         }
-        guard tokensByProject.count > 1 else { return }
+        guard tokensByProject.count > 1 else { return tokensByProject.first?.project ?? ExpoPushToken.defaultProject }
         throw ExpoRequestError(
             .tooManyExperienceIDs,
             "All push notification messages in the same request must be for the same project; check the details field to investigate conflicting tokens.",
