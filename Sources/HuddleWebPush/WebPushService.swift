@@ -53,4 +53,15 @@ public enum WebPushService: String, Sendable, Hashable, CaseIterable {
         case .fcm: "Chrome"
         }
     }
+
+    /// The service as the web apps page offers it: its owner, and the browser that uses it ("Apple (Safari)").
+    public var label: String {
+        let owner =
+            switch self {
+            case .apple: "Apple"
+            case .mozilla: "Mozilla"
+            case .fcm: "Google"
+            }
+        return "\(owner) (\(browserDescription))"
+    }
 }

@@ -12,4 +12,10 @@ extension WebPushSubscription {
             ("keys", .object(JSONObject([("p256dh", .string(publicKey.map(Base64URL.encode) ?? "")), ("auth", .string(authSecret))]))),
         ]))
     }
+
+    /// Where the device API keeps it (the `Location` a subscribe answers): `PATCH` takes the browser online or
+    /// offline, `DELETE` unsubscribes.
+    public func location(device token: String) -> String {
+        "/v1/devices/\(token)/web-push/subscriptions/\(id)"
+    }
 }

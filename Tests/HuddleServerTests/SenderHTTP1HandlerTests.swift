@@ -98,6 +98,19 @@ import Testing
         #expect(kept.headerFields[.connection] == nil)
     }
 
+    /// `Connection` is a list of tokens: `close` is one of them, whole and in any case, on any of the request's lines.
+    @Test func connectionCloseIsATokenOfTheList() {
+        func fields(_ lines: [String]) -> HTTPFields {
+            HTTPFields(lines.map { HTTPField(name: .connection, value: $0) })
+        }
+        #expect(SenderHTTP1Handler.asksToClose(fields(["close"])))
+        #expect(SenderHTTP1Handler.asksToClose(fields(["keep-alive, Close"])))
+        #expect(SenderHTTP1Handler.asksToClose(fields(["upgrade", " CLOSE "])))
+        #expect(!SenderHTTP1Handler.asksToClose(fields([])))
+        #expect(!SenderHTTP1Handler.asksToClose(fields(["keep-alive"])))
+        #expect(!SenderHTTP1Handler.asksToClose(fields(["x-closed, enclose"])))
+    }
+
     @Test func anyOtherRequestGoesToTheRouter() throws {
         let channel = try Self.connection()
         try channel.writeInbound(Self.head("/v1/devices", method: .get))

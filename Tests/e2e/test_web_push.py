@@ -420,13 +420,12 @@ def test_connection_close_ends_the_connection_after_a_senders_answer(plain_serve
     """Found by the attack: HTTP/1.1's Connection: close on a sender's message (here a push to an unknown endpoint)
     is its connection's last request; the server closes it after the answer rather than at the idle timeout."""
     import socket
-    import time
     request = (f"POST /web-push/apple/{'A' * 43} HTTP/1.1\r\nHost: 127.0.0.1:{plain_server.port}\r\nTTL: 60\r\n"
                "Content-Length: 0\r\nConnection: close\r\n\r\n")
     with socket.create_connection(("127.0.0.1", plain_server.port), timeout=5) as connection:
         connection.sendall(request.encode())
-        started, received = time.monotonic(), b""
+        # Read to the end of the stream: a connection left open (until the idle timeout, 10 s) times the socket out first.
+        received = b""
         while chunk := connection.recv(65536):
             received += chunk
-        assert time.monotonic() - started < 3, "the connection stayed open after the answer"
     assert received.startswith(b"HTTP/1.1 404") and b"connection: close" in received.lower()

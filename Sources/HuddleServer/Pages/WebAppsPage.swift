@@ -18,8 +18,8 @@ struct WebAppsPage {
                 : "ended: \(subscription.endReason ?? "unsubscribed")"
             var entry: [String: Any] = [
                 "id": subscription.id, "name": app.displayName ?? app.topic, "origin": subscription.origin,
-                "location": "/v1/devices/\(device.token)/web-push/subscriptions/\(subscription.id)",
-                "serviceLabel": Self.label(service), "state": state, "active": subscription.isActive,
+                "location": subscription.location(device: device.token),
+                "serviceLabel": service.label, "state": state, "active": subscription.isActive,
                 "goesOnline": subscription.online ? "false" : "true", "onlineAction": subscription.online ? "Take the browser offline" : "Bring the browser online",
                 "json": subscription.pageJSON(endpointOrigin: endpointOrigin).jsonText(pretty: true),
             ]
@@ -28,20 +28,12 @@ struct WebAppsPage {
             if subscription.silentPushes > 0 { entry["silentPushes"] = subscription.silentPushes }
             return entry
         }
-        let defaultService = device.kind.defaultWebPushService
+        let defaultService = WebPushService(rawValue: device.kind.defaultWebPushService)
         return [
             "token": device.token, "deviceName": device.name,
-            "browser": WebPushService(rawValue: device.kind.defaultWebPushService)?.browserDescription ?? "",
-            "services": WebPushService.allCases.map { ["value": $0.rawValue, "label": Self.label($0), "selected": $0.rawValue == defaultService] },
+            "browser": defaultService?.browserDescription ?? "",
+            "services": WebPushService.allCases.map { ["value": $0.rawValue, "label": $0.label, "selected": $0 == defaultService] },
             "subscriptions": subscriptions,
         ]
-    }
-
-    static func label(_ service: WebPushService) -> String {
-        switch service {
-        case .apple: "Apple (Safari)"
-        case .mozilla: "Mozilla (Firefox)"
-        case .fcm: "Google (Chrome)"
-        }
     }
 }

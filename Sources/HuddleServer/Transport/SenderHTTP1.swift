@@ -45,6 +45,18 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
         pushes.client = ProviderExchange.client(of: context.channel)
     }
 
+    /// Whether a request's `Connection` fields name the `close` option: a comma-separated list of tokens, each compared
+    /// whole and without case (RFC 9110 §7.6.1), in any of the request's `Connection` lines.
+    static func asksToClose(_ fields: HTTPFields) -> Bool {
+        fields[values: .connection].contains { line in
+            line.split(separator: ",").contains { token in
+                // Optional whitespace is spaces and tabs (RFC 9110 §5.6.3).
+                let word = token.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+                return word.count == 5 && String(decoding: word.reversed(), as: UTF8.self).lowercased() == "close"
+            }
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch state {
         case .answering:
@@ -54,7 +66,7 @@ final class SenderHTTP1Handler: ChannelDuplexHandler, SenderAnswerTarget {
             if case .head(let head) = part {
                 if handedOff == 0, let reading = pushes.reading(head) {
                     // HTTP/1.1's `Connection: close` (RFC 9112 §9.6): this is the connection's last request.
-                    closesAfterAnswer = head.headerFields[.connection].map { $0.lowercased().contains("close") } ?? false
+                    closesAfterAnswer = Self.asksToClose(head.headerFields)
                     state = .reading(reading)
                     return
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import HuddleCore
 import HuddleWebPush
+import Logging
 import NIOCore
 import Synchronization
 
@@ -77,7 +78,7 @@ extension WebPushDelivery {
                     guard var app, var subscription = app.webPush, subscription.id == recipient.subscription.id else { throw DeliveryRefusal.unknownApp }
                     guard subscription.isActive else { throw WebPushRefusal.subscriptionGone }
                     taken.set(subscription.pending)
-                subscription.pending = []
+                    subscription.pending = []
                     if taken.value.isEmpty || isLastTurn { subscription.online = true }
                     app.webPush = subscription
                     return app
@@ -89,17 +90,26 @@ extension WebPushDelivery {
             }
             guard let subscription = app.webPush else { break }
             let current = WebPushRecipient(device: recipient.device, app: recipient.app, subscription: subscription)
-            for kept in taken.value {
+            var ended = false
+            for (index, kept) in taken.value.enumerated() {
                 do {
                     if try await handOver(kept, to: current, session: session) { handover.delivered += 1 } else { handover.expired += 1 }
+                } catch WebPushRefusal.subscriptionGone {
+                    // Revoked by what was handed over: the rest cannot arrive, and are not tried one commit each.
+                    handover.failed += taken.value.count - index
+                    ended = true
+                    break
                 } catch {
+                    Self.logger.error("a kept web push was not handed over", metadata: ["message": "\(kept.messageID)", "error": "\(error)"])
                     handover.failed += 1
                 }
             }
-            if subscription.online { break }
+            if ended || subscription.online { break }
         }
         return handover
     }
+
+    private static let logger = Logger(label: "huddle.webpush")
 
     /// The most turns ``comeOnline(_:session:)`` takes to hand kept pushes over.
     static let maximumHandoverTurns = 20

@@ -84,7 +84,7 @@ struct WebPushSubscriptionController {
         guard let subscription = app.webPush else { throw StoreError(.corrupt, "the web app \(topic) was saved without its subscription") }
         let created = subscription.id == fresh.id
         var headers = HTTPFields()
-        headers[.location] = "/v1/devices/\(device.token)/web-push/subscriptions/\(subscription.id)"
+        headers[.location] = subscription.location(device: device.token)
         return .json(
             subscription.pageJSON(endpointOrigin: WebPushEndpoint.origin(tls: tls, authority: request.head.authority)),
             status: created ? .created : .ok, headers: headers)
