@@ -129,6 +129,12 @@ public struct VAPIDClaims: Sendable, Hashable {
     public var expiresAt: Int64
     public var subject: String?
 
+    public init(audience: String, expiresAt: Int64, subject: String?) {
+        self.audience = audience
+        self.expiresAt = expiresAt
+        self.subject = subject
+    }
+
     /// As the request inspector shows them.
     public var json: JSONValue {
         var object = JSONObject([("aud", .string(audience)), ("exp", .integer(expiresAt))])

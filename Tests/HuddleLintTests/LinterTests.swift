@@ -16,6 +16,22 @@ import Testing
 
     static let app = #"{"apps": {"com.example.chat": {"localizations": "Strings", "categories": [{"identifier": "msg", "categorySummaryFormat": "%u more messages"}]}}}"#
 
+    /// A web push request's `exp` is judged by each service's own check: just past, Mozilla's lateness still takes it.
+    @Test func aWebPushRequestsExpiryNamesTheServicesThatRefuseIt() throws {
+        let directory = try TemporaryDirectory()
+        let now = Int64(Date().timeIntervalSince1970)
+        func request(exp: Int64) -> String {
+            #"{"vapid": {"aud": "https://push.example", "exp": \#(exp), "sub": "mailto:ops@shop.example.com"}}"#
+        }
+        let justPast = try directory.write("just-past.json", request(exp: now - 30))
+        let longPast = try directory.write("long-past.json", request(exp: now - 3600))
+        let tooLate = try directory.write("too-late.json", request(exp: now + 48 * 3600))
+        func messages(_ file: URL) -> [String] { Self.lint([file.path]).findings.map(\.message) }
+        #expect(messages(justPast) == ["exp has passed: apple and fcm refuse the token"])
+        #expect(messages(longPast) == ["exp has passed: every service refuses the token"])
+        #expect(messages(tooLate) == ["exp is more than 24 hours ahead (RFC 8292 §2): every service refuses it"])
+    }
+
     @Test func anAppFileDescribesTheAppOfPayloadsAndFindsItsLocalizations() throws {
         let directory = try TemporaryDirectory()
         let appFile = try directory.write("app/app.json", Self.app)

@@ -116,12 +116,25 @@ struct WebPushRules {
             }
         }
         if let expiry = vapid["exp"] {
-            let seconds = Int64(now.timeIntervalSince1970)
             if case .integer(let exp) = expiry {
-                if exp > seconds + VAPIDClaims.longestValidity {
-                    document.report(.webPushRequest, at: at("exp"), "exp is more than 24 hours ahead (RFC 8292 §2): every service refuses it")
-                } else if exp <= seconds {
-                    document.report(.webPushRequest, severity: .warning, at: at("exp"), "exp has passed: every service refuses the token")
+                // Each service's own check of the claims (Mozilla allows some lateness), its `exp` faults alone.
+                let claims = VAPIDClaims(audience: "", expiresAt: exp, subject: nil)
+                var refusing: [VAPIDFault: [WebPushService]] = [:]
+                for service in WebPushService.allCases {
+                    do {
+                        try claims.check(service: service, audience: "", now: now)
+                    } catch {
+                        refusing[error, default: []].append(service)
+                    }
+                }
+                func whoRefuses(_ services: [WebPushService]) -> String {
+                    services.count == WebPushService.allCases.count
+                        ? "every service refuses" : services.map(\.rawValue).joined(separator: " and ") + (services.count == 1 ? " refuses" : " refuse")
+                }
+                if let services = refusing[.expiresTooLate] {
+                    document.report(.webPushRequest, at: at("exp"), "exp is more than 24 hours ahead (RFC 8292 §2): \(whoRefuses(services)) it")
+                } else if let services = refusing[.expired] {
+                    document.report(.webPushRequest, severity: .warning, at: at("exp"), "exp has passed: \(whoRefuses(services)) the token")
                 }
             } else {
                 document.report(.webPushRequest, at: at("exp"), "exp is a whole number of seconds since 1970")
