@@ -42,10 +42,10 @@ struct FirebaseRecipients: Sendable {
 
     /// A token or ID seen before, whose app the device's session still has with it.
     private func known(_ key: String, matches: (FirebaseInstallation) -> Bool) async throws -> Recipient? {
-        guard let known = places.place(of: key), let session = try await centers.session(for: known.device),
-            let installation = session.firebaseInstallation(of: known.app), matches(installation)
-        else { return nil }
-        return Recipient(session: session, app: known.app, installation: installation)
+        let found = try await places.remembered(key, in: centers) { session, app in
+            session.firebaseInstallation(of: app).flatMap { matches($0) ? $0 : nil }
+        }
+        return found.map { Recipient(session: $0.session, app: $0.app, installation: $0.value) }
     }
 
     private func recipient(_ found: FirebaseRecipient) async throws -> Recipient? {

@@ -22,3 +22,15 @@ final class TokenPlaces: Sendable {
         }
     }
 }
+
+extension TokenPlaces {
+    /// What a token seen before names now, read from its device's session in memory (`read` gives `nil` when the app
+    /// no longer has it); `nil` for a token not seen, or whose device or app went: the caller reads the store then.
+    func remembered<Value>(
+        _ token: String, in centers: DeviceCenters, _ read: (DeviceSession, _ app: String) -> Value?
+    ) async throws -> (session: DeviceSession, app: String, value: Value)? {
+        guard let known = place(of: token), let session = try await centers.session(for: known.device), let value = read(session, known.app)
+        else { return nil }
+        return (session, known.app, value)
+    }
+}

@@ -136,10 +136,10 @@ struct WebPushEndpoint: RouterMiddleware {
     /// from the IDs seen before and the session in memory (an ID never moves to another app, and the session follows
     /// the app's changes, other servers' included), else from the store.
     private func recipient(of subscriptionID: String) async throws -> WebPushRecipient? {
-        if let known = subscriptions.place(of: subscriptionID), let session = try await delivery.centers.session(for: known.device),
-            let subscription = session.webPushSubscription(of: known.app), subscription.id == subscriptionID
-        {
-            return WebPushRecipient(device: session.device, app: known.app, subscription: subscription)
+        if let known = try await subscriptions.remembered(subscriptionID, in: delivery.centers, { session, app in
+            session.webPushSubscription(of: app).flatMap { $0.id == subscriptionID ? $0 : nil }
+        }) {
+            return WebPushRecipient(device: known.session.device, app: known.app, subscription: known.value)
         }
         guard let found = try await store.webPushRecipient(subscriptionID: subscriptionID) else { return nil }
         subscriptions.remember(subscriptionID, device: found.device.token, app: found.app)
