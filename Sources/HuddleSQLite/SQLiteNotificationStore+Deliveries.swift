@@ -73,11 +73,18 @@ extension SQLiteNotificationStore {
             return [try recordEvent(event, device: token, &batch, db)]
         case .receipted(let write, let receipt):
             try write.checkTakesReceipt()
-            // Committed before with its receipt: not again (SQLite's one writer makes the check the commit's own).
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM delivery_receipts WHERE id = ?", arguments: [receipt.id]) == nil else { return [] }
-            let changes = try apply(write, &batch, db)
-            try Self.insert([receipt], db)
-            return changes
+            // The receipt first, in the write's transaction: one already there says the write was committed with it
+            // before (a retry), and is not committed again. A write refused on its own (not found) takes its receipt
+            // back, and the batch goes on.
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO delivery_receipts (id, created_at, error, message) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [receipt.id, receipt.createdAt.milliseconds, receipt.error, receipt.message])
+            guard db.changesCount > 0 else { return [] }
+            do {
+                return try apply(write, &batch, db)
+            } catch let error as StoreError where error.code == .notFound {
+                try db.cachedStatement(sql: "DELETE FROM delivery_receipts WHERE id = ?").execute(arguments: [receipt.id])
+                throw error
+            }
         }
     }
 
